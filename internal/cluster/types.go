@@ -1,0 +1,96 @@
+// Package cluster is the indexed, immutable cluster that every scheduling
+// package reads: nodes in name order with their bound pods, summed requests,
+// used host ports, image states and compiled pod affinity terms, built once
+// and shared. It plays the role of kube-scheduler's framework.NodeInfo /
+// PodInfo snapshot (pkg/scheduler/framework/types.go, v1.36), without the
+// generation counters and with copy-on-write views for what-if questions.
+//
+// OWNERSHIP (while the first version is being written): types.go and
+// snapshot.go belong to the placement work; affinity.go to the topology work.
+// Add fields in your own files where you can; keep the exported names below.
+package cluster
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/sets"
+)
+
+// Resource is a request or capacity vector, as framework.Resource.
+// Scalar holds extended and hugepages resources (nil when none).
+type Resource struct {
+	MilliCPU         int64
+	Memory           int64
+	EphemeralStorage int64
+	AllowedPodNumber int64
+	Scalar           map[corev1.ResourceName]int64
+}
+
+// HostPort is one used host port on a node (IP "0.0.0.0" is the wildcard;
+// Protocol defaults to TCP).
+type HostPort struct {
+	IP       string
+	Protocol corev1.Protocol
+	Port     int32
+}
+
+// ImageState is framework.ImageStateSummary: the image's size and on how many
+// nodes of the cluster it is present.
+type ImageState struct {
+	Size     int64
+	NumNodes int
+}
+
+// AffinityTerm is a compiled pod (anti-)affinity term, as framework.AffinityTerm:
+// the namespaces it selects (explicit names, plus NamespaceSelector), the
+// label selector and the topology key.
+type AffinityTerm struct {
+	Namespaces        sets.Set[string]
+	Selector          labels.Selector
+	TopologyKey       string
+	NamespaceSelector labels.Selector
+}
+
+// WeightedAffinityTerm is a preferred term with its weight.
+type WeightedAffinityTerm struct {
+	AffinityTerm
+	Weight int32
+}
+
+// PodInfo is a bound (or incoming) pod with everything computed once.
+type PodInfo struct {
+	Pod      *corev1.Pod
+	Key      string // namespace/name
+	Priority int32  // spec.priority, 0 when unset
+
+	// Requests is the pod's effective request (init max vs sum, sidecars,
+	// overhead, pod-level resources), as resourcehelper.PodRequests.
+	Requests Resource
+	// NonZeroRequests is Requests with cpu/memory defaulted (100m / 200Mi)
+	// where unset, as used by the scoring plugins.
+	NonZeroRequests Resource
+
+	RequiredAffinityTerms      []AffinityTerm
+	RequiredAntiAffinityTerms  []AffinityTerm
+	PreferredAffinityTerms     []WeightedAffinityTerm
+	PreferredAntiAffinityTerms []WeightedAffinityTerm
+}
+
+// NodeInfo is one node with its bound pods, as framework.NodeInfo.
+type NodeInfo struct {
+	Index int // position in Snapshot.Nodes()
+	Node  *corev1.Node
+	Name  string
+
+	Pods                         []*PodInfo // ordered by Key
+	PodsWithAffinity             []*PodInfo // pods with any pod affinity or anti-affinity
+	PodsWithRequiredAntiAffinity []*PodInfo
+
+	Allocatable      Resource
+	Requested        Resource
+	NonZeroRequested Resource
+	UsedPorts        []HostPort
+	// ImageStates maps every image name the node lists (all names of each
+	// image) to its state.
+	ImageStates map[string]ImageState
+}
