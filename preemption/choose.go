@@ -1,0 +1,196 @@
+package preemption
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Victim is one pod the preemptor would evict.
+type Victim struct {
+	Pod      *corev1.Pod `json:"-"`
+	Key      string      `json:"pod"` // namespace/name
+	Node     string      `json:"node"`
+	Priority int32       `json:"priority"`
+	// StartTime is the start time preemption used for the pod: status.startTime,
+	// else Options.Now; zero when neither is known (then the pod counts as
+	// started after every pod that has a start time).
+	StartTime time.Time `json:"-"`
+	// BrokenPDBs lists the budgets (namespace/name) that this eviction
+	// breaks, counting the evictions of the more important victims first.
+	BrokenPDBs []string `json:"brokenPDBs,omitempty"`
+}
+
+// Criterion is one step of pickOneNodeForPreemption, in upstream order.
+type Criterion int8
+
+const (
+	// ChosenNode marks the candidate that won.
+	ChosenNode Criterion = iota
+	// FewestPDBViolations: fewer victims that break a budget.
+	FewestPDBViolations
+	// LowestHighestPriority: the most important victim has lower priority.
+	LowestHighestPriority
+	// SmallestPrioritySum: smaller sum of (priority + 2^31) over the victims.
+	SmallestPrioritySum
+	// FewestVictims: fewer victims.
+	FewestVictims
+	// LatestStartTime: the earliest start time among the highest-priority
+	// victims is later.
+	LatestStartTime
+	// LowestNodeName: schedkit's deterministic last tie-break (upstream takes
+	// whichever candidate its map iteration reaches first).
+	LowestNodeName
+)
+
+var criterionNames = [...]string{"Chosen", "FewestPDBViolations", "LowestHighestPriority",
+	"SmallestPrioritySum", "FewestVictims", "LatestStartTime", "LowestNodeName"}
+
+// String returns the criterion's name.
+func (c Criterion) String() string {
+	if int(c) < len(criterionNames) && c >= 0 {
+		return criterionNames[c]
+	}
+	return "Unknown"
+}
+
+// MarshalText makes the criterion readable in JSON.
+func (c Criterion) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// Candidate is a node where evicting Victims lets the preemptor fit.
+type Candidate struct {
+	Node string `json:"node"`
+	// Victims in decreasing importance (priority, then earlier start).
+	Victims          []Victim `json:"victims"`
+	NumPDBViolations int      `json:"numPDBViolations"`
+	// LostAt is the criterion that eliminated this candidate (ChosenNode for
+	// the winner); LostReason explains it with the values compared.
+	LostAt     Criterion `json:"lostAt"`
+	LostReason string    `json:"lostReason,omitempty"`
+}
+
+// candidate scores, precomputed once per candidate.
+type candidateKey struct {
+	pdb         int64
+	highest     int64
+	sum         int64
+	count       int64
+	latestStart int64
+}
+
+func startNanos(t time.Time) int64 {
+	if t.IsZero() {
+		return math.MaxInt64 // unknown: upstream uses time.Now(), later than any recorded start
+	}
+	return t.UnixNano()
+}
+
+func keyOf(c *Candidate) candidateKey {
+	k := candidateKey{pdb: int64(c.NumPDBViolations), count: int64(len(c.Victims))}
+	if len(c.Victims) == 0 {
+		return k
+	}
+	maxPrio := c.Victims[0].Priority
+	earliest := startNanos(c.Victims[0].StartTime)
+	for _, v := range c.Victims {
+		k.sum += int64(v.Priority) + int64(math.MaxInt32) + 1
+		s := startNanos(v.StartTime)
+		switch {
+		case v.Priority == maxPrio:
+			if s < earliest {
+				earliest = s
+			}
+		case v.Priority > maxPrio:
+			maxPrio, earliest = v.Priority, s
+		}
+	}
+	k.highest = int64(maxPrio)
+	k.latestStart = earliest
+	return k
+}
+
+// pickCandidate applies pickOneNodeForPreemption's criteria (DefaultPreemption,
+// v1.36) to candidates sorted by node name, records on each loser the
+// criterion that eliminated it, and returns the winner's index (-1 when
+// there is none). Each criterion keeps only the best-scoring candidates; the
+// first criterion that leaves a single candidate decides; remaining ties go
+// to the lowest node name.
+func pickCandidate(cands []Candidate) int {
+	if len(cands) == 0 {
+		return -1
+	}
+	keys := make([]candidateKey, len(cands))
+	for i := range cands {
+		keys[i] = keyOf(&cands[i])
+		cands[i].LostAt, cands[i].LostReason = ChosenNode, ""
+	}
+	alive := make([]int, len(cands))
+	for i := range alive {
+		alive[i] = i
+	}
+	type crit struct {
+		c     Criterion
+		score func(k candidateKey) int64 // higher is better
+		say   func(mine, best candidateKey) string
+	}
+	crits := []crit{
+		{FewestPDBViolations, func(k candidateKey) int64 { return -k.pdb },
+			func(m, b candidateKey) string {
+				return fmt.Sprintf("%d PDB violation(s), another candidate has %d", m.pdb, b.pdb)
+			}},
+		{LowestHighestPriority, func(k candidateKey) int64 { return -k.highest },
+			func(m, b candidateKey) string {
+				return fmt.Sprintf("highest victim priority %d, another candidate's is %d", m.highest, b.highest)
+			}},
+		{SmallestPrioritySum, func(k candidateKey) int64 { return -k.sum },
+			func(m, b candidateKey) string {
+				return fmt.Sprintf("victim priority sum %d, another candidate's is %d (each priority plus 2^31)", m.sum, b.sum)
+			}},
+		{FewestVictims, func(k candidateKey) int64 { return -k.count },
+			func(m, b candidateKey) string {
+				return fmt.Sprintf("%d victim(s), another candidate has %d", m.count, b.count)
+			}},
+		{LatestStartTime, func(k candidateKey) int64 { return k.latestStart },
+			func(m, b candidateKey) string {
+				return fmt.Sprintf("its highest-priority victims started earlier (%s) than another candidate's (%s)",
+					fmtNanos(m.latestStart), fmtNanos(b.latestStart))
+			}},
+	}
+	for _, cr := range crits {
+		if len(alive) == 1 {
+			break
+		}
+		best := int64(math.MinInt64)
+		bi := -1
+		for _, i := range alive {
+			if s := cr.score(keys[i]); s > best {
+				best, bi = s, i
+			}
+		}
+		kept := alive[:0:0]
+		for _, i := range alive {
+			if cr.score(keys[i]) == best {
+				kept = append(kept, i)
+				continue
+			}
+			cands[i].LostAt = cr.c
+			cands[i].LostReason = cr.say(keys[i], keys[bi])
+		}
+		alive = kept
+	}
+	win := alive[0] // candidates are in node-name order
+	for _, i := range alive[1:] {
+		cands[i].LostAt = LowestNodeName
+		cands[i].LostReason = fmt.Sprintf("tied on every criterion with %s, which has the lower name", cands[win].Node)
+	}
+	return win
+}
+
+func fmtNanos(n int64) string {
+	if n == math.MaxInt64 {
+		return "unknown"
+	}
+	return time.Unix(0, n).UTC().Format(time.RFC3339)
+}

@@ -1,0 +1,161 @@
+package preemption
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// PDBSelectorRule says which pods a PodDisruptionBudget's selector covers.
+type PDBSelectorRule int8
+
+const (
+	// PDBSelectorScheduler is kube-scheduler v1.36's rule (DefaultPreemption
+	// filterPodsWithPDBViolation): a nil or empty selector matches no pod,
+	// and a pod without labels matches no budget.
+	PDBSelectorScheduler PDBSelectorRule = iota
+	// PDBSelectorEviction is the rule of the Eviction API and the disruption
+	// controller: an empty selector ({}) matches every pod of the budget's
+	// namespace, a nil selector none, and a pod without labels is matched
+	// like any other.
+	PDBSelectorEviction
+)
+
+// budgets is the cluster's PDBs compiled once for a preemption: selectors
+// parsed, disrupted pods indexed. A budget whose selector does not parse
+// matches nothing, as upstream skips it.
+type budgets struct {
+	rule  PDBSelectorRule
+	items []budget
+}
+
+type budget struct {
+	pdb       *policyv1.PodDisruptionBudget
+	key       string // namespace/name
+	ns        string
+	selector  labels.Selector
+	all       bool // matches every pod of the namespace (eviction rule, {})
+	allowed   int32
+	disrupted map[string]metav1.Time
+}
+
+func compileBudgets(pdbs []*policyv1.PodDisruptionBudget, rule PDBSelectorRule) *budgets {
+	b := &budgets{rule: rule, items: make([]budget, 0, len(pdbs))}
+	for _, pdb := range pdbs {
+		if pdb == nil || pdb.Spec.Selector == nil {
+			continue // a nil selector matches nothing under both rules
+		}
+		sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
+		if err != nil {
+			continue
+		}
+		all := sel.Empty()
+		if all && rule == PDBSelectorScheduler {
+			continue
+		}
+		ns := pdb.Namespace
+		if ns == "" {
+			ns = metav1.NamespaceDefault
+		}
+		b.items = append(b.items, budget{
+			pdb: pdb, key: ns + "/" + pdb.Name, ns: ns, selector: sel, all: all,
+			allowed: pdb.Status.DisruptionsAllowed, disrupted: pdb.Status.DisruptedPods,
+		})
+	}
+	return b
+}
+
+func podNamespace(pod *corev1.Pod) string {
+	if pod.Namespace == "" {
+		return metav1.NamespaceDefault
+	}
+	return pod.Namespace
+}
+
+// matches reports whether budget i covers the pod under the rule.
+func (b *budgets) matches(i int, pod *corev1.Pod) bool {
+	it := &b.items[i]
+	if podNamespace(pod) != it.ns {
+		return false
+	}
+	if it.all {
+		return true
+	}
+	if b.rule == PDBSelectorScheduler && len(pod.Labels) == 0 {
+		return false
+	}
+	return it.selector.Matches(labels.Set(pod.Labels))
+}
+
+// MatchingPDBs returns the budgets that cover the pod under rule, in input
+// order. It mirrors the matching step of DefaultPreemption's
+// filterPodsWithPDBViolation (PDBSelectorScheduler) or of the Eviction API
+// (PDBSelectorEviction). An invalid selector matches nothing. It modifies
+// nothing.
+func MatchingPDBs(pod *corev1.Pod, pdbs []*policyv1.PodDisruptionBudget, rule PDBSelectorRule) []*policyv1.PodDisruptionBudget {
+	b := compileBudgets(pdbs, rule)
+	var out []*policyv1.PodDisruptionBudget
+	for i := range b.items {
+		if b.matches(i, pod) {
+			out = append(out, b.items[i].pdb)
+		}
+	}
+	return out
+}
+
+// violationWalk counts, for pods taken in order, which would break a budget
+// if all of them and the earlier ones were evicted, as
+// filterPodsWithPDBViolation does: every matching budget not listing the
+// pod in status.disruptedPods loses one allowed disruption; a pod is
+// violating when any of its budgets goes below zero.
+type violationWalk struct {
+	b       *budgets
+	allowed []int32
+}
+
+func (b *budgets) walk() *violationWalk {
+	w := &violationWalk{b: b, allowed: make([]int32, len(b.items))}
+	for i := range b.items {
+		w.allowed[i] = b.items[i].allowed
+	}
+	return w
+}
+
+// next takes the next pod and reports whether evicting it breaks a budget,
+// and which ones (keys namespace/name, input order) when broken is non-nil.
+func (w *violationWalk) next(pod *corev1.Pod, broken *[]string) bool {
+	violating := false
+	for i := range w.b.items {
+		if !w.b.matches(i, pod) {
+			continue
+		}
+		if _, ok := w.b.items[i].disrupted[pod.Name]; ok {
+			continue
+		}
+		w.allowed[i]--
+		if w.allowed[i] < 0 {
+			violating = true
+			if broken != nil {
+				*broken = append(*broken, w.b.items[i].key)
+			}
+		}
+	}
+	return violating
+}
+
+// PDBViolations walks the pods in the given order (most important first, as
+// the scheduler does) and reports, for each, the budgets its eviction would
+// break given the evictions of the pods before it; a pod with a non-empty
+// entry is PDB-violating. It mirrors DefaultPreemption's
+// filterPodsWithPDBViolation (v1.36). Nothing is modified.
+func PDBViolations(pods []*corev1.Pod, pdbs []*policyv1.PodDisruptionBudget, rule PDBSelectorRule) [][]string {
+	w := compileBudgets(pdbs, rule).walk()
+	out := make([][]string, len(pods))
+	for i, p := range pods {
+		var broken []string
+		w.next(p, &broken)
+		out[i] = broken
+	}
+	return out
+}

@@ -1,0 +1,282 @@
+package preemption
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// Options configures preemption. The zero value is DefaultPreemption as the
+// conformance scenarios run it: every potential node dry-run, the
+// scheduler's PDB selector rule, no nominated pods.
+type Options struct {
+	// Sampling, when non-nil, dry-runs only as many potential nodes as
+	// upstream's DefaultPreemptionArgs ask for (see Sampling).
+	Sampling *Sampling
+	// PDBRule chooses how PDB selectors match pods (default: the scheduler's).
+	PDBRule PDBSelectorRule
+	// Now is the start time of pods without status.startTime (upstream:
+	// time.Now()). When zero such pods count as started after every pod
+	// with a recorded start time.
+	Now time.Time
+}
+
+// Sampling is upstream's candidate sampling (DefaultPreemptionArgs and
+// GetOffsetAndNumCandidates): the dry run visits potential nodes starting at
+// Offset (modulo their number; upstream draws it at random) and stops once it
+// has at least one PDB-respecting candidate and
+// max(n*MinCandidateNodesPercentage/100, MinCandidateNodesAbsolute) (at most
+// n) candidates in all. Zero fields mean upstream's defaults, 10 and 100.
+type Sampling struct {
+	MinCandidateNodesPercentage int32
+	MinCandidateNodesAbsolute   int32
+	Offset                      int32
+}
+
+func (s *Sampling) numCandidates(n int32) int32 {
+	pct, abs := s.MinCandidateNodesPercentage, s.MinCandidateNodesAbsolute
+	if pct == 0 {
+		pct = 10
+	}
+	if abs == 0 {
+		abs = 100
+	}
+	c := int32(int64(n) * int64(pct) / 100)
+	if c < abs {
+		c = abs
+	}
+	if c > n {
+		c = n
+	}
+	return c
+}
+
+// NodeStatus is a node's verdict with upstream's reasons.
+type NodeStatus struct {
+	Node   string       `json:"node"`
+	Status sched.Status `json:"status"`
+}
+
+// Result is the outcome of DefaultPreemption's PostFilter for one pod.
+type Result struct {
+	// Status is Success when a node was nominated; otherwise Unschedulable
+	// (or Error) with plugin DefaultPreemption and the reason
+	// "preemption: ..." that the scheduler appends to its FitError.
+	Status sched.Status `json:"status"`
+	// NominatedNode is the chosen node ("" when none).
+	NominatedNode string `json:"nominatedNode,omitempty"`
+	// Victims are the chosen candidate's victims, most important first.
+	Victims          []Victim `json:"victims,omitempty"`
+	NumPDBViolations int      `json:"numPDBViolations"`
+	// PotentialNodes is the number of nodes whose filter status was
+	// Unschedulable: only those are dry-run.
+	PotentialNodes int `json:"potentialNodes"`
+	// Candidates are every node where preemption would work, in node-name
+	// order, each with the criterion it lost on.
+	Candidates []Candidate `json:"candidates,omitempty"`
+	// Rejected are the dry-run nodes that could not help, with the status
+	// of the dry run, in node-name order.
+	Rejected []NodeStatus `json:"dryRunStatuses,omitempty"`
+}
+
+// Message returns the PostFilter message the scheduler appends to its
+// FitError ("" after a successful preemption).
+func (r *Result) Message() string {
+	if r.Status.OK() {
+		return ""
+	}
+	return strings.Join(r.Status.Reasons, ", ")
+}
+
+// preemptor is one pod's preemption state, reused across nodes.
+type preemptor struct {
+	pod      *corev1.Pod
+	priority int32
+	budgets  *budgets
+	now      time.Time
+	scratch  []rankedPod
+}
+
+func (pr *preemptor) startOf(pi *cluster.PodInfo) int64 {
+	return startNanos(pr.startTime(pi.Pod))
+}
+
+func (pr *preemptor) startTime(p *corev1.Pod) time.Time {
+	if p.Status.StartTime != nil {
+		return p.Status.StartTime.Time
+	}
+	return pr.now
+}
+
+func (pr *preemptor) victim(n *cluster.NodeInfo, r *rankedPod, broken []string) Victim {
+	return Victim{Pod: r.pi.Pod, Key: r.pi.Key, Node: n.Name, Priority: r.pi.Priority,
+		StartTime: pr.startTime(r.pi.Pod), BrokenPDBs: broken}
+}
+
+// Eligible mirrors DefaultPreemption.PodEligibleToPreemptOthers (v1.36): a
+// pod with preemptionPolicy Never may not preempt; nor may a pod whose
+// status.nominatedNodeName names a node that still has a lower-priority pod
+// terminating because of preemption (deletionTimestamp set and a
+// DisruptionTarget condition with reason PreemptionByScheduler), unless the
+// filters found that node UnschedulableAndUnresolvable (nominatedCode). It
+// returns upstream's reason when the pod is not eligible.
+func Eligible(snap *cluster.Snapshot, pod *corev1.Pod, nominatedCode sched.Code) (bool, string) {
+	if pod.Spec.PreemptionPolicy != nil && *pod.Spec.PreemptionPolicy == corev1.PreemptNever {
+		return false, "not eligible due to preemptionPolicy=Never."
+	}
+	nom := pod.Status.NominatedNodeName
+	if nom == "" || nominatedCode == sched.UnschedulableAndUnresolvable {
+		return true, ""
+	}
+	n, ok := snap.Node(nom)
+	if !ok {
+		return true, ""
+	}
+	prio := PodPriority(pod)
+	for _, pi := range n.Pods {
+		if pi.Priority < prio && terminatingByPreemption(pi.Pod) {
+			return false, "not eligible due to a terminating pod on the nominated node."
+		}
+	}
+	return true, ""
+}
+
+func terminatingByPreemption(p *corev1.Pod) bool {
+	if p.DeletionTimestamp == nil {
+		return false
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.DisruptionTarget {
+			return c.Status == corev1.ConditionTrue && c.Reason == corev1.PodReasonPreemptionByScheduler
+		}
+	}
+	return false
+}
+
+// preempt runs Evaluator.Preempt for DefaultPreemption (v1.36) after the
+// scheduling cycle found no feasible node. codes[i] is the filter status code
+// of snap.Nodes()[i]; newTrial gives a fresh dry-run view of one node.
+func preempt(snap *cluster.Snapshot, pod *corev1.Pod, codes []sched.Code, newTrial func(n *cluster.NodeInfo) trial,
+	pdbs []*policyv1.PodDisruptionBudget, opts Options) *Result {
+	nodes := snap.Nodes()
+	res := &Result{}
+	nomCode := sched.UnschedulableAndUnresolvable
+	if nom := pod.Status.NominatedNodeName; nom != "" {
+		if n, ok := snap.Node(nom); ok {
+			nomCode = codes[n.Index]
+		}
+	}
+	if ok, msg := Eligible(snap, pod, nomCode); !ok {
+		res.Status = postFilterStatus(sched.Unschedulable, msg)
+		return res
+	}
+	var potential []*cluster.NodeInfo
+	for i, n := range nodes {
+		if codes[i] == sched.Unschedulable {
+			potential = append(potential, n)
+		}
+	}
+	res.PotentialNodes = len(potential)
+	pr := &preemptor{pod: pod, priority: PodPriority(pod), budgets: compileBudgets(pdbs, opts.PDBRule), now: opts.Now}
+
+	var cands []Candidate
+	var errs []string
+	if len(potential) > 0 {
+		offset, limit := int32(0), int32(len(potential))
+		if opts.Sampling != nil {
+			limit = opts.Sampling.numCandidates(int32(len(potential)))
+			offset = opts.Sampling.Offset % int32(len(potential))
+			if offset < 0 {
+				offset += int32(len(potential))
+			}
+		}
+		nonViolating, violating := int32(0), int32(0)
+		for i := range potential {
+			n := potential[(int(offset)+i)%len(potential)]
+			vs := pr.selectVictims(n, newTrial(n))
+			if vs.status.OK() {
+				// candidateList: each list holds at most limit entries.
+				if vs.numViolations == 0 {
+					if nonViolating < limit {
+						cands = append(cands, Candidate{Node: n.Name, Victims: vs.victims})
+					}
+					nonViolating++
+				} else {
+					if violating < limit {
+						cands = append(cands, Candidate{Node: n.Name, Victims: vs.victims, NumPDBViolations: vs.numViolations})
+					}
+					violating++
+				}
+				if nonViolating > 0 && min(nonViolating, limit)+min(violating, limit) >= limit {
+					break
+				}
+				continue
+			}
+			if vs.status.Code == sched.Error {
+				errs = append(errs, strings.Join(vs.status.Reasons, ", "))
+			}
+			res.Rejected = append(res.Rejected, NodeStatus{Node: n.Name, Status: vs.status})
+		}
+	}
+	sort.Slice(res.Rejected, func(i, j int) bool { return res.Rejected[i].Node < res.Rejected[j].Node })
+	if len(cands) == 0 {
+		if len(errs) > 0 {
+			res.Status = postFilterStatus(sched.Error, strings.Join(errs, ", "))
+			return res
+		}
+		res.Status = postFilterStatus(sched.Unschedulable, noCandidateMessage(len(nodes), res.Rejected))
+		return res
+	}
+	slices.SortFunc(cands, func(a, b Candidate) int { return strings.Compare(a.Node, b.Node) })
+	win := pickCandidate(cands)
+	res.Candidates = cands
+	res.NominatedNode = cands[win].Node
+	res.Victims = cands[win].Victims
+	res.NumPDBViolations = cands[win].NumPDBViolations
+	res.Status = sched.Status{Code: sched.Success}
+	return res
+}
+
+func postFilterStatus(code sched.Code, msg string) sched.Status {
+	return sched.Status{Code: code, Plugin: sched.DefaultPreemption, Reasons: []string{"preemption: " + msg}}
+}
+
+// noCandidateMessage is the FitError preemption builds when no node can
+// help: the dry-run statuses' reasons per node, every other node counted as
+// "Preemption is not helpful for scheduling", as a sorted histogram.
+func noCandidateMessage(numNodes int, rejected []NodeStatus) string {
+	counts := map[string]int{}
+	for _, r := range rejected {
+		for _, reason := range r.Status.Reasons {
+			counts[reason]++
+		}
+	}
+	if absent := numNodes - len(rejected); absent > 0 {
+		counts[ReasonNotHelpful] += absent
+	}
+	return FitErrorMessage(numNodes, counts)
+}
+
+// FitErrorMessage renders framework.FitError's text from a histogram of
+// reasons: "0/N nodes are available: 2 Insufficient cpu, 3 ... ." with the
+// "COUNT REASON" entries sorted as strings.
+func FitErrorMessage(numNodes int, reasons map[string]int) string {
+	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
+	parts := make([]string, 0, len(reasons))
+	for r, c := range reasons {
+		parts = append(parts, fmt.Sprintf("%d %s", c, r))
+	}
+	sort.Strings(parts)
+	if len(parts) > 0 {
+		msg += " " + strings.Join(parts, ", ") + "."
+	}
+	return msg
+}

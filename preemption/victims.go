@@ -1,0 +1,135 @@
+package preemption
+
+import (
+	"slices"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// ReasonNoVictims is SelectVictimsOnNode's status when the node has no pod of
+// lower priority than the preemptor.
+const ReasonNoVictims = "No preemption victims found for incoming pod"
+
+// ReasonNotHelpful is the status preemption gives every node it did not
+// dry-run (Evaluator.Preempt, absent nodes of its FitError).
+const ReasonNotHelpful = "Preemption is not helpful for scheduling"
+
+// trial is one potential node of the dry run: a private view of the node
+// and of the preemptor's PreFilter state that pods can be taken out of and
+// put back into, as SelectVictimsOnNode does with nodeInfo.RemovePod /
+// AddPodInfo plus RunPreFilterExtensionRemovePod / AddPod.
+type trial interface {
+	remove(p *cluster.PodInfo)
+	add(p *cluster.PodInfo)
+	// filter runs every Filter plugin for the preemptor on the current view
+	// (RunFilterPluginsWithNominatedPods) and returns the first failure.
+	filter() sched.Status
+}
+
+// victimSet is the outcome of the dry run on one node.
+type victimSet struct {
+	victims       []Victim
+	numViolations int
+	status        sched.Status // Success for a candidate
+}
+
+// importance orders potential victims most important first, as
+// util.MoreImportantPod does: higher priority, then earlier start. Equal
+// pods keep the node's pod order (upstream's sort.Slice leaves them in an
+// unspecified order).
+type rankedPod struct {
+	pi    *cluster.PodInfo
+	start int64
+}
+
+func moreImportant(a, b *rankedPod) int {
+	if a.pi.Priority != b.pi.Priority {
+		if a.pi.Priority > b.pi.Priority {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case a.start < b.start:
+		return -1
+	case a.start > b.start:
+		return 1
+	}
+	return 0
+}
+
+// selectVictims mirrors DefaultPreemption.SelectVictimsOnNode (v1.36): take
+// every pod of lower priority than the preemptor off the node; if the
+// preemptor still does not fit, the node is no candidate; otherwise put the
+// pods back one at a time, most important first, the PDB-violating ones
+// before the others, keeping back each one with which the preemptor still
+// fits. The ones that cannot come back are the victims; the violating ones
+// among them are counted.
+func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
+	ranked := pr.scratch[:0]
+	for _, pi := range n.Pods {
+		if pi.Priority < pr.priority {
+			ranked = append(ranked, rankedPod{pi: pi, start: pr.startOf(pi)})
+		}
+	}
+	pr.scratch = ranked
+	if len(ranked) == 0 {
+		return victimSet{status: sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: []string{ReasonNoVictims}}}
+	}
+	for i := range ranked {
+		t.remove(ranked[i].pi)
+	}
+	if st := t.filter(); !st.OK() {
+		return victimSet{status: st}
+	}
+	slices.SortStableFunc(ranked, func(a, b rankedPod) int { return moreImportant(&a, &b) })
+
+	// filterPodsWithPDBViolation: split, keeping the importance order.
+	w := pr.budgets.walk()
+	var violating, other []int
+	var broken [][]string
+	for i := range ranked {
+		var b []string
+		if w.next(ranked[i].pi.Pod, &b) {
+			violating = append(violating, i)
+		} else {
+			other = append(other, i)
+		}
+		broken = append(broken, b)
+	}
+
+	var vs victimSet
+	reprieve := func(i int) bool {
+		pi := ranked[i].pi
+		t.add(pi)
+		if t.filter().OK() {
+			return true
+		}
+		t.remove(pi)
+		vs.victims = append(vs.victims, pr.victim(n, &ranked[i], broken[i]))
+		return false
+	}
+	for _, i := range violating {
+		if !reprieve(i) {
+			vs.numViolations++
+		}
+	}
+	for _, i := range other {
+		reprieve(i)
+	}
+	if len(violating) > 0 && len(other) > 0 {
+		slices.SortStableFunc(vs.victims, func(a, b Victim) int {
+			ra := rankedPod{pi: &cluster.PodInfo{Priority: a.Priority}, start: startNanos(a.StartTime)}
+			rb := rankedPod{pi: &cluster.PodInfo{Priority: b.Priority}, start: startNanos(b.StartTime)}
+			return moreImportant(&ra, &rb)
+		})
+	}
+	if len(vs.victims) == 0 {
+		// Every pod came back: upstream turns this into an Error status
+		// ("expected at least one victim pod on node"); it cannot happen
+		// when the preemptor did not fit the node with all of them.
+		vs.status = sched.Status{Code: sched.Error, Reasons: []string{`expected at least one victim pod on node "` + n.Name + `"`}}
+	}
+	return vs
+}
