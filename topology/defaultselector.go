@@ -1,0 +1,100 @@
+package topology
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+var (
+	kindReplicationController = corev1.SchemeGroupVersion.WithKind("ReplicationController")
+	kindReplicaSet            = appsv1.SchemeGroupVersion.WithKind("ReplicaSet")
+	kindStatefulSet           = appsv1.SchemeGroupVersion.WithKind("StatefulSet")
+)
+
+// DefaultSelector returns the selector that PodTopologySpread's default
+// constraints use for pod, as kube-scheduler's helper.DefaultSelector (v1.36)
+// builds it: the union of the selectors of the pod's namespace's Services
+// that select the pod, plus the selector of the ReplicationController,
+// ReplicaSet or StatefulSet named by the pod's controller owner reference.
+//
+// Upstream merges the services in informer order, which is unspecified;
+// here they are merged in input order, a later service's value winning for a
+// key that two services set differently. Objects with an empty namespace are
+// taken to be in "default", as the API server would store them. When two
+// controllers share a namespace and name, the first in input order is used.
+// The arguments are not modified.
+func DefaultSelector(pod *corev1.Pod, in *cluster.Input) labels.Selector {
+	set := labels.Set{}
+	if in == nil {
+		return set.AsSelector()
+	}
+	podLabels := labels.Set(pod.Labels)
+	for _, svc := range in.Services {
+		if svc == nil || svc.Spec.Selector == nil || namespaceOf(svc.Namespace) != pod.Namespace {
+			continue
+		}
+		if labels.Set(svc.Spec.Selector).AsSelectorPreValidated().Matches(podLabels) {
+			set = labels.Merge(set, svc.Spec.Selector)
+		}
+	}
+	sel := set.AsSelector()
+
+	owner := metav1.GetControllerOfNoCopy(pod)
+	if owner == nil {
+		return sel
+	}
+	gv, err := schema.ParseGroupVersion(owner.APIVersion)
+	if err != nil {
+		return sel
+	}
+	switch gv.WithKind(owner.Kind) {
+	case kindReplicationController:
+		for _, rc := range in.ReplicationControllers {
+			if rc != nil && rc.Name == owner.Name && namespaceOf(rc.Namespace) == pod.Namespace {
+				set = labels.Merge(set, rc.Spec.Selector)
+				sel = set.AsSelector()
+				break
+			}
+		}
+	case kindReplicaSet:
+		for _, rs := range in.ReplicaSets {
+			if rs != nil && rs.Name == owner.Name && namespaceOf(rs.Namespace) == pod.Namespace {
+				sel = addSelectorRequirements(sel, rs.Spec.Selector)
+				break
+			}
+		}
+	case kindStatefulSet:
+		for _, ss := range in.StatefulSets {
+			if ss != nil && ss.Name == owner.Name && namespaceOf(ss.Namespace) == pod.Namespace {
+				sel = addSelectorRequirements(sel, ss.Spec.Selector)
+				break
+			}
+		}
+	}
+	return sel
+}
+
+// addSelectorRequirements adds the requirements of a workload's label
+// selector; an invalid or nil selector adds nothing.
+func addSelectorRequirements(sel labels.Selector, ls *metav1.LabelSelector) labels.Selector {
+	other, err := metav1.LabelSelectorAsSelector(ls)
+	if err != nil {
+		return sel
+	}
+	if reqs, ok := other.Requirements(); ok {
+		sel = sel.Add(reqs...)
+	}
+	return sel
+}
+
+func namespaceOf(ns string) string {
+	if ns == "" {
+		return metav1.NamespaceDefault
+	}
+	return ns
+}

@@ -1,0 +1,411 @@
+package topology
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// Reason texts of PodTopologySpread's Filter (podtopologyspread/plugin.go, v1.36).
+const (
+	ReasonSpreadConstraintsNotMatch = "node(s) didn't match pod topology spread constraints"
+	ReasonSpreadMissingLabel        = ReasonSpreadConstraintsNotMatch + " (missing required label)"
+)
+
+var (
+	reasonsSpreadNotMatch     = []string{ReasonSpreadConstraintsNotMatch}
+	reasonsSpreadMissingLabel = []string{ReasonSpreadMissingLabel}
+)
+
+// systemDefaultConstraints are PodTopologySpread's built-in defaults
+// (podtopologyspread/plugin.go systemDefaultConstraints, v1.36).
+var systemDefaultConstraints = []corev1.TopologySpreadConstraint{
+	{TopologyKey: corev1.LabelHostname, WhenUnsatisfiable: corev1.ScheduleAnyway, MaxSkew: 3},
+	{TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.ScheduleAnyway, MaxSkew: 5},
+}
+
+// constraint is one compiled topology spread constraint, as upstream's
+// topologySpreadConstraint, plus its flattened selector.
+type constraint struct {
+	maxSkew       int32
+	key           string
+	sel           labels.Selector
+	m             matcher
+	minDomains    int32
+	honorAffinity bool // nodeAffinityPolicy Honor (the default)
+	honorTaints   bool // nodeTaintsPolicy Honor (default Ignore)
+	selfMatch     int  // 1 when the incoming pod matches its own selector
+	selID         int  // index of the distinct selector (shared counting)
+}
+
+// compileConstraints keeps the constraints with the given action, as
+// filterTopologySpreadConstraints does: selector from labelSelector,
+// matchLabelKeys merged as equality requirements on the pod's own values,
+// minDomains defaulting to 1, and the node inclusion policies with their
+// defaults (Honor for node affinity, Ignore for taints). path locates the
+// constraints in errors; nil for default constraints.
+func compileConstraints(in []corev1.TopologySpreadConstraint, pod *corev1.Pod, action corev1.UnsatisfiableConstraintAction, path *field.Path) ([]constraint, error) {
+	var out []constraint
+	var errs field.ErrorList
+	for i := range in {
+		c := &in[i]
+		if c.WhenUnsatisfiable != action {
+			continue
+		}
+		sel, err := metav1.LabelSelectorAsSelector(c.LabelSelector)
+		if err != nil {
+			p := field.NewPath("defaultConstraints")
+			if path != nil {
+				p = path
+			}
+			errs = append(errs, field.Invalid(p.Index(i).Child("labelSelector"), c.LabelSelector, err.Error()))
+			continue
+		}
+		if len(c.MatchLabelKeys) > 0 {
+			set := labels.Set{}
+			for _, k := range c.MatchLabelKeys {
+				if v, ok := pod.Labels[k]; ok {
+					set[k] = v
+				}
+			}
+			if len(set) > 0 {
+				sel = mergeLabelSet(set, sel)
+			}
+		}
+		tc := constraint{
+			maxSkew:       c.MaxSkew,
+			key:           c.TopologyKey,
+			sel:           sel,
+			m:             newMatcher(sel),
+			minDomains:    1,
+			honorAffinity: true,
+		}
+		if c.MinDomains != nil {
+			tc.minDomains = *c.MinDomains
+		}
+		if c.NodeAffinityPolicy != nil {
+			tc.honorAffinity = *c.NodeAffinityPolicy == corev1.NodeInclusionPolicyHonor
+		}
+		if c.NodeTaintsPolicy != nil {
+			tc.honorTaints = *c.NodeTaintsPolicy == corev1.NodeInclusionPolicyHonor
+		}
+		if tc.m.matches(pod.Labels) {
+			tc.selfMatch = 1
+		}
+		out = append(out, tc)
+	}
+	if len(errs) > 0 {
+		return nil, errs.ToAggregate()
+	}
+	return out, nil
+}
+
+// mergeLabelSet is upstream's mergeLabelSetWithSelector: equality
+// requirements for the set, plus the selector's own requirements; a selector
+// without requirements list (labels.Nothing) is returned unchanged.
+func mergeLabelSet(set labels.Set, s labels.Selector) labels.Selector {
+	reqs, ok := s.Requirements()
+	if !ok {
+		return s
+	}
+	merged := labels.SelectorFromSet(set)
+	for _, r := range reqs {
+		merged = merged.Add(r)
+	}
+	return merged
+}
+
+// spreadConstraints returns the pod's constraints for one action, as
+// PodTopologySpread's getConstraints / initPreScoreState choose them: the
+// pod's own when it has any, else the default constraints with the
+// DefaultSelector (none when that selector is empty).
+func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev1.TopologySpreadConstraint, action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
+	if len(pod.Spec.TopologySpreadConstraints) > 0 {
+		cs, err := compileConstraints(pod.Spec.TopologySpreadConstraints, pod, action, field.NewPath("spec", "topologySpreadConstraints"))
+		if err != nil {
+			return nil, fmt.Errorf("topology: pod %s/%s: %w", pod.Namespace, pod.Name, err)
+		}
+		return cs, nil
+	}
+	cs, err := compileConstraints(defaults, pod, action, nil)
+	if err != nil || len(cs) == 0 {
+		if err != nil {
+			err = fmt.Errorf("topology: default spread constraints: %w", err)
+		}
+		return nil, err
+	}
+	var in *cluster.Input
+	if snap != nil {
+		in = snap.Input()
+	}
+	sel := DefaultSelector(pod, in)
+	if sel.Empty() {
+		return nil, nil
+	}
+	m := newMatcher(sel)
+	self := 0
+	if m.matches(pod.Labels) {
+		self = 1
+	}
+	for i := range cs {
+		cs[i].sel, cs[i].m, cs[i].selfMatch = sel, m, self
+	}
+	return cs, nil
+}
+
+// assignSelectorIDs numbers the distinct selectors of the constraints so
+// that pods are counted once per node per selector (the system defaults share
+// one selector for hostname and zone). It returns the number of IDs.
+func assignSelectorIDs(cs []constraint) int {
+	seen := map[string]int{}
+	for i := range cs {
+		k := "\x00nothing"
+		if !cs[i].m.nothing {
+			k = cs[i].sel.String()
+		}
+		id, ok := seen[k]
+		if !ok {
+			id = len(seen)
+			seen[k] = id
+		}
+		cs[i].selID = id
+	}
+	return len(seen)
+}
+
+// countMatching counts the node's pods in namespace ns, not being deleted,
+// that match the selector, as upstream's countPodsMatchSelector (an empty
+// selector counts nothing).
+func countMatching(pods []*cluster.PodInfo, m *matcher, ns string) int {
+	if m.empty() || m.nothing {
+		return 0
+	}
+	n := 0
+	for _, pi := range pods {
+		p := pi.Pod
+		if p.Namespace != ns || p.DeletionTimestamp != nil {
+			continue
+		}
+		if m.matches(p.Labels) {
+			n++
+		}
+	}
+	return n
+}
+
+// hasAllKeys is upstream's nodeLabelsMatchSpreadConstraints.
+func hasAllKeys(nodeLabels map[string]string, cs []constraint) bool {
+	for i := range cs {
+		if _, ok := nodeLabels[cs[i].key]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// inclusion decides, once per node, the node inclusion policies of the
+// incoming pod (matchNodeInclusionPolicies).
+type inclusion struct {
+	pod      *corev1.Pod
+	affinity requiredNodeAffinity
+}
+
+func (in *inclusion) includes(c *constraint, node *corev1.Node) bool {
+	if c.honorAffinity && !in.affinity.matches(node) {
+		return false
+	}
+	if c.honorTaints && !isUntainted(node, in.pod.Spec.Tolerations) {
+		return false
+	}
+	return true
+}
+
+// Spread is PodTopologySpread compiled for one pod against one snapshot: its
+// PreFilter state (matching pods per domain of every DoNotSchedule
+// constraint, the global minimum) and what its PreScore needs. It is
+// immutable after NewSpread; every method is safe for concurrent use.
+type Spread struct {
+	pod  *corev1.Pod
+	snap *cluster.Snapshot
+	incl inclusion
+
+	hard []constraint
+	// Per hard constraint: the domain ID of every snapshot node (-1 when the
+	// node lacks the topology key), matching pods per domain, the domain IDs
+	// by value (for nodes outside the snapshot) and the minimum that Filter
+	// subtracts (0 when fewer eligible domains than minDomains).
+	nodeNames   []string
+	domainOf    [][]int32
+	domainCount [][]int
+	domainByVal []map[string]int32
+	minMatch    []int
+
+	soft       []constraint
+	requireAll bool
+	softErr    error
+}
+
+// NewSpread compiles the pod's spread constraints against the snapshot and
+// walks the bound pods once to count, per DoNotSchedule constraint and
+// domain, the pods that match, as PodTopologySpread's PreFilter
+// (calPreFilterState, v1.36) does. The pod must be compiled with
+// cluster.NewPodInfo; neither it nor the snapshot is modified. An error means
+// invalid input (an unparsable label selector): the framework's Error status.
+func NewSpread(pod *cluster.PodInfo, snap *cluster.Snapshot, opts SpreadOptions) (*Spread, error) {
+	p := pod.Pod
+	defaults := systemDefaultConstraints
+	systemDefaulted := true
+	if opts.DefaultConstraints != nil {
+		defaults, systemDefaulted = opts.DefaultConstraints, false
+	}
+	s := &Spread{
+		pod:        p,
+		snap:       snap,
+		incl:       inclusion{pod: p, affinity: newRequiredNodeAffinity(p)},
+		requireAll: len(p.Spec.TopologySpreadConstraints) > 0 || !systemDefaulted,
+	}
+	hard, err := spreadConstraints(p, snap, defaults, corev1.DoNotSchedule)
+	if err != nil {
+		return nil, err
+	}
+	// PreScore's constraints are compiled now so that an invalid selector is
+	// reported once, here; Score reports Skip for them otherwise.
+	s.soft, s.softErr = spreadConstraints(p, snap, defaults, corev1.ScheduleAnyway)
+	if s.softErr != nil {
+		return nil, s.softErr
+	}
+	s.hard = hard
+	if len(hard) > 0 {
+		s.countHard()
+	}
+	return s, nil
+}
+
+func (s *Spread) nodes() []*cluster.NodeInfo {
+	if s.snap == nil {
+		return nil
+	}
+	return s.snap.Nodes()
+}
+
+// countHard is calPreFilterState: per eligible node and constraint, add the
+// node's matching pods to its domain; then the minimum over the domains.
+func (s *Spread) countHard() {
+	nodes := s.nodes()
+	nc := len(s.hard)
+	nSel := assignSelectorIDs(s.hard)
+	s.nodeNames = make([]string, len(nodes))
+	s.domainOf = make([][]int32, nc)
+	s.domainCount = make([][]int, nc)
+	s.domainByVal = make([]map[string]int32, nc)
+	s.minMatch = make([]int, nc)
+	for i := range s.hard {
+		s.domainOf[i] = make([]int32, len(nodes))
+		s.domainByVal[i] = map[string]int32{}
+	}
+	eligible := make([][]bool, nc) // per constraint, per domain
+	counts := make([]int, nSel)
+	for ni, n := range nodes {
+		s.nodeNames[ni] = n.Name
+		nl := n.Node.Labels
+		for i := range s.hard {
+			v, ok := nl[s.hard[i].key]
+			if !ok {
+				s.domainOf[i][ni] = -1
+				continue
+			}
+			d, ok := s.domainByVal[i][v]
+			if !ok {
+				d = int32(len(s.domainCount[i]))
+				s.domainByVal[i][v] = d
+				s.domainCount[i] = append(s.domainCount[i], 0)
+				eligible[i] = append(eligible[i], false)
+			}
+			s.domainOf[i][ni] = d
+		}
+		if !hasAllKeys(nl, s.hard) {
+			continue
+		}
+		for k := range counts {
+			counts[k] = -1
+		}
+		for i := range s.hard {
+			c := &s.hard[i]
+			if !s.incl.includes(c, n.Node) {
+				continue
+			}
+			if counts[c.selID] < 0 {
+				counts[c.selID] = countMatching(n.Pods, &c.m, s.pod.Namespace)
+			}
+			d := s.domainOf[i][ni]
+			s.domainCount[i][d] += counts[c.selID]
+			eligible[i][d] = true
+		}
+	}
+	for i := range s.hard {
+		domains, min := 0, 0
+		for d, ok := range eligible[i] {
+			if !ok {
+				continue
+			}
+			if domains == 0 || s.domainCount[i][d] < min {
+				min = s.domainCount[i][d]
+			}
+			domains++
+		}
+		if domains < int(s.hard[i].minDomains) {
+			min = 0
+		}
+		s.minMatch[i] = min
+	}
+}
+
+// FilterSkipped reports whether PreFilter returned Skip: the pod has no
+// DoNotSchedule constraint (system default constraints are all
+// ScheduleAnyway, so a pod without constraints is always skipped).
+func (s *Spread) FilterSkipped() bool { return len(s.hard) == 0 }
+
+// Filter is PodTopologySpread's Filter on one node (v1.36): for each
+// DoNotSchedule constraint in order, a node without the topology key is
+// UnschedulableAndUnresolvable ("missing required label"), and a node where
+// matching pods in its domain + 1 (if the pod matches the selector itself)
+// - the global minimum exceeds maxSkew is Unschedulable. It allocates
+// nothing.
+func (s *Spread) Filter(n *cluster.NodeInfo) sched.Status {
+	if len(s.hard) == 0 {
+		return sched.Status{}
+	}
+	known := n.Index >= 0 && n.Index < len(s.nodeNames) && s.nodeNames[n.Index] == n.Name
+	for i := range s.hard {
+		c := &s.hard[i]
+		d := int32(-1)
+		if known {
+			d = s.domainOf[i][n.Index]
+		} else {
+			v, ok := n.Node.Labels[c.key]
+			if ok {
+				d = -2
+				if id, ok := s.domainByVal[i][v]; ok {
+					d = id
+				}
+			}
+		}
+		if d == -1 {
+			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.PodTopologySpread, Reasons: reasonsSpreadMissingLabel}
+		}
+		match := 0
+		if d >= 0 {
+			match = s.domainCount[i][d]
+		}
+		if match+c.selfMatch-s.minMatch[i] > int(c.maxSkew) {
+			return sched.Status{Code: sched.Unschedulable, Plugin: sched.PodTopologySpread, Reasons: reasonsSpreadNotMatch}
+		}
+	}
+	return sched.Status{}
+}
