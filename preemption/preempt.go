@@ -129,6 +129,18 @@ func (pr *preemptor) victim(n *cluster.NodeInfo, r *rankedPod, broken []string) 
 // filters found that node UnschedulableAndUnresolvable (nominatedCode). It
 // returns upstream's reason when the pod is not eligible.
 func Eligible(snap *cluster.Snapshot, pod *corev1.Pod, nominatedCode sched.Code) (bool, string) {
+	return eligible(snap.Nodes(), pod, nominatedCode)
+}
+
+func findNode(nodes []*cluster.NodeInfo, name string) (*cluster.NodeInfo, bool) {
+	i, ok := slices.BinarySearchFunc(nodes, name, func(n *cluster.NodeInfo, name string) int { return strings.Compare(n.Name, name) })
+	if !ok {
+		return nil, false
+	}
+	return nodes[i], true
+}
+
+func eligible(nodes []*cluster.NodeInfo, pod *corev1.Pod, nominatedCode sched.Code) (bool, string) {
 	if pod.Spec.PreemptionPolicy != nil && *pod.Spec.PreemptionPolicy == corev1.PreemptNever {
 		return false, "not eligible due to preemptionPolicy=Never."
 	}
@@ -136,7 +148,7 @@ func Eligible(snap *cluster.Snapshot, pod *corev1.Pod, nominatedCode sched.Code)
 	if nom == "" || nominatedCode == sched.UnschedulableAndUnresolvable {
 		return true, ""
 	}
-	n, ok := snap.Node(nom)
+	n, ok := findNode(nodes, nom)
 	if !ok {
 		return true, ""
 	}
@@ -162,19 +174,19 @@ func terminatingByPreemption(p *corev1.Pod) bool {
 }
 
 // preempt runs Evaluator.Preempt for DefaultPreemption (v1.36) after the
-// scheduling cycle found no feasible node. codes[i] is the filter status code
-// of snap.Nodes()[i]; newTrial gives a fresh dry-run view of one node.
-func preempt(snap *cluster.Snapshot, pod *corev1.Pod, codes []sched.Code, newTrial func(n *cluster.NodeInfo) trial,
+// scheduling cycle found no feasible node. nodes are in name order; codes[i]
+// is the filter status code of nodes[i]; newTrial gives a fresh dry-run view
+// of one node.
+func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, newTrial func(n *cluster.NodeInfo) trial,
 	pdbs []*policyv1.PodDisruptionBudget, opts Options) *Result {
-	nodes := snap.Nodes()
 	res := &Result{}
 	nomCode := sched.UnschedulableAndUnresolvable
 	if nom := pod.Status.NominatedNodeName; nom != "" {
-		if n, ok := snap.Node(nom); ok {
-			nomCode = codes[n.Index]
+		if i, ok := slices.BinarySearchFunc(nodes, nom, func(n *cluster.NodeInfo, name string) int { return strings.Compare(n.Name, name) }); ok {
+			nomCode = codes[i]
 		}
 	}
-	if ok, msg := Eligible(snap, pod, nomCode); !ok {
+	if ok, msg := eligible(nodes, pod, nomCode); !ok {
 		res.Status = postFilterStatus(sched.Unschedulable, msg)
 		return res
 	}
