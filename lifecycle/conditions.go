@@ -1,0 +1,386 @@
+package lifecycle
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Condition reasons written by the kubelet (pkg/kubelet/status/generate.go),
+// the scheduler and the controllers that set DisruptionTarget, as of v1.36.
+const (
+	ReasonUnknownContainerStatuses = "UnknownContainerStatuses"
+	ReasonPodCompleted             = "PodCompleted"
+	ReasonPodFailed                = "PodFailed"
+	ReasonContainersNotReady       = "ContainersNotReady"
+	ReasonContainersNotInitialized = "ContainersNotInitialized"
+	ReasonReadinessGatesNotReady   = "ReadinessGatesNotReady"
+
+	// ReasonSchedulingGated and ReasonUnschedulable are the PodScheduled
+	// reasons (corev1.PodReasonSchedulingGated, corev1.PodReasonUnschedulable).
+	ReasonSchedulingGated = corev1.PodReasonSchedulingGated
+	ReasonUnschedulable   = corev1.PodReasonUnschedulable
+
+	// SchedulingGatedMessage is the scheduler's message for a gated pod
+	// (pkg/scheduler/framework/plugins/schedulinggates).
+	SchedulingGatedMessage = "Scheduling is blocked due to non-empty scheduling gates"
+)
+
+// DisruptionReason is the reason of a DisruptionTarget condition: which
+// component decided to disrupt the pod.
+type DisruptionReason string
+
+// The DisruptionTarget reasons of v1.36 (k8s.io/api/core/v1 constants).
+const (
+	DisruptionPreemptionByScheduler = DisruptionReason(corev1.PodReasonPreemptionByScheduler)
+	DisruptionByTaintManager        = DisruptionReason("DeletionByTaintManager")
+	DisruptionByEvictionAPI         = DisruptionReason("EvictionByEvictionAPI")
+	DisruptionByPodGC               = DisruptionReason("DeletionByPodGC")
+	DisruptionTerminationByKubelet  = DisruptionReason(corev1.PodReasonTerminationByKubelet)
+)
+
+// kubeletOwned reports whether the kubelet owns the condition type: it drops
+// such conditions from the previous status and generates them afresh.
+// Mirrors pkg/kubelet/types.PodConditionByKubelet with the v1.36 gates.
+func kubeletOwned(t corev1.PodConditionType) bool {
+	switch t {
+	case corev1.PodScheduled, corev1.PodReady, corev1.PodInitialized, corev1.ContainersReady,
+		corev1.PodResizeInProgress, corev1.PodResizePending,
+		corev1.PodReadyToStartContainers, corev1.AllContainersRestarting:
+		return true
+	}
+	return false
+}
+
+// IsKubeletOwnedCondition reports whether the kubelet owns conditions of type
+// t (PodScheduled, Ready, Initialized, ContainersReady, the resize
+// conditions, PodReadyToStartContainers, AllContainersRestarting), i.e.
+// whether generating a status replaces them.
+func IsKubeletOwnedCondition(t corev1.PodConditionType) bool { return kubeletOwned(t) }
+
+// PodStatus is the kubelet-generated part of a pod status: the phase and the
+// Initialized, Ready and ContainersReady conditions, in that order (the order
+// generateAPIPodStatus appends them).
+type PodStatus struct {
+	Phase      corev1.PodPhase
+	Conditions []corev1.PodCondition
+}
+
+// Condition returns the condition of type t, or nil.
+func (s PodStatus) Condition(t corev1.PodConditionType) *corev1.PodCondition {
+	for i := range s.Conditions {
+		if s.Conditions[i].Type == t {
+			return &s.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// GenerateStatus returns the phase and the Initialized, Ready and
+// ContainersReady conditions the kubelet writes for pod, mirroring the calls
+// of (*Kubelet).generateAPIPodStatus as of v1.36: Phase first, then
+// InitializedCondition, then ReadyCondition (which sees the pod's conditions
+// not owned by the kubelet, readiness gates included, plus the new
+// Initialized condition), then ContainersReadyCondition. pod.Status is both
+// the runtime-derived and the previous status. Conditions carry
+// observedGeneration = metadata.generation (PodObservedGenerationTracking is
+// GA) and no timestamps. The pod is not modified.
+func GenerateStatus(pod *corev1.Pod, opts StatusOptions) (PodStatus, error) {
+	if err := validatePod(pod); err != nil {
+		return PodStatus{}, err
+	}
+	ph := phase(pod, opts)
+	init := initializedCondition(pod, ph)
+	visible := make([]corev1.PodCondition, 0, len(pod.Status.Conditions)+1)
+	for _, c := range pod.Status.Conditions {
+		if !kubeletOwned(c.Type) {
+			visible = append(visible, c)
+		}
+	}
+	visible = append(visible, init)
+	return PodStatus{
+		Phase: ph,
+		Conditions: []corev1.PodCondition{
+			init,
+			readyCondition(pod, ph, visible),
+			containersReadyCondition(pod, ph),
+		},
+	}, nil
+}
+
+// allStatuses returns the init container statuses followed by the regular
+// ones, as the kubelet passes them to the condition generators; nil exactly
+// when upstream's append would give nil.
+func allStatuses(pod *corev1.Pod) []corev1.ContainerStatus {
+	if pod.Status.InitContainerStatuses == nil && len(pod.Status.ContainerStatuses) == 0 {
+		return nil
+	}
+	out := make([]corev1.ContainerStatus, 0, len(pod.Status.InitContainerStatuses)+len(pod.Status.ContainerStatuses))
+	out = append(out, pod.Status.InitContainerStatuses...)
+	return append(out, pod.Status.ContainerStatuses...)
+}
+
+// listNames renders names the way upstream's %s of a []string does: "[a b]".
+func listNames(names []string) string { return fmt.Sprintf("%s", names) }
+
+// ContainersReadyCondition returns the ContainersReady condition the kubelet
+// generates for pod in phase ph: True when every sidecar and regular
+// container reports ready; False with PodCompleted or PodFailed for a
+// terminal phase; else False with ContainersNotReady and a message naming the
+// containers with unknown and unready status (spec order). Mirrors
+// pkg/kubelet/status.GenerateContainersReadyCondition as of v1.36. The pod is
+// not modified.
+func ContainersReadyCondition(pod *corev1.Pod, ph corev1.PodPhase) (corev1.PodCondition, error) {
+	if err := validatePod(pod); err != nil {
+		return corev1.PodCondition{}, err
+	}
+	return containersReadyCondition(pod, ph), nil
+}
+
+func containersReadyCondition(pod *corev1.Pod, ph corev1.PodPhase) corev1.PodCondition {
+	cond := corev1.PodCondition{Type: corev1.ContainersReady, ObservedGeneration: pod.Generation, Status: corev1.ConditionFalse}
+	statuses := allStatuses(pod)
+	if statuses == nil {
+		cond.Reason = ReasonUnknownContainerStatuses
+		return cond
+	}
+	var unknown, unready []string
+	visit := func(c *corev1.Container) {
+		if st, ok := containerStatus(statuses, c.Name); ok {
+			if !st.Ready {
+				unready = append(unready, c.Name)
+			}
+		} else {
+			unknown = append(unknown, c.Name)
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		if IsRestartableInitContainer(&pod.Spec.InitContainers[i]) {
+			visit(&pod.Spec.InitContainers[i])
+		}
+	}
+	for i := range pod.Spec.Containers {
+		visit(&pod.Spec.Containers[i])
+	}
+	if (ph == corev1.PodSucceeded && len(unknown) == 0) || ph == corev1.PodFailed {
+		cond.Reason = terminalReason(ph)
+		return cond
+	}
+	var msgs []string
+	if len(unknown) > 0 {
+		msgs = append(msgs, "containers with unknown status: "+listNames(unknown))
+	}
+	if len(unready) > 0 {
+		msgs = append(msgs, "containers with unready status: "+listNames(unready))
+	}
+	if len(msgs) > 0 {
+		cond.Reason = ReasonContainersNotReady
+		cond.Message = strings.Join(msgs, ", ")
+		return cond
+	}
+	cond.Status = corev1.ConditionTrue
+	return cond
+}
+
+func terminalReason(ph corev1.PodPhase) string {
+	switch ph {
+	case corev1.PodFailed:
+		return ReasonPodFailed
+	case corev1.PodSucceeded:
+		return ReasonPodCompleted
+	}
+	return ""
+}
+
+// ReadyCondition returns the pod's Ready condition in phase ph, given the
+// conditions the readiness gates are checked against (the pod's conditions
+// not owned by the kubelet plus the freshly generated Initialized condition,
+// as GenerateStatus passes them). When ContainersReady is not True, Ready
+// copies its status, reason and message; else each readiness gate whose
+// condition is missing or not True makes it False with
+// ReadinessGatesNotReady. Mirrors pkg/kubelet/status.GeneratePodReadyCondition
+// as of v1.36. Nothing is modified.
+func ReadyCondition(pod *corev1.Pod, ph corev1.PodPhase, conditions []corev1.PodCondition) (corev1.PodCondition, error) {
+	if err := validatePod(pod); err != nil {
+		return corev1.PodCondition{}, err
+	}
+	return readyCondition(pod, ph, conditions), nil
+}
+
+func readyCondition(pod *corev1.Pod, ph corev1.PodPhase, conditions []corev1.PodCondition) corev1.PodCondition {
+	cr := containersReadyCondition(pod, ph)
+	cond := corev1.PodCondition{Type: corev1.PodReady, ObservedGeneration: pod.Generation}
+	if cr.Status != corev1.ConditionTrue {
+		cond.Status, cond.Reason, cond.Message = cr.Status, cr.Reason, cr.Message
+		return cond
+	}
+	var msgs []string
+	for _, g := range pod.Spec.ReadinessGates {
+		var c *corev1.PodCondition
+		for i := range conditions {
+			if conditions[i].Type == g.ConditionType {
+				c = &conditions[i]
+				break
+			}
+		}
+		switch {
+		case c == nil:
+			msgs = append(msgs, fmt.Sprintf("corresponding condition of pod readiness gate %q does not exist.", string(g.ConditionType)))
+		case c.Status != corev1.ConditionTrue:
+			msgs = append(msgs, fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but %v", string(g.ConditionType), c.Status))
+		}
+	}
+	if len(msgs) > 0 {
+		cond.Status = corev1.ConditionFalse
+		cond.Reason = ReasonReadinessGatesNotReady
+		cond.Message = strings.Join(msgs, ", ")
+		return cond
+	}
+	cond.Status = corev1.ConditionTrue
+	return cond
+}
+
+// InitializedCondition returns the pod's Initialized condition in phase ph:
+// True once every regular init container is ready and every sidecar has
+// started, once any regular container has started, or (RestartAllContainers
+// in-place restarts) when the previous status already said True; True with
+// PodCompleted for a Succeeded pod whose init containers are all known; else
+// False with ContainersNotInitialized naming the unknown and incomplete init
+// containers. Mirrors pkg/kubelet/status.GeneratePodInitializedCondition as of
+// v1.36. The pod is not modified.
+func InitializedCondition(pod *corev1.Pod, ph corev1.PodPhase) (corev1.PodCondition, error) {
+	if err := validatePod(pod); err != nil {
+		return corev1.PodCondition{}, err
+	}
+	return initializedCondition(pod, ph), nil
+}
+
+func initializedCondition(pod *corev1.Pod, ph corev1.PodPhase) corev1.PodCondition {
+	cond := corev1.PodCondition{Type: corev1.PodInitialized, ObservedGeneration: pod.Generation, Status: corev1.ConditionTrue}
+	statuses := allStatuses(pod)
+	if statuses == nil && len(pod.Spec.InitContainers) > 0 {
+		cond.Status = corev1.ConditionFalse
+		cond.Reason = ReasonUnknownContainerStatuses
+		return cond
+	}
+	var unknown, incomplete []string
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		st, ok := containerStatus(statuses, c.Name)
+		if !ok {
+			unknown = append(unknown, c.Name)
+			continue
+		}
+		if IsRestartableInitContainer(c) {
+			if st.Started == nil || !*st.Started {
+				incomplete = append(incomplete, c.Name)
+			}
+		} else if !st.Ready {
+			incomplete = append(incomplete, c.Name)
+		}
+	}
+	if ph == corev1.PodSucceeded && len(unknown) == 0 {
+		cond.Reason = ReasonPodCompleted
+		return cond
+	}
+	if anyRegularContainerStarted(&pod.Spec, statuses) {
+		return cond
+	}
+	var msgs []string
+	if len(unknown) > 0 {
+		msgs = append(msgs, "containers with unknown status: "+listNames(unknown))
+	}
+	if len(incomplete) > 0 {
+		msgs = append(msgs, "containers with incomplete status: "+listNames(incomplete))
+	}
+	if len(msgs) == 0 {
+		return cond
+	}
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodInitialized && c.Status == corev1.ConditionTrue {
+			// Once initialized, an in-place restart of all containers does not
+			// make the pod uninitialized again.
+			return cond
+		}
+	}
+	cond.Status = corev1.ConditionFalse
+	cond.Reason = ReasonContainersNotInitialized
+	cond.Message = strings.Join(msgs, ", ")
+	return cond
+}
+
+// anyRegularContainerStarted mirrors kubecontainer.HasAnyRegularContainerStarted:
+// some status of a regular container (by name) is running or terminated.
+func anyRegularContainerStarted(spec *corev1.PodSpec, statuses []corev1.ContainerStatus) bool {
+	for i := range statuses {
+		st := &statuses[i]
+		if st.State.Running == nil && st.State.Terminated == nil {
+			continue
+		}
+		for j := range spec.Containers {
+			if spec.Containers[j].Name == st.Name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ScheduledCondition returns the PodScheduled condition the scheduler writes
+// for pod: True once spec.nodeName is set; False with SchedulingGated and
+// upstream's message while scheduling gates remain; else False with
+// Unschedulable and the given message (the scheduler's FitError text).
+// Mirrors the scheduler's handling in pkg/scheduler (schedule_one.go
+// handleSchedulingFailure, SchedulingGates PreEnqueue) as of v1.36. The pod
+// is not modified.
+func ScheduledCondition(pod *corev1.Pod, unschedulableMessage string) (corev1.PodCondition, error) {
+	if pod == nil {
+		return corev1.PodCondition{}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
+	}
+	cond := corev1.PodCondition{Type: corev1.PodScheduled, ObservedGeneration: pod.Generation}
+	switch {
+	case pod.Spec.NodeName != "":
+		cond.Status = corev1.ConditionTrue
+	case len(pod.Spec.SchedulingGates) > 0:
+		cond.Status = corev1.ConditionFalse
+		cond.Reason = ReasonSchedulingGated
+		cond.Message = SchedulingGatedMessage
+	default:
+		cond.Status = corev1.ConditionFalse
+		cond.Reason = ReasonUnschedulable
+		cond.Message = unschedulableMessage
+	}
+	return cond, nil
+}
+
+// ReadyToStartContainersCondition returns the PodReadyToStartContainers
+// condition: True when the pod's sandbox exists with its network configured
+// (sandboxReady), else False, without reason. Mirrors
+// pkg/kubelet/status.GeneratePodReadyToStartContainersCondition as of v1.36,
+// with the runtime's sandbox check (PodSandboxChanged) taken as the argument.
+func ReadyToStartContainersCondition(pod *corev1.Pod, sandboxReady bool) (corev1.PodCondition, error) {
+	if pod == nil {
+		return corev1.PodCondition{}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
+	}
+	cond := corev1.PodCondition{Type: corev1.PodReadyToStartContainers, ObservedGeneration: pod.Generation, Status: corev1.ConditionFalse}
+	if sandboxReady {
+		cond.Status = corev1.ConditionTrue
+	}
+	return cond, nil
+}
+
+// DisruptionTargetCondition returns the DisruptionTarget condition a
+// component writes before it deletes a pod: status True, the reason, and the
+// message (for example "Eviction API: evicting" or
+// "PodGC: node no longer exists"). The error wraps ErrInvalidInput for a
+// reason that is not one of the v1.36 reasons.
+func DisruptionTargetCondition(reason DisruptionReason, message string) (corev1.PodCondition, error) {
+	switch reason {
+	case DisruptionPreemptionByScheduler, DisruptionByTaintManager, DisruptionByEvictionAPI,
+		DisruptionByPodGC, DisruptionTerminationByKubelet:
+	default:
+		return corev1.PodCondition{}, fmt.Errorf("%w: unknown DisruptionTarget reason %q", ErrInvalidInput, reason)
+	}
+	return corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: string(reason), Message: message}, nil
+}
