@@ -1,0 +1,230 @@
+package preemption
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/placement"
+)
+
+// Outcome is what one scheduling attempt of a queued pod led to.
+type Outcome string
+
+// Outcomes of ScheduleQueue, as the conformance format names them.
+const (
+	Scheduled           Outcome = "Scheduled"
+	PreemptionNominated Outcome = "PreemptionNominated"
+	Unschedulable       Outcome = "Unschedulable"
+	Gated               Outcome = "Gated"
+	Failed              Outcome = "Error"
+)
+
+// QueueOptions configures ScheduleQueue. The zero value is the conformance
+// scenarios' run: the default v1.36 profile, every potential node dry-run.
+type QueueOptions struct {
+	Placement  placement.Options
+	Preemption Options
+	// StartClock is the earliest synthetic start time: a pod bound by the
+	// run starts one minute after the previous one, the first one minute
+	// after the latest of StartClock and every bound pod's
+	// status.startTime. Zero means 2020-01-01T00:00:00Z.
+	StartClock time.Time
+}
+
+// DefaultStartClock is the start time the conformance scenarios give bound
+// pods that have neither status.startTime nor creationTimestamp.
+var DefaultStartClock = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// PodOutcome is the result of one pod's scheduling attempt.
+type PodOutcome struct {
+	Pod           string  `json:"pod"` // namespace/name
+	Priority      int32   `json:"priority"`
+	QueuePosition int     `json:"queuePosition"`
+	Outcome       Outcome `json:"outcome"`
+	// Node is the chosen node, or the nominated node after preemption.
+	Node          string `json:"node,omitempty"`
+	FeasibleNodes int    `json:"feasibleNodes"`
+	// TotalScore of the chosen node; nil when at most one node was feasible
+	// (upstream does not score then).
+	TotalScore *int64 `json:"totalScore,omitempty"`
+	// TiedNodes are every node sharing the top score when several do.
+	TiedNodes []string `json:"tiedNodes,omitempty"`
+	// Message is upstream's FitError text including the PostFilter part.
+	Message string `json:"message,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Evaluation is the scheduling cycle's full report (nil for gated pods).
+	Evaluation *placement.Result `json:"-"`
+	// Preemption is set when the pod went through PostFilter.
+	Preemption *Result `json:"preemption,omitempty"`
+}
+
+// Placement is where a queued pod ended ("" when nowhere).
+type Placement struct {
+	Pod  string `json:"pod"`
+	Node string `json:"node"`
+}
+
+// QueueResult is the outcome of ScheduleQueue.
+type QueueResult struct {
+	// QueueOrder are the pods' keys in the order they were popped.
+	QueueOrder []string `json:"queueOrder"`
+	// Results follow QueueOrder.
+	Results []PodOutcome `json:"results"`
+	// Placements of every queued pod, in queue order.
+	Placements []Placement `json:"placements"`
+	// Evicted are the victims' keys in eviction order.
+	Evicted []string `json:"evicted"`
+	// Final is the cluster after every binding and eviction.
+	Final *cluster.Snapshot `json:"-"`
+}
+
+// ScheduleQueue schedules pending pods one at a time against snap, as
+// kube-scheduler v1.36's scheduling loop would with each pod tried once:
+// pods are popped in SortQueue order; a pod with scheduling gates keeps its
+// place with outcome Gated; every other pod goes through the scheduling
+// cycle (placement.Evaluate) and is bound at once to the best node (highest
+// total score, then the lowest name; with one feasible node no scoring), or,
+// when no node is feasible, through DefaultPreemption: its victims are
+// evicted and the pod is bound to the nominated node (PreemptionNominated),
+// so later pods see the new state. A bound pod gets phase Running and a
+// synthetic status.startTime (see QueueOptions.StartClock). PDB status is
+// not changed by evictions.
+//
+// The pods must already carry their admitted priority (see
+// PriorityClasses.Admit); spec.nodeName on a pending pod is treated as a
+// constraint (NodeName filter), and status.nominatedNodeName is honoured
+// by Eligible. Neither snap nor the pods are modified.
+func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOptions) (*QueueResult, error) {
+	order := SortQueue(pending)
+	res := &QueueResult{QueueOrder: make([]string, len(order)), Evicted: []string{}}
+	clock := opts.StartClock
+	if clock.IsZero() {
+		clock = DefaultStartClock
+	}
+	for _, n := range snap.Nodes() {
+		for _, pi := range n.Pods {
+			if st := pi.Pod.Status.StartTime; st != nil && st.Time.After(clock) {
+				clock = st.Time
+			}
+		}
+	}
+	placed := make(map[string]int, len(order))
+	for i, p := range order {
+		key := podNamespace(p) + "/" + p.Name
+		res.QueueOrder[i] = key
+		placed[key] = i
+		res.Placements = append(res.Placements, Placement{Pod: key})
+	}
+	pdbs := snap.Input().PDBs
+	cur := snap
+	bind := func(pod *corev1.Pod, node string) error {
+		clock = clock.Add(time.Minute)
+		b := pod.DeepCopy()
+		b.Spec.NodeName = node
+		b.Status.Phase = corev1.PodRunning
+		t := metav1.NewTime(clock)
+		b.Status.StartTime = &t
+		next, err := cur.WithPod(b)
+		if err != nil {
+			return fmt.Errorf("preemption: binding %s/%s to %s: %w", podNamespace(pod), pod.Name, node, err)
+		}
+		cur = next
+		return nil
+	}
+	for pos, pod := range order {
+		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
+		ev, err := placement.Evaluate(cur, pod, opts.Placement)
+		if err != nil {
+			out.Outcome, out.Error = Failed, err.Error()
+			res.Results = append(res.Results, out)
+			continue
+		}
+		out.Evaluation = ev
+		if ev.Gated != nil {
+			out.Outcome = Gated
+			res.Results = append(res.Results, out)
+			continue
+		}
+		out.FeasibleNodes = len(ev.FeasibleNodes)
+		if ev.Error != "" {
+			out.Outcome, out.Error = Failed, ev.Error
+			res.Results = append(res.Results, out)
+			continue
+		}
+		switch {
+		case len(ev.FeasibleNodes) > 0:
+			node := pickHost(ev, &out)
+			if err := bind(pod, node); err != nil {
+				return nil, err
+			}
+			out.Outcome, out.Node = Scheduled, node
+			res.Placements[pos].Node = node
+		default:
+			pre, err := preemptOn(cur, pod, ev, pdbs, opts)
+			if err != nil {
+				return nil, err
+			}
+			out.Preemption = pre
+			out.Outcome = Unschedulable
+			out.Message = ev.Message
+			if m := pre.Message(); m != "" {
+				out.Message += " " + m
+			}
+			switch {
+			case pre.Status.OK():
+				keys := make([]string, len(pre.Victims))
+				for i, v := range pre.Victims {
+					keys[i] = v.Key
+					res.Evicted = append(res.Evicted, v.Key)
+					if j, ok := placed[v.Key]; ok {
+						res.Placements[j].Node = ""
+					}
+				}
+				cur = cur.WithoutPods(keys...)
+				if err := bind(pod, pre.NominatedNode); err != nil {
+					return nil, err
+				}
+				out.Outcome, out.Node = PreemptionNominated, pre.NominatedNode
+				res.Placements[pos].Node = pre.NominatedNode
+			case pre.Status.Code == sched.Error:
+				out.Error = pre.Message()
+			}
+		}
+		res.Results = append(res.Results, out)
+	}
+	res.Final = cur
+	return res, nil
+}
+
+// pickHost is selectHost with schedkit's tie-break: the highest total score,
+// then the lowest node name; a single feasible node is taken unscored.
+func pickHost(ev *placement.Result, out *PodOutcome) string {
+	if len(ev.FeasibleNodes) == 1 {
+		return ev.FeasibleNodes[0]
+	}
+	best := ""
+	var total int64
+	for _, n := range ev.Nodes {
+		if !n.Feasible {
+			continue
+		}
+		if best == "" || n.TotalScore > total || (n.TotalScore == total && n.Node < best) {
+			best, total = n.Node, n.TotalScore
+		}
+	}
+	for _, n := range ev.Nodes {
+		if n.Feasible && n.TotalScore == total {
+			out.TiedNodes = append(out.TiedNodes, n.Node)
+		}
+	}
+	if len(out.TiedNodes) < 2 {
+		out.TiedNodes = nil
+	}
+	out.TotalScore = &total
+	return best
+}
