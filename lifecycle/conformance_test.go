@@ -22,6 +22,7 @@ import (
 var conformanceFiles = []string{
 	"../testdata/evl/cases.json",
 	"../testdata/evl/lifecycle-seeds.json",
+	"../testdata/evl/lifecycle-hand.json",
 }
 
 type evlCase struct {
