@@ -1,0 +1,79 @@
+// Package topology decides kube-scheduler's two topology plugins,
+// PodTopologySpread and InterPodAffinity, exactly as v1.36 does
+// (pkg/scheduler/framework/plugins/podtopologyspread and interpodaffinity),
+// over the indexed cluster of internal/cluster.
+//
+// # Model
+//
+// Each plugin is compiled once per incoming pod against one snapshot
+// (NewSpread, NewInterPodAffinity), which plays the role of the plugin's
+// PreFilter: the pod's constraints and terms are compiled (selectors are
+// flattened into a matcher that costs one map lookup per requirement), then
+// the bound pods are walked once to build counts. Filter is then a few array
+// loads (spread) or map lookups (affinity) per constraint or term and node,
+// with no allocation; Score runs PreScore, Score and NormalizeScore over the
+// feasible nodes in one call.
+//
+// PodTopologySpread. For every DoNotSchedule constraint, a node is eligible
+// when it carries every constraint's topology key and passes the
+// constraint's node inclusion policies (nodeAffinityPolicy, default Honor:
+// the pod's nodeSelector and required node affinity; nodeTaintsPolicy,
+// default Ignore: untolerated NoSchedule/NoExecute taints). A domain is a
+// value of the topology key; count[d] sums, over the eligible nodes of d,
+// the pods of the incoming pod's namespace, not being deleted, that the
+// selector matches (an empty selector counts nothing). With min the lowest
+// count over the eligible domains (0 when there are fewer of them than
+// minDomains), a node passes when
+//
+//	count[domain(node)] + selfMatch - min <= maxSkew
+//
+// where selfMatch is 1 when the incoming pod matches the selector. A node
+// without the key is UnschedulableAndUnresolvable ("missing required
+// label"); the constraints are checked in order and the first failure wins.
+// matchLabelKeys are merged into the selector (idempotent when the API server
+// already did). Pods without constraints get the default constraints
+// (system defaults: hostname maxSkew 3 and zone maxSkew 5, ScheduleAnyway)
+// with DefaultSelector, only for scoring. Scoring follows upstream's
+// PreScore: counts per topology value over all nodes, log(domains + 2)
+// weights, ignored nodes, integer normalization.
+//
+// InterPodAffinity. The incoming pod's required affinity counts, per
+// topology pair (key, value), the bound pods that match all its terms; its
+// required anti-affinity counts pods matching each term; and bound pods'
+// required anti-affinity terms matching the incoming pod mark the pairs of
+// their nodes. Filter checks, in upstream's order, affinity (with the
+// first-pod rule: when no pod matches anywhere, a pod matching its own terms
+// may go anywhere that has the keys), anti-affinity and the existing pods'
+// anti-affinity (symmetry). Namespaces follow upstream exactly, including
+// its quirk that a namespace selector matching an empty label set matches
+// every namespace for the incoming pod's terms. The score sums weighted
+// matches per topology pair (the pod's preferred terms, existing pods'
+// required affinity with HardPodAffinityWeight and preferred terms) and
+// normalizes min..max to 0..100.
+//
+// # Skips
+//
+// FilterSkipped and Score's skipped result report exactly when upstream's
+// PreFilter and PreScore return Skip, so that callers can report
+// skippedFilterPlugins and preScoreSkippedPlugins.
+//
+// # Determinism and concurrency
+//
+// Results do not depend on node order, pod order or map iteration order:
+// counts are sums and minima, and every per-node result depends only on
+// that node and the counts. The one upstream choice left to informer order,
+// the order in which DefaultSelector merges Services that set the same key
+// differently, is input order here (the later service wins). A Spread or an
+// InterPodAffinity is immutable once built: Filter and Score may be called
+// from many goroutines. Nothing here modifies a pod, a node or the snapshot.
+//
+// # Differences from upstream
+//
+// Upstream's PreFilter extensions (AddPod/RemovePod, used by preemption)
+// are not offered: callers compile again against a view of the snapshot
+// (cluster.Snapshot.WithoutPods / WithPod), which yields the same counts.
+// TaintTolerationComparisonOperators (alpha, off in v1.36) is not
+// supported: Lt / Gt tolerations never tolerate, as with the gate off.
+// HardPodAffinityWeight 0 means the default 1 (upstream would disable the
+// term); set it to the weight you want.
+package topology
