@@ -6,6 +6,7 @@ package placement
 
 import (
 	"math"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -62,7 +63,7 @@ func balanceOf(requested, allocatable []int64) int64 {
 	return int64((1 - std) * float64(maxNodeScore))
 }
 
-// BalancedAllocationScore returns NodeResourcesBalancedAllocation's score of
+// balancedAllocationScore returns NodeResourcesBalancedAllocation's score of
 // one node at version v. allocated is what the node's bound pods request,
 // withPod the same plus the incoming pod's request, allocatable the node's
 // allocatable, all indexed by the plugin's resources (cpu, memory by
@@ -72,7 +73,7 @@ func balanceOf(requested, allocatable []int64) int64 {
 // v1.36 scores the improvement of the balance, 50 + (50 + withPod -
 // withoutPod) / 2 (kubernetes/kubernetes#135573); v1.34 and v1.35 score the
 // balance with the pod, (1 - std) * 100.
-func BalancedAllocationScore(v Version, withPod, allocated, allocatable []int64) int64 {
+func balancedAllocationScore(v Version, withPod, allocated, allocatable []int64) int64 {
 	with := balanceOf(withPod, allocatable)
 	if !v.ScoresBalanceImprovement() {
 		return with
@@ -84,12 +85,12 @@ func BalancedAllocationScore(v Version, withPod, allocated, allocatable []int64)
 	return maxNodeScore/2 + (maxNodeScore/2+with-without)/2
 }
 
-// ImageLocalityImages calls fn with every image reference ImageLocality
+// imageLocalityImages calls fn with every image reference ImageLocality
 // counts for pod at version v, in upstream's order: init containers, regular
 // containers, then (v1.36 only, kubernetes/kubernetes#130231) image volumes.
 // Names are passed as written; normalising them (adding ":latest") is the
 // caller's job, as in upstream's sumImageScores. pod is not modified.
-func ImageLocalityImages(v Version, pod *corev1.Pod, fn func(image string)) {
+func imageLocalityImages(v Version, pod *corev1.Pod, fn func(image string)) {
 	for i := range pod.Spec.InitContainers {
 		fn(pod.Spec.InitContainers[i].Image)
 	}
@@ -106,8 +107,8 @@ func ImageLocalityImages(v Version, pod *corev1.Pod, fn func(image string)) {
 	}
 }
 
-// PodLevelRequests returns the pod-level requests (cpu and memory, the only
-// pod-level resources upstream supports) that count for a bound pod at
+// podLevelRequests returns the pod-level requests (cpu, memory and
+// hugepages-*, the pod-level resources upstream supports) that count for a bound pod at
 // version v, or nil when the pod sets none; callers replace the
 // container-level sum by these entries, as resourcehelper.PodRequests does.
 //
@@ -118,13 +119,14 @@ func ImageLocalityImages(v Version, pod *corev1.Pod, fn func(image string)) {
 // two only when the pod's PodResizePending condition has reason Infeasible;
 // a resource missing from all of them counts as zero. The pod is not
 // modified; the returned list is new.
-func PodLevelRequests(v Version, pod *corev1.Pod) corev1.ResourceList {
+func podLevelRequests(v Version, pod *corev1.Pod) corev1.ResourceList {
 	if pod.Spec.Resources == nil || len(pod.Spec.Resources.Requests) == 0 {
 		return nil
 	}
 	var spec corev1.ResourceList
 	for name, q := range pod.Spec.Resources.Requests {
-		if name != corev1.ResourceCPU && name != corev1.ResourceMemory {
+		if name != corev1.ResourceCPU && name != corev1.ResourceMemory &&
+			!strings.HasPrefix(string(name), corev1.ResourceHugePagesPrefix) {
 			continue
 		}
 		if spec == nil {

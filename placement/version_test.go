@@ -293,9 +293,9 @@ func TestBalancedAllocationScore(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.old, BalancedAllocationScore(V1_34, tt.withPod, tt.alloc, tt.allocatable), "v1.34")
-			assert.Equal(t, tt.old, BalancedAllocationScore(V1_35, tt.withPod, tt.alloc, tt.allocatable), "v1.35")
-			assert.Equal(t, tt.v136, BalancedAllocationScore(V1_36, tt.withPod, tt.alloc, tt.allocatable), "v1.36")
+			assert.Equal(t, tt.old, balancedAllocationScore(V1_34, tt.withPod, tt.alloc, tt.allocatable), "v1.34")
+			assert.Equal(t, tt.old, balancedAllocationScore(V1_35, tt.withPod, tt.alloc, tt.allocatable), "v1.35")
+			assert.Equal(t, tt.v136, balancedAllocationScore(V1_36, tt.withPod, tt.alloc, tt.allocatable), "v1.36")
 		})
 	}
 }
@@ -312,15 +312,15 @@ func TestBalancedAllocationScoreProperties(t *testing.T) {
 			alloc[i] = gen.Draw(t, "allocated")
 			withPod[i] = alloc[i] + gen.Draw(t, "request")
 		}
-		old := BalancedAllocationScore(V1_34, withPod, alloc, allocatable)
-		if old != BalancedAllocationScore(V1_35, withPod, alloc, allocatable) {
+		old := balancedAllocationScore(V1_34, withPod, alloc, allocatable)
+		if old != balancedAllocationScore(V1_35, withPod, alloc, allocatable) {
 			t.Fatalf("v1.34 and v1.35 differ")
 		}
 		if old < 0 || old > maxNodeScore {
 			t.Fatalf("v1.34 score %d out of range", old)
 		}
-		without := BalancedAllocationScore(V1_34, alloc, alloc, allocatable)
-		got := BalancedAllocationScore(V1_36, withPod, alloc, allocatable)
+		without := balancedAllocationScore(V1_34, alloc, alloc, allocatable)
+		got := balancedAllocationScore(V1_36, withPod, alloc, allocatable)
 		if want := int64(50 + (50+old-without)/2); got != want {
 			t.Fatalf("v1.36 score %d, want %d from %d and %d", got, want, old, without)
 		}
@@ -354,7 +354,7 @@ func TestImageLocalityImages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.v.String(), func(t *testing.T) {
 			var got []string
-			ImageLocalityImages(tt.v, pod, func(s string) { got = append(got, s) })
+			imageLocalityImages(tt.v, pod, func(s string) { got = append(got, s) })
 			assert.Equal(t, tt.want, got)
 		})
 	}
@@ -396,6 +396,11 @@ func TestPodLevelRequests(t *testing.T) {
 		{name: "no pod-level resources", pod: podWith(nil, nil, nil, false)},
 		{name: "only unsupported pod-level resources", pod: podWith(corev1.ResourceList{corev1.ResourceEphemeralStorage: resource.MustParse("1Gi")}, nil, nil, false)},
 		{
+			name: "hugepages are a pod-level resource too",
+			pod:  podWith(corev1.ResourceList{"hugepages-2Mi": resource.MustParse("4Mi"), corev1.ResourceEphemeralStorage: resource.MustParse("1Gi")}, nil, nil, false),
+			old:  corev1.ResourceList{"hugepages-2Mi": resource.MustParse("4Mi")}, v136: corev1.ResourceList{"hugepages-2Mi": resource.MustParse("4Mi")},
+		},
+		{
 			name: "spec only",
 			pod:  podWith(rl("1", "1Gi"), nil, nil, false),
 			old:  rl("1", "1Gi"), v136: rl("1", "1Gi"),
@@ -429,7 +434,7 @@ func TestPodLevelRequests(t *testing.T) {
 				if v == V1_36 {
 					want = tt.v136
 				}
-				got := PodLevelRequests(v, tt.pod)
+				got := podLevelRequests(v, tt.pod)
 				require.Equal(t, len(want), len(got), "%s: %v", v, got)
 				for name, q := range want {
 					g, ok := got[name]
