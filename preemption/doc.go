@@ -1,0 +1,98 @@
+// Package preemption reproduces kube-scheduler v1.36's priority and
+// preemption rules and schedules a queue of pods with them, as pure
+// functions over a placement snapshot.
+//
+// # Priority
+//
+// [NewPriorityClasses] validates priority classes as the API server does
+// (pkg/apis/scheduling/validation ValidatePriorityClass: user values at most
+// 1,000,000,000, the system- prefix reserved for the built-in
+// system-node-critical = 2000001000 and system-cluster-critical =
+// 2000000000, which always exist). [PriorityClasses.Resolve] then gives a
+// pod its priority as the Priority admission plugin does on create
+// (plugin/pkg/admission/priority): the named class, else the globalDefault
+// class with the lowest value, else 0; preemptionPolicy from the class,
+// PreemptLowerPriority by default. It fails with the plugin's Forbidden
+// errors (an unknown class, a spec.priority or spec.preemptionPolicy that
+// contradicts the class). [PriorityClasses.ResolveLenient] never fails, for
+// tools that must go on with imperfect input.
+//
+// # Queue
+//
+// [SortQueue] orders pods as the PrioritySort plugin pops them (priority,
+// then creationTimestamp as the queue timestamp, then input order where
+// upstream's heap leaves it to chance); [Backoff] is the back-off queue's
+// 1 s doubling to 10 s.
+//
+// # Preemption
+//
+// [Preempt] mirrors DefaultPreemption's PostFilter (Evaluator.Preempt,
+// pkg/scheduler/framework/preemption and plugins/defaultpreemption):
+//
+//  1. Eligibility ([Eligible]): preemptionPolicy Never never preempts; nor
+//     does a pod whose nominated node still has a lower-priority pod
+//     terminating because of preemption.
+//  2. Potential nodes: those whose filter status was Unschedulable (not
+//     UnschedulableAndUnresolvable). All are dry-run, in node-name order,
+//     unless Options.Sampling asks for upstream's sampling
+//     (minCandidateNodesPercentage 10, minCandidateNodesAbsolute 100) from a
+//     given offset.
+//  3. Victims per node (SelectVictimsOnNode): every pod with lower priority
+//     than the preemptor is taken off; if the preemptor still fails a filter
+//     the node is no candidate (its status explains why; a node without such
+//     pods gets "No preemption victims found for incoming pod"). Otherwise
+//     the pods are put back most important first (higher priority, then
+//     earlier start), PDB-violating ones before the others, and each pod
+//     with which the preemptor still passes every filter stays. A pod is
+//     PDB-violating when, walking the potential victims in importance order
+//     and taking one allowed disruption from each matching budget that does
+//     not already list it in status.disruptedPods, one of its budgets drops
+//     below zero.
+//  4. Node choice (pickOneNodeForPreemption): fewest PDB violations, then
+//     lowest highest-victim priority, then smallest sum of (priority +
+//     2^31), then fewest victims, then the latest earliest-start-time among
+//     the highest-priority victims, then (schedkit's rule, upstream iterates a
+//     map) the lowest node name. Every losing [Candidate] records the
+//     [Criterion] it lost on and the values compared.
+//  5. When no node can help, the status carries upstream's FitError text:
+//     "preemption: 0/N nodes are available: ..." with the dry-run reasons and
+//     "Preemption is not helpful for scheduling" for every node not dry-run.
+//
+// PDB selectors follow the scheduler's rule by default (an empty selector
+// matches no pod, unlabelled pods match no budget); [PDBSelectorEviction]
+// selects the Eviction API's rule (an empty selector matches the whole
+// namespace).
+//
+// # Scheduling a queue
+//
+// [ScheduleQueue] pops pending pods in queue order and tries each once: a
+// gated pod is reported Gated; otherwise placement.Evaluate runs the
+// scheduling cycle, and the pod is bound to the best node (highest score,
+// then lowest name) or, when no node is feasible, preempts: the victims are
+// removed and the pod is bound to the nominated node (PreemptionNominated),
+// so that the next pod sees the new cluster. Bound pods get phase Running
+// and a synthetic start time one minute after the previous binding.
+//
+// # Determinism and concurrency
+//
+// Results do not depend on input order beyond the documented tie-breaks
+// (queue ties by input order, nodes and candidates by name). Nothing here
+// modifies its arguments: bindings and evictions produce new copy-on-write
+// snapshot views. All functions are safe for concurrent use; a
+// [PriorityClasses] is immutable.
+//
+// # Deliberate differences from upstream
+//
+//   - Upstream's random choices (candidate sampling offset, the final
+//     candidate tie) and map orders become the rules above.
+//   - The dry run evaluates the filters on a snapshot view without the
+//     removed pods instead of updating PodTopologySpread's and
+//     InterPodAffinity's PreFilter state with their AddPod/RemovePod
+//     extensions; the counts are the same, since the dry run on one node
+//     only moves that node's domain back towards its original count.
+//   - Pods without status.startTime count as started at Options.Now
+//     (upstream: the wall clock), or after every pod with a start time when
+//     Now is zero.
+//   - No API calls, no asynchronous preemption, no graceful termination:
+//     the caller acts on the returned victims.
+package preemption
