@@ -1,0 +1,80 @@
+package preemption
+
+import (
+	"fmt"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/placement"
+)
+
+// preemptionBasic builds scheduler_perf's PreemptionBasic workload
+// (test/integration/scheduler_perf/misc/performance-config.yaml): nodes of
+// 4 CPU / 32Gi / 110 pods, four low-priority pods of 900m / 500Mi on each,
+// and high-priority (10) pods of 3000m / 500Mi that must each preempt three.
+func preemptionBasic(b *testing.B, nodes, high int) (*cluster.Snapshot, []*corev1.Pod) {
+	b.Helper()
+	requireSnapshot(b)
+	req := func(cpu string) corev1.ResourceList {
+		return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse("500Mi")}
+	}
+	in := cluster.Input{}
+	for i := 0; i < nodes; i++ {
+		n := mkNode(fmt.Sprintf("node-%04d", i), 4000)
+		n.Status.Allocatable[corev1.ResourceMemory] = resource.MustParse("32Gi")
+		in.Nodes = append(in.Nodes, n)
+		for j := 0; j < 4; j++ {
+			p := mkPod(fmt.Sprintf("low-%04d-%d", i, j), onNode(n.Name), started(i*4+j))
+			p.Spec.Containers[0].Resources.Requests = req("900m")
+			in.Pods = append(in.Pods, p)
+		}
+	}
+	snap, _, err := cluster.New(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var pending []*corev1.Pod
+	for i := 0; i < high; i++ {
+		p := mkPod(fmt.Sprintf("high-%04d", i), prio(10), created(i))
+		p.Spec.Containers[0].Resources.Requests = req("3000m")
+		pending = append(pending, p)
+	}
+	return snap, pending
+}
+
+// BenchmarkPreemptionBasic times one preempting pod on the 1000-node,
+// 4000-pod cluster: the scheduling cycle that finds no node, then the dry
+// run on every node and the node choice.
+func BenchmarkPreemptionBasic(b *testing.B) {
+	snap, pending := preemptionBasic(b, 1000, 1)
+	pod := pending[0]
+	for b.Loop() {
+		ev, err := placement.Evaluate(snap, pod, placement.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := Preempt(snap, pod, ev, nil, Options{}, placement.Options{})
+		if err != nil || r.NominatedNode == "" {
+			b.Fatalf("no preemption: %v %v", err, r)
+		}
+	}
+}
+
+// BenchmarkScheduleQueuePreemptionBasic schedules 1000 high-priority pods
+// that each must preempt, one after the other, and reports the time per pod.
+func BenchmarkScheduleQueuePreemptionBasic(b *testing.B) {
+	snap, pending := preemptionBasic(b, 1000, 1000)
+	for b.Loop() {
+		qr, err := ScheduleQueue(snap, pending, QueueOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(qr.Evicted) != 3000 {
+			b.Fatalf("evicted %d pods, want 3000", len(qr.Evicted))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(pending)), "ns/pod")
+}
