@@ -177,8 +177,7 @@ func snapshotOf(t testing.TB, in cluster.Input) *cluster.Snapshot {
 	return s
 }
 
-func podInfo(t testing.TB, p *corev1.Pod) *cluster.PodInfo {
-	t.Helper()
+func podInfo(t require.TestingT, p *corev1.Pod) *cluster.PodInfo {
 	pi, err := cluster.NewPodInfo(p)
 	require.NoError(t, err)
 	return pi
