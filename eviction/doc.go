@@ -1,0 +1,74 @@
+// Package eviction answers, as pure functions, the questions Kubernetes
+// v1.36 answers when pods are disrupted on purpose or under pressure:
+//
+//   - Decide: what POST pods/NAME/eviction answers and changes, following
+//     kube-apiserver's eviction subresource
+//     (pkg/registry/core/pod/storage/eviction.go) over a one-pod storage with
+//     the pod registry's delete rules (rest.BeforeDelete, the pod strategy's
+//     CheckGracefulDelete): status code, reason, message, causes,
+//     retryAfterSeconds, the DisruptionTarget condition, the delete call and
+//     the budget's new status.
+//   - Status: a PodDisruptionBudget's status after one sync of the
+//     disruption controller (pkg/controller/disruption/disruption.go):
+//     expectedPods, currentHealthy, desiredHealthy, disruptionsAllowed,
+//     disruptedPods, the DisruptionAllowed condition and the SyncFailed
+//     fail-safe, and whether a status write happens.
+//   - SelectDrainPods: which pods `kubectl drain` evicts, skips or refuses
+//     (k8s.io/kubectl/pkg/drain/filters.go), with kubectl's texts; PlanDrain:
+//     an order of evictions for a set of nodes that never breaks a budget,
+//     and where the evicted pods fit on the remaining nodes.
+//   - RankMemory, RankPID, RankDisk, Rank: the kubelet's node-pressure
+//     eviction order (pkg/kubelet/eviction/helpers.go); Thresholds and
+//     friends: signals, default hard thresholds, soft thresholds with grace
+//     periods; Admit: admission under pressure; EvictedStatus: the status a
+//     pressure-evicted pod gets.
+//   - TaintEvictionTime: when the taint-eviction controller evicts a pod
+//     from a node with NoExecute taints (pkg/controller/tainteviction).
+//
+// # Model
+//
+// Budget arithmetic, with minAvailable and maxUnavailable as integers or
+// percentages (percentages of expectedPods rounded up, as
+// intstr.GetScaledValueFromIntOrPercent with roundUp):
+//
+//	desiredHealthy     = minAvailable                          (integer minAvailable; expectedPods = #selected pods)
+//	desiredHealthy     = ceil(minAvailable% * expectedPods)     (expectedPods = sum of controllers' replicas)
+//	desiredHealthy     = max(0, expectedPods - ceil(maxUnavailable% * expectedPods))
+//	disruptionsAllowed = max(0, currentHealthy - desiredHealthy), 0 when expectedPods = 0
+//
+// A selector {} selects every pod of the budget's namespace and a nil
+// selector none, for the eviction handler and the controller alike.
+// An accepted eviction of a healthy pod decrements disruptionsAllowed and
+// records the pod in disruptedPods; the controller keeps subtracting it from
+// currentHealthy for DeletionTimeout (2 minutes; an entry exactly that old is
+// kept in the map but counted healthy again).
+//
+// # Determinism
+//
+// Where upstream depends on map or informer order, schedkit fixes an order:
+// pods are taken in namespace/name order (the pod named by "found no
+// controllers for pod" is the first failing one in that order), drain
+// warnings and errors are sorted, and pressure rankings are stable sorts, so
+// pods the comparators cannot order keep their input order (upstream's
+// sort.Sort leaves them in an unspecified order). Time is always a parameter.
+//
+// # Concurrency and inputs
+//
+// Every function is safe for concurrent use and never modifies its
+// arguments: results that carry API objects carry new ones (deep copies).
+// Invalid input (a budget with both minAvailable and maxUnavailable, a bad
+// percentage, a malformed selector) gives an error wrapping ErrInvalidPDB or
+// ErrInvalidRequest with field paths; upstream verdicts, refusals included,
+// are values, never errors.
+//
+// # Deliberate differences
+//
+//   - Decide takes the API server's stored objects: v1 defaulting (for
+//     example terminationGracePeriodSeconds 30) is the caller's job, as it is
+//     the API server's. Admission, authorization, finalizers and concurrent
+//     writers are not modelled, so the 504 "couldn't update
+//     PodDisruptionBudget due to conflicts" never happens.
+//   - Status knows the REST mappings of the built-in kinds that commonly own
+//     pods (core, apps, extensions, batch); other controllers are described
+//     by a Scale.
+package eviction

@@ -1,0 +1,290 @@
+package eviction
+
+import (
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// PodStats is the part of a pod's kubelet summary stats the eviction
+// ranking reads. A nil field means the summary has no such value (counted
+// as zero, as upstream does).
+type PodStats struct {
+	MemoryWorkingSetBytes *uint64
+	ProcessCount          *uint64
+	// Disk usage, summed over the pod's containers (rootfs = writable layer,
+	// logs) and over its local volumes (emptyDir, hostPath and other local
+	// ephemeral volumes); Images is the pod's share of image usage where
+	// the layout counts it (unused by upstream today).
+	RootfsBytes, RootfsInodes           uint64
+	LogsBytes, LogsInodes               uint64
+	LocalVolumeBytes, LocalVolumeInodes uint64
+}
+
+// StatsFunc returns a pod's stats and whether the summary has any for it.
+// Pods without stats are evicted first.
+type StatsFunc func(pod *corev1.Pod) (PodStats, bool)
+
+// Signal is a kubelet eviction signal.
+type Signal string
+
+// The eviction signals of kubelet v1.36 (pkg/kubelet/eviction/api).
+const (
+	SignalMemoryAvailable            Signal = "memory.available"
+	SignalAllocatableMemoryAvailable Signal = "allocatableMemory.available"
+	SignalNodeFsAvailable            Signal = "nodefs.available"
+	SignalNodeFsInodesFree           Signal = "nodefs.inodesFree"
+	SignalImageFsAvailable           Signal = "imagefs.available"
+	SignalImageFsInodesFree          Signal = "imagefs.inodesFree"
+	SignalContainerFsAvailable       Signal = "containerfs.available"
+	SignalContainerFsInodesFree      Signal = "containerfs.inodesFree"
+	SignalPIDAvailable               Signal = "pid.available"
+)
+
+// FsLayout says how the node's filesystems are split, which decides what
+// the disk signals measure (buildSignalToRankFunc).
+type FsLayout struct {
+	// ImageFs: images live on their own filesystem.
+	ImageFs bool
+	// SplitContainerFs: with ImageFs, container writable layers are on the
+	// node filesystem rather than the image filesystem.
+	SplitContainerFs bool
+}
+
+// rankKey is what the comparators of one ranking read, computed once per
+// pod: compile once, compare many.
+type rankKey struct {
+	pod       *corev1.Pod
+	index     int
+	noStats   bool
+	exceeds   bool
+	priority  int32
+	overUsage resource.Quantity // usage minus request (memory, disk)
+	processes uint64
+}
+
+// RankMemory orders pods for eviction under memory pressure as kubelet's
+// rankMemoryPressure (pkg/kubelet/eviction/helpers.go, v1.36): pods without
+// stats first, then pods whose working set exceeds their memory request,
+// then lower priority first, then larger usage above the request first.
+// Pods the comparators cannot order keep their input order (upstream's
+// sort is not stable; schedkit's is). It returns a new slice and modifies
+// nothing.
+func RankMemory(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
+	keys := make([]rankKey, len(pods))
+	for i, p := range pods {
+		k := rankKey{pod: p, index: i, priority: podPriority(p)}
+		st, ok := stats(p)
+		k.noStats = !ok
+		if ok {
+			usage := uint64Quantity(st.MemoryWorkingSetBytes, resource.BinarySI)
+			req := requestQuantity(p, corev1.ResourceMemory)
+			k.exceeds = usage.Cmp(req) == 1
+			usage.Sub(req)
+			k.overUsage = usage
+		}
+		keys[i] = k
+	}
+	return sortKeys(keys, func(a, b *rankKey) int {
+		if c := cmpStatsAndExceeds(a, b); c != 0 {
+			return c
+		}
+		if c := cmpPriority(a, b); c != 0 {
+			return c
+		}
+		if a.noStats || b.noStats {
+			return 0
+		}
+		return b.overUsage.Cmp(a.overUsage)
+	})
+}
+
+// RankPID orders pods for eviction under PID pressure as kubelet's
+// rankPIDPressure: lower priority first, then (among pods with stats) more
+// processes first, pods without stats before pods with stats. Ties keep
+// input order. It returns a new slice.
+func RankPID(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
+	keys := make([]rankKey, len(pods))
+	for i, p := range pods {
+		k := rankKey{pod: p, index: i, priority: podPriority(p)}
+		st, ok := stats(p)
+		k.noStats = !ok
+		if ok && st.ProcessCount != nil {
+			k.processes = *st.ProcessCount
+		}
+		keys[i] = k
+	}
+	return sortKeys(keys, func(a, b *rankKey) int {
+		if c := cmpPriority(a, b); c != 0 {
+			return c
+		}
+		if a.noStats || b.noStats {
+			return cmpBool(a.noStats, b.noStats)
+		}
+		switch {
+		case a.processes > b.processes:
+			return -1
+		case a.processes < b.processes:
+			return 1
+		}
+		return 0
+	})
+}
+
+// RankDisk orders pods for eviction under a disk signal (nodefs, imagefs,
+// containerfs; bytes or inodes) as kubelet's rankDiskPressureFunc with the
+// statistics buildSignalToRankFunc measures for that signal and layout:
+// pods without stats first, then pods whose usage exceeds their request,
+// then lower priority, then larger usage above the ephemeral-storage request
+// (upstream subtracts that request for the inode signals too). Ties keep
+// input order. It returns a new slice.
+func RankDisk(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
+	m := diskMeasure(signal, layout)
+	keys := make([]rankKey, len(pods))
+	for i, p := range pods {
+		k := rankKey{pod: p, index: i, priority: podPriority(p)}
+		st, ok := stats(p)
+		k.noStats = !ok
+		if ok {
+			var used uint64
+			format := resource.BinarySI
+			if m.inodes {
+				format = resource.DecimalSI
+				if m.root {
+					used += st.RootfsInodes
+				}
+				if m.logs {
+					used += st.LogsInodes
+				}
+				if m.volumes {
+					used += st.LocalVolumeInodes
+				}
+			} else {
+				if m.root {
+					used += st.RootfsBytes
+				}
+				if m.logs {
+					used += st.LogsBytes
+				}
+				if m.volumes {
+					used += st.LocalVolumeBytes
+				}
+			}
+			usage := *resource.NewQuantity(int64(used), format)
+			res := corev1.ResourceEphemeralStorage
+			if m.inodes {
+				res = "inodes"
+			}
+			k.exceeds = usage.Cmp(requestQuantity(p, res)) == 1
+			usage.Sub(requestQuantity(p, corev1.ResourceEphemeralStorage))
+			k.overUsage = usage
+		}
+		keys[i] = k
+	}
+	return sortKeys(keys, func(a, b *rankKey) int {
+		if c := cmpStatsAndExceeds(a, b); c != 0 {
+			return c
+		}
+		if c := cmpPriority(a, b); c != 0 {
+			return c
+		}
+		if a.noStats || b.noStats {
+			return 0
+		}
+		return b.overUsage.Cmp(a.overUsage)
+	})
+}
+
+// Rank orders pods for eviction under signal with the ranking kubelet uses
+// for it. It returns nil for an unknown signal.
+func Rank(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
+	switch signal {
+	case SignalMemoryAvailable, SignalAllocatableMemoryAvailable:
+		return RankMemory(pods, stats)
+	case SignalPIDAvailable:
+		return RankPID(pods, stats)
+	case SignalNodeFsAvailable, SignalNodeFsInodesFree, SignalImageFsAvailable, SignalImageFsInodesFree,
+		SignalContainerFsAvailable, SignalContainerFsInodesFree:
+		return RankDisk(signal, layout, pods, stats)
+	}
+	return nil
+}
+
+type diskStats struct{ root, logs, volumes, inodes bool }
+
+// diskMeasure is buildSignalToRankFunc's choice of statistics.
+func diskMeasure(signal Signal, l FsLayout) diskStats {
+	inodes := signal == SignalNodeFsInodesFree || signal == SignalImageFsInodesFree || signal == SignalContainerFsInodesFree
+	all := diskStats{root: true, logs: true, volumes: true, inodes: inodes}
+	node, image := signal == SignalNodeFsAvailable || signal == SignalNodeFsInodesFree,
+		signal == SignalImageFsAvailable || signal == SignalImageFsInodesFree
+	switch {
+	case l.ImageFs && !l.SplitContainerFs:
+		if node {
+			return diskStats{logs: true, volumes: true, inodes: inodes}
+		}
+		return diskStats{root: true, inodes: inodes} // imagefs and containerfs: rootfs (and images)
+	case l.ImageFs && l.SplitContainerFs:
+		if image {
+			return diskStats{inodes: inodes} // images only, which pod stats do not carry
+		}
+		return all
+	}
+	return all
+}
+
+// cmpStatsAndExceeds is the first comparator of the memory and disk
+// rankings: pods without stats first, then pods above their request.
+func cmpStatsAndExceeds(a, b *rankKey) int {
+	if a.noStats || b.noStats {
+		return cmpBool(a.noStats, b.noStats)
+	}
+	return cmpBool(a.exceeds, b.exceeds)
+}
+
+// cmpPriority: lower priority is evicted first.
+func cmpPriority(a, b *rankKey) int {
+	switch {
+	case a.priority < b.priority:
+		return -1
+	case a.priority > b.priority:
+		return 1
+	}
+	return 0
+}
+
+// cmpBool places true before false.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return -1
+	}
+	return 1
+}
+
+func sortKeys(keys []rankKey, cmp func(a, b *rankKey) int) []*corev1.Pod {
+	sort.SliceStable(keys, func(i, j int) bool { return cmp(&keys[i], &keys[j]) < 0 })
+	out := make([]*corev1.Pod, len(keys))
+	for i := range keys {
+		out[i] = keys[i].pod
+	}
+	return out
+}
+
+func uint64Quantity(v *uint64, f resource.Format) resource.Quantity {
+	if v == nil {
+		return resource.Quantity{Format: f}
+	}
+	return *resource.NewQuantity(int64(*v), f)
+}
+
+// podPriority is corev1helpers.PodPriority: spec.priority, 0 when unset.
+func podPriority(p *corev1.Pod) int32 {
+	if p.Spec.Priority != nil {
+		return *p.Spec.Priority
+	}
+	return 0
+}

@@ -1,0 +1,142 @@
+package eviction
+
+import (
+	"math"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// TaintDecision is what the taint-eviction controller does with a pod
+// bound to a node.
+type TaintDecision string
+
+const (
+	// TaintNone: the node has no NoExecute taint; any scheduled eviction is
+	// cancelled.
+	TaintNone TaintDecision = "None"
+	// TaintEvictNow: a NoExecute taint is not tolerated, or a toleration in
+	// use has tolerationSeconds <= 0.
+	TaintEvictNow TaintDecision = "EvictNow"
+	// TaintEvictAfter: evicted after the smallest tolerationSeconds among the
+	// tolerations in use.
+	TaintEvictAfter TaintDecision = "EvictAfter"
+	// TaintNever: every toleration in use tolerates forever.
+	TaintNever TaintDecision = "Never"
+)
+
+// TaintEviction explains a TaintDecision.
+type TaintEviction struct {
+	// NoExecuteTaints are the node's NoExecute taints, in node order.
+	NoExecuteTaints []corev1.Taint
+	// AllTolerated reports whether every NoExecute taint is tolerated;
+	// UsedTolerations holds, per taint in order, the first toleration that
+	// tolerates it (empty unless AllTolerated).
+	AllTolerated    bool
+	UsedTolerations []corev1.Toleration
+	// MinTolerationSeconds is the smallest tolerationSeconds in use (0 when
+	// one is <= 0, -1 for forever); meaningful only when there are NoExecute
+	// taints and all are tolerated.
+	MinTolerationSeconds int64
+	Decision             TaintDecision
+	// EvictAfter is the delay of a TaintEvictAfter decision.
+	EvictAfter time.Duration
+}
+
+// TaintEvictionTime returns when the taint-eviction controller evicts pod
+// from node, following processPodOnNode in pkg/controller/tainteviction
+// (getNoExecuteTaints, v1helper.GetMatchingTolerations, getMinTolerationTime,
+// v1.36). The Lt and Gt toleration operators are treated as not matching, as
+// with v1.36's default TaintTolerationComparisonOperators=false. Neither
+// argument is modified.
+func TaintEvictionTime(node *corev1.Node, pod *corev1.Pod) TaintEviction {
+	var out TaintEviction
+	out.NoExecuteTaints = []corev1.Taint{}
+	for _, t := range node.Spec.Taints {
+		if t.Effect == corev1.TaintEffectNoExecute {
+			out.NoExecuteTaints = append(out.NoExecuteTaints, *t.DeepCopy())
+		}
+	}
+	out.AllTolerated, out.UsedTolerations = matchingTolerations(out.NoExecuteTaints, pod.Spec.Tolerations)
+	switch {
+	case len(out.NoExecuteTaints) == 0:
+		out.Decision = TaintNone
+	case !out.AllTolerated:
+		out.Decision = TaintEvictNow
+	default:
+		out.MinTolerationSeconds = minTolerationSeconds(out.UsedTolerations)
+		switch {
+		case out.MinTolerationSeconds < 0:
+			out.Decision = TaintNever
+		case out.MinTolerationSeconds == 0:
+			out.Decision = TaintEvictNow
+		default:
+			out.Decision = TaintEvictAfter
+			out.EvictAfter = time.Duration(out.MinTolerationSeconds) * time.Second
+		}
+	}
+	return out
+}
+
+// matchingTolerations is v1helper.GetMatchingTolerations.
+func matchingTolerations(taints []corev1.Taint, tols []corev1.Toleration) (bool, []corev1.Toleration) {
+	used := []corev1.Toleration{}
+	if len(taints) == 0 {
+		return true, used
+	}
+	for i := range taints {
+		found := false
+		for j := range tols {
+			if ToleratesTaint(&tols[j], &taints[i]) {
+				used = append(used, *tols[j].DeepCopy())
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false, []corev1.Toleration{}
+		}
+	}
+	return true, used
+}
+
+// ToleratesTaint is corev1.Toleration.ToleratesTaint with the v1.36 default
+// gates: an empty effect or key matches any, the empty operator means Equal,
+// and Lt/Gt never match.
+func ToleratesTaint(t *corev1.Toleration, taint *corev1.Taint) bool {
+	if t.Effect != "" && t.Effect != taint.Effect {
+		return false
+	}
+	if t.Key != "" && t.Key != taint.Key {
+		return false
+	}
+	switch t.Operator {
+	case "", corev1.TolerationOpEqual:
+		return t.Value == taint.Value
+	case corev1.TolerationOpExists:
+		return true
+	}
+	return false
+}
+
+// minTolerationSeconds is getMinTolerationTime in seconds: 0 without
+// tolerations or when one is <= 0, -1 when none is bounded.
+func minTolerationSeconds(tols []corev1.Toleration) int64 {
+	if len(tols) == 0 {
+		return 0
+	}
+	m := int64(math.MaxInt64)
+	for _, t := range tols {
+		if t.TolerationSeconds == nil {
+			continue
+		}
+		if *t.TolerationSeconds <= 0 {
+			return 0
+		}
+		m = min(m, *t.TolerationSeconds)
+	}
+	if m == math.MaxInt64 {
+		return -1
+	}
+	return m
+}
