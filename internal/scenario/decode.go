@@ -1,0 +1,412 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/yaml"
+)
+
+// Decode parses one scenario document, JSON or YAML, into typed API objects.
+// It returns warnings for fields no Kubernetes type knows (they are
+// ignored, as kube-apiserver ignores them with a warning) and, when any item
+// is malformed, an ErrorList naming every malformed object and field; then
+// the scenario is nil. data is not retained.
+func Decode(data []byte) (*Scenario, []string, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, nil, ErrorList{{Index: -1, Detail: "empty scenario document"}}
+	}
+	if trimmed[0] != '{' {
+		// Not JSON: YAML (JSON is YAML too, but the JSON path is faster
+		// and its syntax errors carry better positions).
+		j, err := yaml.YAMLToJSON(data)
+		if err != nil {
+			return nil, nil, ErrorList{{Index: -1, Detail: "invalid YAML: " + err.Error()}}
+		}
+		trimmed = bytes.TrimSpace(j)
+		data = j
+		if len(trimmed) == 0 || trimmed[0] != '{' {
+			return nil, nil, ErrorList{{Index: -1, Detail: "the scenario must be an object with fields such as nodes, pods and pending"}}
+		}
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, nil, ErrorList{{Index: -1, Detail: "invalid JSON: " + describeSyntax(data, err)}}
+	}
+
+	d := &decoder{}
+	s := &Scenario{}
+	known := map[string]bool{}
+	list := func(name string) []json.RawMessage {
+		known[name] = true
+		raw, ok := top[name]
+		if !ok {
+			return nil
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			d.errs = append(d.errs, &ObjectError{List: name, Index: -1, Detail: "expected a list, got " + jsonKind(raw)})
+			return nil
+		}
+		return items
+	}
+	s.Nodes = decodeList[corev1.Node](d, "nodes", list("nodes"), false)
+	s.Pods = decodeList[corev1.Pod](d, "pods", list("pods"), true)
+	s.Namespaces = decodeList[corev1.Namespace](d, "namespaces", list("namespaces"), false)
+	s.PDBs = decodeList[policyv1.PodDisruptionBudget](d, "pdbs", list("pdbs"), true)
+	s.PriorityClasses = decodeList[schedulingv1.PriorityClass](d, "priorityClasses", list("priorityClasses"), false)
+	s.Pending = decodeList[corev1.Pod](d, "pending", list("pending"), true)
+	s.Services = decodeList[corev1.Service](d, "services", list("services"), true)
+	s.ReplicaSets = decodeList[appsv1.ReplicaSet](d, "replicaSets", list("replicaSets"), true)
+	s.StatefulSets = decodeList[appsv1.StatefulSet](d, "statefulSets", list("statefulSets"), true)
+	s.ReplicationControllers = decodeList[corev1.ReplicationController](d, "replicationControllers", list("replicationControllers"), true)
+
+	var unknownTop []string
+	for k := range top {
+		if !known[k] {
+			unknownTop = append(unknownTop, k)
+		}
+	}
+	sort.Strings(unknownTop)
+	warnings := make([]string, 0, len(unknownTop)+len(d.warnings))
+	for _, k := range unknownTop {
+		warnings = append(warnings, fmt.Sprintf("unknown field %q ignored", k))
+	}
+	warnings = append(warnings, d.warnings...)
+	if len(d.errs) > 0 {
+		return nil, warnings, d.errs
+	}
+	return s, warnings, nil
+}
+
+type decoder struct {
+	errs     ErrorList
+	warnings []string
+}
+
+// decodeList decodes each item on its own so that problems name the item.
+func decodeList[T any](d *decoder, list string, raws []json.RawMessage, namespaced bool) []T {
+	if raws == nil {
+		return nil
+	}
+	out := make([]T, len(raws))
+	for i, raw := range raws {
+		unknown, problems := decodeItem(raw, &out[i])
+		if len(unknown) == 0 && len(problems) == 0 {
+			continue
+		}
+		name := itemName(raw, namespaced)
+		for _, u := range unknown {
+			e := ObjectError{List: list, Index: i, Name: name, Detail: fmt.Sprintf("unknown field %q ignored", u)}
+			d.warnings = append(d.warnings, e.Error())
+		}
+		for _, p := range problems {
+			d.errs = append(d.errs, &ObjectError{List: list, Index: i, Name: name, Field: p.path, Detail: p.detail})
+		}
+	}
+	return out
+}
+
+type problem struct{ path, detail string }
+
+// decodeItem decodes raw into into. The common case is one strict decode;
+// only when it fails is the item walked field by field to find every
+// unknown field and the path of every malformed value.
+func decodeItem(raw json.RawMessage, into any) (unknown []string, problems []problem) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(into); err == nil {
+		return nil, nil
+	}
+	rv := reflect.ValueOf(into).Elem()
+	rv.SetZero()
+	lenientErr := json.Unmarshal(raw, into)
+
+	var generic any
+	gd := json.NewDecoder(bytes.NewReader(raw))
+	gd.UseNumber()
+	if err := gd.Decode(&generic); err != nil {
+		return nil, []problem{{"", "invalid JSON: " + err.Error()}}
+	}
+	w := &walker{fields: map[reflect.Type]map[string]reflect.Type{}}
+	w.walk(generic, rv.Type(), "")
+	if lenientErr == nil {
+		return w.unknown, nil
+	}
+	if len(w.problems) == 0 {
+		w.problems = []problem{{"", strings.TrimPrefix(lenientErr.Error(), "json: ")}}
+	}
+	return w.unknown, w.problems
+}
+
+// itemName extracts "namespace/name" (or "name") from an item, tolerating
+// any malformation elsewhere in it.
+func itemName(raw json.RawMessage, namespaced bool) string {
+	var m struct {
+		Metadata struct {
+			Name      string `json:"name"`
+			Namespace string `json:"namespace"`
+		} `json:"metadata"`
+	}
+	_ = json.Unmarshal(raw, &m)
+	if m.Metadata.Name == "" {
+		return ""
+	}
+	if !namespaced {
+		return m.Metadata.Name
+	}
+	ns := m.Metadata.Namespace
+	if ns == "" {
+		ns = metav1.NamespaceDefault
+	}
+	return ns + "/" + m.Metadata.Name
+}
+
+// walker compares a generic JSON value with the Go type it should decode
+// into, the way encoding/json does, recording unknown fields and values
+// that do not decode, each with its path.
+type walker struct {
+	unknown  []string
+	problems []problem
+	fields   map[reflect.Type]map[string]reflect.Type
+}
+
+var (
+	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	quantityType    = reflect.TypeFor[resource.Quantity]()
+	timeType        = reflect.TypeFor[metav1.Time]()
+	microTimeType   = reflect.TypeFor[metav1.MicroTime]()
+	intOrStringType = reflect.TypeFor[intstr.IntOrString]()
+)
+
+func childPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func (w *walker) walk(v any, t reflect.Type, path string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if v == nil {
+		return // null leaves the zero value, as encoding/json does
+	}
+	if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) || isLeaf(t) {
+		data, err := json.Marshal(v)
+		if err == nil {
+			err = json.Unmarshal(data, reflect.New(t).Interface())
+		}
+		if err != nil {
+			w.problems = append(w.problems, problem{path, describeValue(t, v, data)})
+		}
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			w.problems = append(w.problems, problem{path, "expected an object, got " + genericKind(v)})
+			return
+		}
+		fields := w.structFields(t)
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			ft, ok := fields[k]
+			if !ok {
+				// encoding/json falls back to a case-insensitive match.
+				for name, t2 := range fields {
+					if strings.EqualFold(name, k) {
+						ft, ok = t2, true
+						break
+					}
+				}
+			}
+			if !ok {
+				w.unknown = append(w.unknown, childPath(path, k))
+				continue
+			}
+			w.walk(m[k], ft, childPath(path, k))
+		}
+	case reflect.Slice, reflect.Array:
+		a, ok := v.([]any)
+		if !ok {
+			w.problems = append(w.problems, problem{path, "expected a list, got " + genericKind(v)})
+			return
+		}
+		for i, e := range a {
+			w.walk(e, t.Elem(), path+"["+strconv.Itoa(i)+"]")
+		}
+	case reflect.Map:
+		m, ok := v.(map[string]any)
+		if !ok {
+			w.problems = append(w.problems, problem{path, "expected an object, got " + genericKind(v)})
+			return
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			w.walk(m[k], t.Elem(), childPath(path, k))
+		}
+	}
+}
+
+func isLeaf(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.String, reflect.Float32, reflect.Float64,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	case reflect.Slice:
+		return t.Elem().Kind() == reflect.Uint8 // []byte is a base64 string
+	}
+	return false
+}
+
+// structFields maps a struct's JSON field names (inline members flattened)
+// to their types.
+func (w *walker) structFields(t reflect.Type) map[string]reflect.Type {
+	if f, ok := w.fields[t]; ok {
+		return f
+	}
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			et := f.Type
+			for et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				for k, v := range w.structFields(et) {
+					if _, dup := out[k]; !dup {
+						out[k] = v
+					}
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	w.fields[t] = out
+	return out
+}
+
+func describeValue(t reflect.Type, v any, data []byte) string {
+	text := string(data)
+	if len(text) > 60 {
+		text = text[:57] + "..."
+	}
+	switch t {
+	case quantityType:
+		if s, ok := v.(string); ok {
+			return fmt.Sprintf("invalid quantity %q", s)
+		}
+		return "invalid quantity " + text
+	case timeType, microTimeType:
+		return "invalid time " + text + " (expected RFC 3339, e.g. \"2024-01-02T15:04:05Z\")"
+	case intOrStringType:
+		return "invalid value " + text + " (expected an integer or a string)"
+	}
+	var want string
+	switch t.Kind() {
+	case reflect.Bool:
+		want = "a boolean"
+	case reflect.String:
+		want = "a string"
+	case reflect.Float32, reflect.Float64:
+		want = "a number"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		want = "an integer of type " + t.Kind().String()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		want = "a non-negative integer of type " + t.Kind().String()
+	case reflect.Slice:
+		want = "a base64 string"
+	default:
+		want = "a " + t.String()
+	}
+	return "invalid value " + text + " (expected " + want + ")"
+}
+
+func genericKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return "null"
+}
+
+func jsonKind(raw json.RawMessage) string {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return "invalid JSON"
+	}
+	return genericKind(v)
+}
+
+// describeSyntax adds a line and column to JSON syntax errors.
+func describeSyntax(data []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		line, col := position(data, se.Offset)
+		return fmt.Sprintf("line %d, column %d: %s", line, col, se.Error())
+	case errors.As(err, &te):
+		return "the scenario must be an object with fields such as nodes, pods and pending"
+	}
+	return err.Error()
+}
+
+func position(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	before := data[:offset]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	col = int(offset) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}

@@ -1,0 +1,328 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// DefaultStartTime is the status.startTime of a bound pod that has neither a
+// start time nor a creation timestamp.
+var DefaultStartTime = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Built-in priority classes that kube-apiserver always creates
+// (pkg/apis/scheduling, SystemPriorityClasses).
+const (
+	SystemNodeCritical        = "system-node-critical"
+	SystemClusterCritical     = "system-cluster-critical"
+	systemNodeCriticalValue   = 2000001000
+	systemClusterCriticalVale = 2000000000
+)
+
+// Normalize returns a deep copy of s as the API server would have stored it
+// (see the package documentation for the rules, in order), plus warnings
+// for what the API server would have refused or changed and the simulation
+// lets pass. s is not modified. Errors (missing names, duplicates, invalid
+// selectors) are all reported at once as an ErrorList; then the result is
+// nil.
+func Normalize(s *Scenario) (*Scenario, []string, error) {
+	n := s.DeepCopy()
+	var errs ErrorList
+	var warnings []string
+	warn := func(list string, i int, name, format string, args ...any) {
+		e := ObjectError{List: list, Index: i, Name: name, Detail: fmt.Sprintf(format, args...)}
+		warnings = append(warnings, e.Error())
+	}
+
+	nodeNames := map[string]int{}
+	for i := range n.Nodes {
+		node := &n.Nodes[i]
+		if node.Name == "" {
+			errs = append(errs, &ObjectError{List: "nodes", Index: i, Field: "metadata.name", Detail: "Required value"})
+			continue
+		}
+		if prev, dup := nodeNames[node.Name]; dup {
+			errs = append(errs, &ObjectError{List: "nodes", Index: i, Name: node.Name, Field: "metadata.name", Detail: fmt.Sprintf("Duplicate value: same name as nodes[%d]", prev)})
+			continue
+		}
+		nodeNames[node.Name] = i
+		defaultNode(node)
+		errs = append(errs, validateNode(i, node)...)
+	}
+
+	nsNames := map[string]int{}
+	for i := range n.Namespaces {
+		ns := &n.Namespaces[i]
+		if ns.Name == "" {
+			errs = append(errs, &ObjectError{List: "namespaces", Index: i, Field: "metadata.name", Detail: "Required value"})
+			continue
+		}
+		if prev, dup := nsNames[ns.Name]; dup {
+			errs = append(errs, &ObjectError{List: "namespaces", Index: i, Name: ns.Name, Field: "metadata.name", Detail: fmt.Sprintf("Duplicate value: same name as namespaces[%d]", prev)})
+			continue
+		}
+		nsNames[ns.Name] = i
+		defaultNamespace(ns)
+	}
+
+	pcNames := map[string]int{}
+	for i := range n.PriorityClasses {
+		pc := &n.PriorityClasses[i]
+		if pc.Name == "" {
+			errs = append(errs, &ObjectError{List: "priorityClasses", Index: i, Field: "metadata.name", Detail: "Required value"})
+			continue
+		}
+		if prev, dup := pcNames[pc.Name]; dup {
+			errs = append(errs, &ObjectError{List: "priorityClasses", Index: i, Name: pc.Name, Field: "metadata.name", Detail: fmt.Sprintf("Duplicate value: same name as priorityClasses[%d]", prev)})
+			continue
+		}
+		pcNames[pc.Name] = i
+		if pc.PreemptionPolicy == nil {
+			// scheduling/v1 SetDefaults_PriorityClass.
+			p := corev1.PreemptLowerPriority
+			pc.PreemptionPolicy = &p
+		}
+	}
+	prio := newPriorityResolver(n.PriorityClasses)
+
+	// Pods: "pods" and "pending" share one namespace/name space.
+	type seenPod struct {
+		list  string
+		index int
+	}
+	podKeys := map[string]seenPod{}
+	preparePod := func(list string, i int, p *corev1.Pod) bool {
+		if p.Namespace == "" {
+			p.Namespace = metav1.NamespaceDefault
+		}
+		if p.Name == "" {
+			errs = append(errs, &ObjectError{List: list, Index: i, Field: "metadata.name", Detail: "Required value"})
+			return false
+		}
+		key := PodKey(p)
+		if prev, dup := podKeys[key]; dup {
+			errs = append(errs, &ObjectError{List: list, Index: i, Name: key, Field: "metadata.name", Detail: fmt.Sprintf("Duplicate value: same namespace/name as %s[%d]", prev.list, prev.index)})
+			return false
+		}
+		podKeys[key] = seenPod{list, i}
+		if p.UID == "" {
+			p.UID = types.UID("uid-" + p.Namespace + "-" + p.Name)
+		}
+		defaultPod(p)
+		mutatePodAffinity(p)
+		mutateTopologySpreadConstraints(p)
+		if w := prio.resolve(p); w != "" {
+			warn(list, i, key, "%s", w)
+		}
+		errs = append(errs, validatePod(list, i, p)...)
+		return true
+	}
+	for i := range n.Pods {
+		p := &n.Pods[i]
+		if !preparePod("pods", i, p) {
+			continue
+		}
+		if p.Status.StartTime == nil {
+			t := metav1.NewTime(DefaultStartTime)
+			if !p.CreationTimestamp.IsZero() {
+				t = p.CreationTimestamp
+			}
+			p.Status.StartTime = &t
+		}
+	}
+	for i := range n.Pending {
+		p := &n.Pending[i]
+		if !preparePod("pending", i, p) {
+			continue
+		}
+		if p.Spec.SchedulerName != corev1.DefaultSchedulerName {
+			warn("pending", i, PodKey(p), "schedulerName %q: evaluated with the default profile anyway", p.Spec.SchedulerName)
+		}
+		if p.Status.NominatedNodeName != "" {
+			warn("pending", i, PodKey(p), "status.nominatedNodeName %q ignored", p.Status.NominatedNodeName)
+			p.Status.NominatedNodeName = ""
+		}
+	}
+
+	for i := range n.PDBs {
+		pdb := &n.PDBs[i]
+		if pdb.Namespace == "" {
+			pdb.Namespace = metav1.NamespaceDefault
+		}
+		errs = append(errs, validateLabelSelector("pdbs", i, pdb.Namespace+"/"+pdb.Name, "spec.selector", pdb.Spec.Selector)...)
+	}
+	for i := range n.Services {
+		if n.Services[i].Namespace == "" {
+			n.Services[i].Namespace = metav1.NamespaceDefault
+		}
+	}
+	for i := range n.ReplicaSets {
+		rs := &n.ReplicaSets[i]
+		if rs.Namespace == "" {
+			rs.Namespace = metav1.NamespaceDefault
+		}
+		defaultPodSpec(&rs.Spec.Template.Spec)
+		errs = append(errs, validateLabelSelector("replicaSets", i, rs.Namespace+"/"+rs.Name, "spec.selector", rs.Spec.Selector)...)
+	}
+	for i := range n.StatefulSets {
+		ss := &n.StatefulSets[i]
+		if ss.Namespace == "" {
+			ss.Namespace = metav1.NamespaceDefault
+		}
+		defaultPodSpec(&ss.Spec.Template.Spec)
+		errs = append(errs, validateLabelSelector("statefulSets", i, ss.Namespace+"/"+ss.Name, "spec.selector", ss.Spec.Selector)...)
+	}
+	for i := range n.ReplicationControllers {
+		rc := &n.ReplicationControllers[i]
+		if rc.Namespace == "" {
+			rc.Namespace = metav1.NamespaceDefault
+		}
+		defaultReplicationController(rc)
+		if rc.Spec.Template != nil {
+			defaultPodSpec(&rc.Spec.Template.Spec)
+		}
+	}
+
+	if len(errs) > 0 {
+		return nil, warnings, errs
+	}
+	return n, warnings, nil
+}
+
+// priorityResolver mirrors the Priority admission plugin
+// (plugin/pkg/admission/priority, admit), leniently.
+type priorityResolver struct {
+	byName        map[string]*schedulingv1.PriorityClass
+	globalDefault *schedulingv1.PriorityClass
+}
+
+func newPriorityResolver(classes []schedulingv1.PriorityClass) *priorityResolver {
+	r := &priorityResolver{byName: map[string]*schedulingv1.PriorityClass{}}
+	preempt := corev1.PreemptLowerPriority
+	for _, b := range []schedulingv1.PriorityClass{
+		{ObjectMeta: metav1.ObjectMeta{Name: SystemNodeCritical}, Value: systemNodeCriticalValue, PreemptionPolicy: &preempt},
+		{ObjectMeta: metav1.ObjectMeta{Name: SystemClusterCritical}, Value: systemClusterCriticalVale, PreemptionPolicy: &preempt},
+	} {
+		r.byName[b.Name] = &b
+	}
+	for i := range classes {
+		pc := &classes[i]
+		if pc.Name == "" {
+			continue
+		}
+		r.byName[pc.Name] = pc // an input class of a built-in name wins
+		// getDefaultPriorityClass: the globalDefault class with the lowest
+		// value; among equal values the first in input order.
+		if pc.GlobalDefault && (r.globalDefault == nil || pc.Value < r.globalDefault.Value) {
+			r.globalDefault = pc
+		}
+	}
+	return r
+}
+
+// resolve sets spec.priority and spec.preemptionPolicy and returns a
+// warning where admission would have refused the pod.
+func (r *priorityResolver) resolve(p *corev1.Pod) string {
+	var warning string
+	var pc *schedulingv1.PriorityClass
+	if name := p.Spec.PriorityClassName; name != "" {
+		pc = r.byName[name]
+		if pc == nil && p.Spec.Priority == nil {
+			warning = fmt.Sprintf("priorityClassName %q not found (admission would reject the pod); using priority 0", name)
+		}
+	} else {
+		pc = r.globalDefault
+	}
+	if p.Spec.Priority == nil {
+		var v int32
+		if pc != nil {
+			v = pc.Value
+		}
+		p.Spec.Priority = &v
+	} else if pc != nil && *p.Spec.Priority != pc.Value {
+		warning = fmt.Sprintf("spec.priority %d differs from the value %d of priority class %q (admission would reject the pod); using spec.priority", *p.Spec.Priority, pc.Value, pc.Name)
+	}
+	if p.Spec.PreemptionPolicy == nil {
+		pol := corev1.PreemptLowerPriority
+		if pc != nil && pc.PreemptionPolicy != nil {
+			pol = *pc.PreemptionPolicy
+		}
+		p.Spec.PreemptionPolicy = &pol
+	}
+	return warning
+}
+
+// mutatePodAffinity mirrors the pod strategy's mutatePodAffinity
+// (MatchLabelKeysInPodAffinity, on in v1.36): the scheduler never reads
+// matchLabelKeys / mismatchLabelKeys of affinity terms; the API server has
+// merged them into the label selector.
+func mutatePodAffinity(p *corev1.Pod) {
+	a := p.Spec.Affinity
+	if a == nil {
+		return
+	}
+	if pa := a.PodAffinity; pa != nil {
+		for i := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+			mergeLabelKeys(&pa.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm, p.Labels)
+		}
+		for i := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
+			mergeLabelKeys(&pa.RequiredDuringSchedulingIgnoredDuringExecution[i], p.Labels)
+		}
+	}
+	if pa := a.PodAntiAffinity; pa != nil {
+		for i := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+			mergeLabelKeys(&pa.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm, p.Labels)
+		}
+		for i := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
+			mergeLabelKeys(&pa.RequiredDuringSchedulingIgnoredDuringExecution[i], p.Labels)
+		}
+	}
+}
+
+// mergeLabelKeys mirrors applyMatchLabelKeysAndMismatchLabelKeys: only terms
+// with a label selector are changed; keys the pod has no label for add
+// nothing.
+func mergeLabelKeys(term *corev1.PodAffinityTerm, podLabels map[string]string) {
+	if (len(term.MatchLabelKeys) == 0 && len(term.MismatchLabelKeys) == 0) || term.LabelSelector == nil {
+		return
+	}
+	appendLabelRequirements(term.LabelSelector, term.MatchLabelKeys, metav1.LabelSelectorOpIn, podLabels)
+	appendLabelRequirements(term.LabelSelector, term.MismatchLabelKeys, metav1.LabelSelectorOpNotIn, podLabels)
+}
+
+// mutateTopologySpreadConstraints mirrors the pod strategy's
+// mutateTopologySpreadConstraints (MatchLabelKeysInPodTopologySpread and
+// MatchLabelKeysInPodTopologySpreadSelectorMerge, both on in v1.36).
+func mutateTopologySpreadConstraints(p *corev1.Pod) {
+	for i := range p.Spec.TopologySpreadConstraints {
+		c := &p.Spec.TopologySpreadConstraints[i]
+		if len(c.MatchLabelKeys) == 0 || c.LabelSelector == nil {
+			continue
+		}
+		appendLabelRequirements(c.LabelSelector, c.MatchLabelKeys, metav1.LabelSelectorOpIn, p.Labels)
+	}
+}
+
+// appendLabelRequirements mirrors applyLabelKeysToLabelSelector.
+func appendLabelRequirements(sel *metav1.LabelSelector, keys []string, op metav1.LabelSelectorOperator, podLabels map[string]string) {
+	for _, key := range keys {
+		if value, ok := podLabels[key]; ok {
+			sel.MatchExpressions = append(sel.MatchExpressions, metav1.LabelSelectorRequirement{
+				Key: key, Operator: op, Values: []string{value},
+			})
+		}
+	}
+}
+
+// lowerFirst is used in messages that quote an upstream error.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}

@@ -1,0 +1,237 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+)
+
+// Validation here covers what would make a scheduling rule undefined: label
+// and node selectors that labels.NewRequirement or the node affinity helper
+// (component-helpers scheduling/corev1/nodeaffinity) refuse, spread
+// constraints without a positive maxSkew or a topology key, and taints with
+// an unknown effect. The API server validates much more; objects it would
+// have refused for other reasons are simulated as given.
+
+func validateNode(i int, n *corev1.Node) ErrorList {
+	var errs ErrorList
+	for j, t := range n.Spec.Taints {
+		path := "spec.taints[" + strconv.Itoa(j) + "]"
+		switch t.Effect {
+		case corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
+		case "":
+			errs = append(errs, &ObjectError{List: "nodes", Index: i, Name: n.Name, Field: path + ".effect", Detail: "Required value"})
+		default:
+			errs = append(errs, &ObjectError{List: "nodes", Index: i, Name: n.Name, Field: path + ".effect",
+				Detail: fmt.Sprintf("Unsupported value: %q: supported values: \"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"", t.Effect)})
+		}
+		if t.Key == "" {
+			errs = append(errs, &ObjectError{List: "nodes", Index: i, Name: n.Name, Field: path + ".key", Detail: "Required value"})
+		}
+	}
+	return errs
+}
+
+func validatePod(list string, i int, p *corev1.Pod) ErrorList {
+	var probs []problem
+	spec := &p.Spec
+	if a := spec.Affinity; a != nil {
+		if na := a.NodeAffinity; na != nil {
+			if req := na.RequiredDuringSchedulingIgnoredDuringExecution; req != nil {
+				for t, term := range req.NodeSelectorTerms {
+					probs = append(probs, nodeSelectorTermProblems(fmt.Sprintf("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[%d]", t), &term)...)
+				}
+			}
+			for t := range na.PreferredDuringSchedulingIgnoredDuringExecution {
+				term := &na.PreferredDuringSchedulingIgnoredDuringExecution[t]
+				probs = append(probs, nodeSelectorTermProblems(fmt.Sprintf("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d].preference", t), &term.Preference)...)
+			}
+		}
+		for _, group := range []struct {
+			name string
+			req  []corev1.PodAffinityTerm
+			pref []corev1.WeightedPodAffinityTerm
+		}{
+			{"podAffinity", podAffinityRequired(a.PodAffinity), podAffinityPreferred(a.PodAffinity)},
+			{"podAntiAffinity", podAntiAffinityRequired(a.PodAntiAffinity), podAntiAffinityPreferred(a.PodAntiAffinity)},
+		} {
+			for t := range group.req {
+				probs = append(probs, affinityTermProblems(fmt.Sprintf("spec.affinity.%s.requiredDuringSchedulingIgnoredDuringExecution[%d]", group.name, t), &group.req[t])...)
+			}
+			for t := range group.pref {
+				probs = append(probs, affinityTermProblems(fmt.Sprintf("spec.affinity.%s.preferredDuringSchedulingIgnoredDuringExecution[%d].podAffinityTerm", group.name, t), &group.pref[t].PodAffinityTerm)...)
+			}
+		}
+	}
+	for c := range spec.TopologySpreadConstraints {
+		tsc := &spec.TopologySpreadConstraints[c]
+		path := fmt.Sprintf("spec.topologySpreadConstraints[%d]", c)
+		if tsc.MaxSkew <= 0 {
+			probs = append(probs, problem{path + ".maxSkew", fmt.Sprintf("Invalid value: %d: must be greater than zero", tsc.MaxSkew)})
+		}
+		if tsc.TopologyKey == "" {
+			probs = append(probs, problem{path + ".topologyKey", "Required value: can not be empty"})
+		}
+		switch tsc.WhenUnsatisfiable {
+		case corev1.DoNotSchedule, corev1.ScheduleAnyway:
+		default:
+			probs = append(probs, problem{path + ".whenUnsatisfiable", fmt.Sprintf("Unsupported value: %q: supported values: \"DoNotSchedule\", \"ScheduleAnyway\"", tsc.WhenUnsatisfiable)})
+		}
+		if tsc.MinDomains != nil && *tsc.MinDomains <= 0 {
+			probs = append(probs, problem{path + ".minDomains", fmt.Sprintf("Invalid value: %d: must be greater than zero", *tsc.MinDomains)})
+		}
+		probs = append(probs, labelSelectorProblems(path+".labelSelector", tsc.LabelSelector)...)
+	}
+	var errs ErrorList
+	for _, pr := range probs {
+		errs = append(errs, &ObjectError{List: list, Index: i, Name: PodKey(p), Field: pr.path, Detail: pr.detail})
+	}
+	return errs
+}
+
+func podAffinityRequired(a *corev1.PodAffinity) []corev1.PodAffinityTerm {
+	if a == nil {
+		return nil
+	}
+	return a.RequiredDuringSchedulingIgnoredDuringExecution
+}
+
+func podAffinityPreferred(a *corev1.PodAffinity) []corev1.WeightedPodAffinityTerm {
+	if a == nil {
+		return nil
+	}
+	return a.PreferredDuringSchedulingIgnoredDuringExecution
+}
+
+func podAntiAffinityRequired(a *corev1.PodAntiAffinity) []corev1.PodAffinityTerm {
+	if a == nil {
+		return nil
+	}
+	return a.RequiredDuringSchedulingIgnoredDuringExecution
+}
+
+func podAntiAffinityPreferred(a *corev1.PodAntiAffinity) []corev1.WeightedPodAffinityTerm {
+	if a == nil {
+		return nil
+	}
+	return a.PreferredDuringSchedulingIgnoredDuringExecution
+}
+
+func affinityTermProblems(path string, t *corev1.PodAffinityTerm) []problem {
+	var probs []problem
+	if t.TopologyKey == "" {
+		probs = append(probs, problem{path + ".topologyKey", "Required value: can not be empty"})
+	}
+	probs = append(probs, labelSelectorProblems(path+".labelSelector", t.LabelSelector)...)
+	probs = append(probs, labelSelectorProblems(path+".namespaceSelector", t.NamespaceSelector)...)
+	return probs
+}
+
+// labelSelectorProblems checks a selector the way
+// metav1.LabelSelectorAsSelector would, requirement by requirement so that
+// each problem has its own path.
+func labelSelectorProblems(path string, sel *metav1.LabelSelector) []problem {
+	if sel == nil {
+		return nil
+	}
+	var probs []problem
+	keys := make([]string, 0, len(sel.MatchLabels))
+	for k := range sel.MatchLabels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, err := labels.NewRequirement(k, selection.Equals, []string{sel.MatchLabels[k]}); err != nil {
+			probs = append(probs, problem{path + ".matchLabels." + k, flatten(err)})
+		}
+	}
+	for j, e := range sel.MatchExpressions {
+		p := fmt.Sprintf("%s.matchExpressions[%d]", path, j)
+		var op selection.Operator
+		switch e.Operator {
+		case metav1.LabelSelectorOpIn:
+			op = selection.In
+		case metav1.LabelSelectorOpNotIn:
+			op = selection.NotIn
+		case metav1.LabelSelectorOpExists:
+			op = selection.Exists
+		case metav1.LabelSelectorOpDoesNotExist:
+			op = selection.DoesNotExist
+		default:
+			probs = append(probs, problem{p + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"DoesNotExist\", \"Exists\", \"In\", \"NotIn\"", e.Operator)})
+			continue
+		}
+		if _, err := labels.NewRequirement(e.Key, op, append([]string(nil), e.Values...)); err != nil {
+			probs = append(probs, problem{p, flatten(err)})
+		}
+	}
+	return probs
+}
+
+// nodeSelectorTermProblems checks a node selector term the way the node
+// affinity helper compiles it (nodeSelectorRequirementsAsSelector and
+// nodeSelectorRequirementsAsFieldSelector).
+func nodeSelectorTermProblems(path string, term *corev1.NodeSelectorTerm) []problem {
+	var probs []problem
+	for j, r := range term.MatchExpressions {
+		p := fmt.Sprintf("%s.matchExpressions[%d]", path, j)
+		var op selection.Operator
+		switch r.Operator {
+		case corev1.NodeSelectorOpIn:
+			op = selection.In
+		case corev1.NodeSelectorOpNotIn:
+			op = selection.NotIn
+		case corev1.NodeSelectorOpExists:
+			op = selection.Exists
+		case corev1.NodeSelectorOpDoesNotExist:
+			op = selection.DoesNotExist
+		case corev1.NodeSelectorOpGt:
+			op = selection.GreaterThan
+		case corev1.NodeSelectorOpLt:
+			op = selection.LessThan
+		default:
+			probs = append(probs, problem{p + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\"", r.Operator)})
+			continue
+		}
+		if _, err := labels.NewRequirement(r.Key, op, append([]string(nil), r.Values...)); err != nil {
+			probs = append(probs, problem{p, flatten(err)})
+		}
+	}
+	for j, r := range term.MatchFields {
+		p := fmt.Sprintf("%s.matchFields[%d]", path, j)
+		if r.Key != metav1.ObjectNameField {
+			probs = append(probs, problem{p + ".key", fmt.Sprintf("Unsupported value: %q: supported values: \"metadata.name\"", r.Key)})
+			continue
+		}
+		switch r.Operator {
+		case corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn:
+			if len(r.Values) != 1 {
+				probs = append(probs, problem{p + ".values", fmt.Sprintf("Invalid value: %d values: must have one element for operator %q", len(r.Values), r.Operator)})
+			}
+		default:
+			probs = append(probs, problem{p + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"In\", \"NotIn\"", r.Operator)})
+		}
+	}
+	return probs
+}
+
+// validateLabelSelector checks an object's selector field.
+func validateLabelSelector(list string, i int, name, path string, sel *metav1.LabelSelector) ErrorList {
+	var errs ErrorList
+	for _, pr := range labelSelectorProblems(path, sel) {
+		errs = append(errs, &ObjectError{List: list, Index: i, Name: name, Field: pr.path, Detail: pr.detail})
+	}
+	return errs
+}
+
+// flatten turns an aggregated validation error into one line.
+func flatten(err error) string {
+	s := strings.TrimPrefix(strings.TrimSuffix(strings.ReplaceAll(err.Error(), "\n", "; "), "]"), "[")
+	return lowerFirst(s)
+}
