@@ -5,18 +5,11 @@ package placement
 // so their JSON names follow ../shared/conformance/README.md.
 
 import (
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/schedkit/schedkit/internal/cluster"
-	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // Snapshot is the indexed cluster every schedkit package reads.
 type Snapshot = cluster.Snapshot
-
-// Options configures the scheduler profile. The zero value is the v1.36
-// default profile.
-type Options struct{}
 
 // PluginStatus is one plugin's verdict in JSON form.
 type PluginStatus struct {
@@ -42,7 +35,7 @@ type NodeResult struct {
 	Status              PluginStatus   `json:"status"`
 	Filters             []PluginStatus `json:"filters,omitempty"`
 	Scores              []PluginScore  `json:"scores,omitempty"`
-	TotalScore          int64          `json:"totalScore,omitempty"`
+	TotalScore          int64          `json:"totalScore"`
 }
 
 // PreFilterResult is what the PreFilter phase decided.
@@ -65,13 +58,4 @@ type Result struct {
 	Message                string          `json:"message,omitempty"`
 	Error                  string          `json:"error,omitempty"`
 	Nodes                  []NodeResult    `json:"nodes"`
-}
-
-// Evaluate runs PreEnqueue, PreFilter, every Filter on every node and every
-// Score on the feasible nodes for one pod, as kube-scheduler v1.36's
-// scheduling cycle does, and reports each node's verdict. It does not modify
-// its arguments.
-func Evaluate(snap *Snapshot, pod *corev1.Pod, opts Options) (*Result, error) {
-	_ = sched.Success
-	return nil, nil
 }

@@ -2,11 +2,23 @@ package cluster
 
 import (
 	"errors"
+	"fmt"
+	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
+
+// ErrInvalidView is returned (wrapped) by WithPod for a pod that cannot be
+// added: unknown node, no node name, or a key already bound.
+var ErrInvalidView = errors.New("cluster: invalid view change")
+
+// compactThreshold bounds the overlay of pod locations a chain of WithPod
+// views accumulates before it is folded into a fresh index.
+const compactThreshold = 1024
 
 // Snapshot is an immutable indexed cluster. Views made with WithPod and
 // WithoutPods share every unchanged NodeInfo with their parent.
@@ -15,6 +27,16 @@ type Snapshot struct {
 	byName     map[string]int
 	namespaces map[string]map[string]string // namespace -> labels
 	in         Input                        // workloads and PDBs, as given
+
+	// podLoc maps a pod key to its node index as of the last full index;
+	// extraLoc overrides it for pods bound by WithPod since. Entries may be
+	// stale (the pod was removed): lookups confirm on the node itself.
+	podLoc   map[string]int
+	extraLoc map[string]int
+
+	// labels interns pod labels and affinity terms for the topology
+	// plugins (labelindex.go); shared by every view.
+	labels *LabelIndex
 }
 
 // Input is everything a snapshot indexes. Only Nodes and Pods are required.
@@ -38,10 +60,240 @@ type Warning struct {
 }
 
 // New indexes nodes and bound pods. It validates every object and returns
-// all problems at once; pods that are merely irrelevant (no nodeName, unknown
-// node, terminal phase) are left out with a warning.
+// all problems at once (a field.ErrorList aggregate); pods that are merely
+// irrelevant (no nodeName, unknown node, terminal phase) are left out with a
+// warning, in input order. The input objects are not modified.
 func New(in Input) (*Snapshot, []Warning, error) {
-	return nil, nil, errors.New("cluster: not implemented yet")
+	var errs field.ErrorList
+	var warnings []Warning
+
+	nodesPath := field.NewPath("nodes")
+	byName := make(map[string]int, len(in.Nodes))
+	valid := make([]*corev1.Node, 0, len(in.Nodes))
+	for i, n := range in.Nodes {
+		p := nodesPath.Index(i)
+		switch {
+		case n == nil:
+			errs = append(errs, field.Required(p, "node must not be null"))
+			continue
+		case n.Name == "":
+			errs = append(errs, field.Required(p.Child("metadata", "name"), ""))
+			continue
+		}
+		if _, dup := byName[n.Name]; dup {
+			errs = append(errs, field.Duplicate(p.Child("metadata", "name"), n.Name))
+			continue
+		}
+		byName[n.Name] = -1
+		valid = append(valid, n)
+	}
+	sort.Slice(valid, func(i, j int) bool { return valid[i].Name < valid[j].Name })
+
+	namespaces := make(map[string]map[string]string, len(in.Namespaces))
+	nsPath := field.NewPath("namespaces")
+	for i, ns := range in.Namespaces {
+		p := nsPath.Index(i)
+		switch {
+		case ns == nil:
+			errs = append(errs, field.Required(p, "namespace must not be null"))
+			continue
+		case ns.Name == "":
+			errs = append(errs, field.Required(p.Child("metadata", "name"), ""))
+			continue
+		}
+		if _, dup := namespaces[ns.Name]; dup {
+			errs = append(errs, field.Duplicate(p.Child("metadata", "name"), ns.Name))
+			continue
+		}
+		// The API server always sets kubernetes.io/metadata.name.
+		l := make(map[string]string, len(ns.Labels)+1)
+		for k, v := range ns.Labels {
+			l[k] = v
+		}
+		l[corev1.LabelMetadataName] = ns.Name
+		namespaces[ns.Name] = l
+	}
+
+	podsPath := field.NewPath("pods")
+	seen := make(map[string]struct{}, len(in.Pods))
+	perNode := make([][]*PodInfo, len(valid))
+	for i, n := range valid {
+		byName[n.Name] = i
+	}
+	for i, pod := range in.Pods {
+		p := podsPath.Index(i)
+		if pod == nil {
+			errs = append(errs, field.Required(p, "pod must not be null"))
+			continue
+		}
+		if pod.Name == "" {
+			errs = append(errs, field.Required(p.Child("metadata", "name"), ""))
+			continue
+		}
+		key := pod.Namespace + "/" + pod.Name
+		if _, dup := seen[key]; dup {
+			errs = append(errs, field.Duplicate(p.Child("metadata", "name"), key))
+			continue
+		}
+		seen[key] = struct{}{}
+		pi, err := NewPodInfo(pod)
+		if err != nil {
+			errs = append(errs, prefixErrors(p, err)...)
+			continue
+		}
+		switch {
+		case pod.Spec.NodeName == "":
+			warnings = append(warnings, Warning{Object: "pod " + key, Reason: "not bound to a node (no spec.nodeName); ignored"})
+			continue
+		case pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed:
+			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("terminal phase %s; ignored", pod.Status.Phase)})
+			continue
+		}
+		ni, ok := byName[pod.Spec.NodeName]
+		if !ok || ni < 0 {
+			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("bound to unknown node %q; ignored", pod.Spec.NodeName)})
+			continue
+		}
+		perNode[ni] = append(perNode[ni], pi)
+	}
+	if len(errs) > 0 {
+		return nil, warnings, errs.ToAggregate()
+	}
+
+	// Image presence across the cluster, as the scheduler cache counts it.
+	imageNodes := map[string]int{}
+	for _, n := range valid {
+		seenHere := map[string]struct{}{}
+		for _, img := range n.Status.Images {
+			for _, name := range img.Names {
+				if _, ok := seenHere[name]; ok {
+					continue
+				}
+				seenHere[name] = struct{}{}
+				imageNodes[name]++
+			}
+		}
+	}
+
+	s := &Snapshot{
+		nodes:      make([]*NodeInfo, len(valid)),
+		byName:     make(map[string]int, len(valid)),
+		namespaces: namespaces,
+		in:         in,
+		podLoc:     make(map[string]int, len(seen)),
+		labels:     newLabelIndex(),
+	}
+	for i, n := range valid {
+		s.byName[n.Name] = i
+		pods := perNode[i]
+		sort.Slice(pods, func(a, b int) bool { return pods[a].Key < pods[b].Key })
+		ni := newNodeInfo(i, n, imageNodes)
+		ni.setPods(pods)
+		s.nodes[i] = ni
+		for _, p := range pods {
+			s.podLoc[p.Key] = i
+		}
+	}
+	return s, warnings, nil
+}
+
+// prefixErrors turns a field.ErrorList aggregate about one object into errors
+// under that object's path.
+func prefixErrors(p *field.Path, err error) field.ErrorList {
+	var out field.ErrorList
+	var agg utilerrors.Aggregate
+	if errors.As(err, &agg) {
+		for _, e := range agg.Errors() {
+			var fe *field.Error
+			if errors.As(e, &fe) {
+				c := *fe
+				c.Field = p.String() + "." + fe.Field
+				out = append(out, &c)
+				continue
+			}
+			out = append(out, field.Invalid(p, nil, e.Error()))
+		}
+		return out
+	}
+	return field.ErrorList{field.Invalid(p, nil, err.Error())}
+}
+
+func newNodeInfo(index int, n *corev1.Node, imageNodes map[string]int) *NodeInfo {
+	alloc := n.Status.Allocatable
+	if alloc == nil {
+		alloc = n.Status.Capacity
+	}
+	ni := &NodeInfo{Index: index, Node: n, Name: n.Name, Allocatable: ResourceFromList(alloc)}
+	if len(n.Status.Images) > 0 {
+		// getNodeImageStates: every name of every image, the node's own size.
+		ni.ImageStates = make(map[string]ImageState, len(n.Status.Images))
+		for _, img := range n.Status.Images {
+			for _, name := range img.Names {
+				ni.ImageStates[name] = ImageState{Size: img.SizeBytes, NumNodes: imageNodes[name]}
+			}
+		}
+	}
+	return ni
+}
+
+// setPods sets the (sorted) pods and recomputes every sum from them.
+func (ni *NodeInfo) setPods(pods []*PodInfo) {
+	ni.Pods = pods
+	ni.PodsWithAffinity = nil
+	ni.PodsWithRequiredAntiAffinity = nil
+	ni.Requested = Resource{}
+	ni.NonZeroRequested = Resource{}
+	ni.UsedPorts = nil
+	for _, p := range pods {
+		ni.Requested = ni.Requested.add(p.Requests, 1)
+		ni.NonZeroRequested.MilliCPU += p.NonZeroRequests.MilliCPU
+		ni.NonZeroRequested.Memory += p.NonZeroRequests.Memory
+		ni.UsedPorts = addPorts(ni.UsedPorts, p.HostPorts)
+		if hasPodAffinity(p.Pod) {
+			ni.PodsWithAffinity = append(ni.PodsWithAffinity, p)
+		}
+		if hasRequiredAntiAffinity(p.Pod) {
+			ni.PodsWithRequiredAntiAffinity = append(ni.PodsWithRequiredAntiAffinity, p)
+		}
+	}
+}
+
+func hasPodAffinity(p *corev1.Pod) bool {
+	a := p.Spec.Affinity
+	return a != nil && (a.PodAffinity != nil || a.PodAntiAffinity != nil)
+}
+
+func hasRequiredAntiAffinity(p *corev1.Pod) bool {
+	a := p.Spec.Affinity
+	return a != nil && a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0
+}
+
+// addPorts adds ports to a port set (copy-on-write: used is never modified).
+func addPorts(used, ports []HostPort) []HostPort {
+	var out []HostPort
+	for _, hp := range ports {
+		if containsPort(used, hp) || containsPort(out, hp) {
+			continue
+		}
+		if out == nil {
+			out = make([]HostPort, len(used), len(used)+len(ports))
+			copy(out, used)
+		}
+		out = append(out, hp)
+	}
+	if out == nil {
+		return used
+	}
+	return out
+}
+
+func containsPort(set []HostPort, hp HostPort) bool {
+	for _, u := range set {
+		if u == hp {
+			return true
+		}
+	}
+	return false
 }
 
 // Nodes returns the nodes in name order. The slice must not be modified.
@@ -57,25 +309,246 @@ func (s *Snapshot) Node(name string) (*NodeInfo, bool) {
 }
 
 // NamespaceLabels returns a namespace's labels (with kubernetes.io/metadata.name),
-// or nil when the namespace is unknown.
+// or nil when the namespace is unknown. The map must not be modified.
 func (s *Snapshot) NamespaceLabels(ns string) map[string]string { return s.namespaces[ns] }
 
 // Input returns the objects the snapshot was built from (workloads, PDBs).
 // Its slices must not be modified.
 func (s *Snapshot) Input() *Input { return &s.in }
 
-// NewPodInfo compiles a pod (requests, affinity terms) without adding it to
-// any snapshot; use it for the incoming pod.
+// NumPods returns the number of bound pods in the snapshot (or view).
+func (s *Snapshot) NumPods() int {
+	n := 0
+	for _, ni := range s.nodes {
+		n += len(ni.Pods)
+	}
+	return n
+}
+
+// Pod returns the bound pod of the given key (namespace/name) and its node.
+func (s *Snapshot) Pod(key string) (*PodInfo, *NodeInfo, bool) {
+	i, ok := s.extraLoc[key]
+	if !ok {
+		i, ok = s.podLoc[key]
+	}
+	if !ok {
+		return nil, nil, false
+	}
+	ni := s.nodes[i]
+	if j, found := findPod(ni.Pods, key); found {
+		return ni.Pods[j], ni, true
+	}
+	return nil, nil, false
+}
+
+func findPod(pods []*PodInfo, key string) (int, bool) {
+	j := sort.Search(len(pods), func(k int) bool { return pods[k].Key >= key })
+	return j, j < len(pods) && pods[j].Key == key
+}
+
+// NewPodInfo compiles a pod (requests, host ports, affinity terms) without
+// adding it to any snapshot; use it for the incoming pod. The pod is not
+// modified. An error (a field.ErrorList aggregate with paths under spec)
+// means an unparsable affinity selector.
 func NewPodInfo(pod *corev1.Pod) (*PodInfo, error) {
-	return nil, errors.New("cluster: not implemented yet")
+	if pod == nil {
+		return nil, errors.New("cluster: nil pod")
+	}
+	pi := &PodInfo{Pod: pod, Key: pod.Namespace + "/" + pod.Name}
+	if pod.Spec.Priority != nil {
+		pi.Priority = *pod.Spec.Priority
+	}
+	pi.Requests, pi.NonZeroRequests = podResources(pod)
+	pi.HostPorts = PodHostPorts(pod)
+	if err := compileAffinity(pi, pod); err != nil {
+		return nil, err
+	}
+	return pi, nil
+}
+
+// PodHostPorts returns the host ports a pod occupies, as schedutil.GetHostPorts
+// (restartable init containers first, then containers; hostPort > 0 only),
+// sanitized as framework.HostPortInfo does (IP "" is 0.0.0.0, protocol "" is
+// TCP), in declaration order.
+func PodHostPorts(pod *corev1.Pod) []HostPort {
+	var out []HostPort
+	add := func(c *corev1.Container) {
+		for _, p := range c.Ports {
+			if p.HostPort <= 0 {
+				continue
+			}
+			hp := HostPort{IP: p.HostIP, Protocol: p.Protocol, Port: p.HostPort}
+			if hp.IP == "" {
+				hp.IP = "0.0.0.0"
+			}
+			if hp.Protocol == "" {
+				hp.Protocol = corev1.ProtocolTCP
+			}
+			out = append(out, hp)
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		if isRestartable(&pod.Spec.InitContainers[i]) {
+			add(&pod.Spec.InitContainers[i])
+		}
+	}
+	for i := range pod.Spec.Containers {
+		add(&pod.Spec.Containers[i])
+	}
+	return out
 }
 
 // WithPod returns a view with pod bound to pod.Spec.NodeName. The receiver is
-// unchanged; unchanged nodes are shared.
+// unchanged; unchanged nodes are shared. The error wraps ErrInvalidView or is
+// NewPodInfo's.
 func (s *Snapshot) WithPod(pod *corev1.Pod) (*Snapshot, error) {
-	return nil, errors.New("cluster: not implemented yet")
+	pi, err := NewPodInfo(pod)
+	if err != nil {
+		return nil, err
+	}
+	return s.WithPodInfo(pi)
+}
+
+// WithPodInfo is WithPod for an already compiled pod (its Pod's
+// spec.nodeName names the node).
+func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
+	nodeName := pi.Pod.Spec.NodeName
+	if nodeName == "" {
+		return nil, fmt.Errorf("%w: pod %s has no spec.nodeName", ErrInvalidView, pi.Key)
+	}
+	i, ok := s.byName[nodeName]
+	if !ok {
+		return nil, fmt.Errorf("%w: pod %s is bound to unknown node %q", ErrInvalidView, pi.Key, nodeName)
+	}
+	if _, _, dup := s.Pod(pi.Key); dup {
+		return nil, fmt.Errorf("%w: pod %s is already bound", ErrInvalidView, pi.Key)
+	}
+	old := s.nodes[i]
+	j, _ := findPod(old.Pods, pi.Key)
+	pods := make([]*PodInfo, 0, len(old.Pods)+1)
+	pods = append(pods, old.Pods[:j]...)
+	pods = append(pods, pi)
+	pods = append(pods, old.Pods[j:]...)
+
+	ni := *old
+	ni.Pods = pods
+	ni.Requested = old.Requested.add(pi.Requests, 1)
+	ni.NonZeroRequested.MilliCPU += pi.NonZeroRequests.MilliCPU
+	ni.NonZeroRequested.Memory += pi.NonZeroRequests.Memory
+	ni.UsedPorts = addPorts(old.UsedPorts, pi.HostPorts)
+	if hasPodAffinity(pi.Pod) {
+		ni.PodsWithAffinity = insertSorted(old.PodsWithAffinity, pi)
+	}
+	if hasRequiredAntiAffinity(pi.Pod) {
+		ni.PodsWithRequiredAntiAffinity = insertSorted(old.PodsWithRequiredAntiAffinity, pi)
+	}
+
+	v := s.view()
+	v.nodes[i] = &ni
+	if len(s.extraLoc) >= compactThreshold {
+		v.reindex()
+	} else {
+		v.extraLoc = make(map[string]int, len(s.extraLoc)+1)
+		for k, x := range s.extraLoc {
+			v.extraLoc[k] = x
+		}
+	}
+	v.extraLoc[pi.Key] = i
+	return v, nil
+}
+
+func insertSorted(list []*PodInfo, pi *PodInfo) []*PodInfo {
+	j, _ := findPod(list, pi.Key)
+	out := make([]*PodInfo, 0, len(list)+1)
+	out = append(out, list[:j]...)
+	out = append(out, pi)
+	return append(out, list[j:]...)
+}
+
+// view copies the node pointer slice; everything else is shared.
+func (s *Snapshot) view() *Snapshot {
+	v := *s
+	v.nodes = make([]*NodeInfo, len(s.nodes))
+	copy(v.nodes, s.nodes)
+	return &v
+}
+
+// reindex folds the overlay into a fresh location index.
+func (s *Snapshot) reindex() {
+	s.podLoc = make(map[string]int, len(s.podLoc)+len(s.extraLoc))
+	for i, ni := range s.nodes {
+		for _, p := range ni.Pods {
+			s.podLoc[p.Key] = i
+		}
+	}
+	s.extraLoc = map[string]int{}
 }
 
 // WithoutPods returns a view without the pods of the given keys
-// (namespace/name); unknown keys are ignored.
-func (s *Snapshot) WithoutPods(keys ...string) *Snapshot { return s }
+// (namespace/name); unknown keys are ignored. The receiver is unchanged;
+// only the nodes that lose a pod are rebuilt.
+func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
+	drop := map[int]map[string]bool{}
+	for _, k := range keys {
+		_, ni, ok := s.Pod(k)
+		if !ok {
+			continue
+		}
+		if drop[ni.Index] == nil {
+			drop[ni.Index] = map[string]bool{}
+		}
+		drop[ni.Index][k] = true
+	}
+	if len(drop) == 0 {
+		return s
+	}
+	v := s.view()
+	for i, gone := range drop {
+		old := s.nodes[i]
+		ni := *old
+		ni.Pods = make([]*PodInfo, 0, len(old.Pods)-len(gone))
+		var removed []*PodInfo
+		for _, p := range old.Pods {
+			if gone[p.Key] {
+				removed = append(removed, p)
+			} else {
+				ni.Pods = append(ni.Pods, p)
+			}
+		}
+		ni.PodsWithAffinity = filterOut(old.PodsWithAffinity, gone)
+		ni.PodsWithRequiredAntiAffinity = filterOut(old.PodsWithRequiredAntiAffinity, gone)
+		for _, p := range removed {
+			ni.Requested = ni.Requested.add(p.Requests, -1)
+			ni.NonZeroRequested.MilliCPU -= p.NonZeroRequests.MilliCPU
+			ni.NonZeroRequested.Memory -= p.NonZeroRequests.Memory
+			ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts)
+		}
+		v.nodes[i] = &ni
+	}
+	return v
+}
+
+func filterOut(list []*PodInfo, gone map[string]bool) []*PodInfo {
+	var out []*PodInfo
+	for _, p := range list {
+		if !gone[p.Key] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// removePorts drops ports from a port set (copy-on-write), as
+// HostPortInfo.Remove: the entry goes even if another pod declared it too.
+func removePorts(used, ports []HostPort) []HostPort {
+	if len(ports) == 0 {
+		return used
+	}
+	var out []HostPort
+	for _, u := range used {
+		if !containsPort(ports, u) {
+			out = append(out, u)
+		}
+	}
+	return out
+}

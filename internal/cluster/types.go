@@ -1,13 +1,3 @@
-// Package cluster is the indexed, immutable cluster that every scheduling
-// package reads: nodes in name order with their bound pods, summed requests,
-// used host ports, image states and compiled pod affinity terms, built once
-// and shared. It plays the role of kube-scheduler's framework.NodeInfo /
-// PodInfo snapshot (pkg/scheduler/framework/types.go, v1.36), without the
-// generation counters and with copy-on-write views for what-if questions.
-//
-// OWNERSHIP (while the first version is being written): types.go and
-// snapshot.go belong to the placement work; affinity.go to the topology work.
-// Add fields in your own files where you can; keep the exported names below.
 package cluster
 
 import (
@@ -70,6 +60,11 @@ type PodInfo struct {
 	// where unset, as used by the scoring plugins.
 	NonZeroRequests Resource
 
+	// HostPorts are the host ports the pod occupies (containers and
+	// restartable init containers, schedutil.GetHostPorts), sanitized: IP ""
+	// becomes "0.0.0.0" and protocol "" becomes TCP.
+	HostPorts []HostPort
+
 	RequiredAffinityTerms      []AffinityTerm
 	RequiredAntiAffinityTerms  []AffinityTerm
 	PreferredAffinityTerms     []WeightedAffinityTerm
@@ -82,14 +77,16 @@ type NodeInfo struct {
 	Node  *corev1.Node
 	Name  string
 
-	Pods                         []*PodInfo // ordered by Key
+	Pods                         []*PodInfo // ordered by Key; never modified in place
 	PodsWithAffinity             []*PodInfo // pods with any pod affinity or anti-affinity
 	PodsWithRequiredAntiAffinity []*PodInfo
 
 	Allocatable      Resource
 	Requested        Resource
 	NonZeroRequested Resource
-	UsedPorts        []HostPort
+	// UsedPorts is the set of host ports of the node's pods (no duplicates),
+	// with framework.HostPortInfo's set semantics.
+	UsedPorts []HostPort
 	// ImageStates maps every image name the node lists (all names of each
 	// image) to its state.
 	ImageStates map[string]ImageState

@@ -1,0 +1,50 @@
+// Package cluster is the indexed, immutable cluster that every scheduling
+// package reads: nodes in name order with their bound pods, summed requests,
+// used host ports, image states and compiled pod affinity terms, built once
+// and shared. It plays the role of kube-scheduler's framework.NodeInfo /
+// PodInfo snapshot (pkg/scheduler/framework/types.go and the scheduler
+// cache, v1.36), without generation counters and with copy-on-write views for
+// what-if questions.
+//
+// # Model
+//
+// New validates its Input and reports every malformed object at once as a
+// field.ErrorList aggregate (duplicate node names, duplicate pod keys,
+// duplicate namespaces, missing names, unparsable label selectors in pod
+// affinity terms), with paths such as pods[3].spec.affinity.podAffinity....
+// Pods that are merely irrelevant to scheduling (no spec.nodeName, bound to a
+// node that is not in the input, or in phase Succeeded/Failed) are left out
+// with a Warning, as the scheduler cache never sees them.
+//
+// Per node, the snapshot keeps, as framework.NodeInfo does:
+//
+//	Allocatable      = status.allocatable, or status.capacity when allocatable is unset
+//	Requested        = Σ PodRequests(pod) over the node's pods
+//	NonZeroRequested = Σ requests with 100m cpu / 200Mi memory per container that names neither
+//	UsedPorts        = ∪ host ports of the node's pods (a set)
+//	ImageStates[n]   = {size on this node, number of nodes listing n}
+//
+// PodRequests mirrors resourcehelper.PodRequests (k8s.io/component-helpers,
+// v0.36) with the v1.36 default gates: sidecars (restartable init
+// containers) add to the steady state and to every later init container's
+// peak, the request is the maximum of the sum and the peaks, pod-level
+// requests for cpu, memory and hugepages replace the aggregate
+// (PodLevelResources, beta and on), overhead is added, and for bound pods the
+// in-place resize status counts (max of spec, actuated and allocated).
+//
+// # Views
+//
+// WithPod and WithoutPods return new snapshots that share every unchanged
+// NodeInfo with the receiver: the cost is one copy of the node pointer slice
+// plus the rebuilt NodeInfos. Removing a pod drops its host ports from the
+// node's set even when another pod of the node declared the same port, as
+// framework.NodeInfo.RemovePod does.
+//
+// # Determinism and concurrency
+//
+// Nodes are in name order, a node's pods in namespace/name order. A snapshot
+// and its NodeInfos are never modified after construction, so any number of
+// goroutines may read them and build views concurrently. Inputs are never
+// modified; the snapshot keeps pointers to the caller's objects, which must
+// not be changed while the snapshot is in use.
+package cluster

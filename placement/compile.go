@@ -1,0 +1,439 @@
+package placement
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// ErrInvalidPod is wrapped by every error Compile and Evaluate return for a
+// pod (or options) they cannot evaluate: unparsable selectors, a nil pod.
+var ErrInvalidPod = errors.New("placement: invalid pod")
+
+// Filter plugin positions in the v1.36 order (sched.FilterOrder).
+const (
+	fNodeUnschedulable = iota
+	fNodeName
+	fTaintToleration
+	fNodeAffinity
+	fNodePorts
+	fNodeResourcesFit
+	fPodTopologySpread
+	fInterPodAffinity
+	fNodeDeclaredFeatures
+	numFilters
+)
+
+var filterNames = [numFilters]string{
+	sched.NodeUnschedulable, sched.NodeName, sched.TaintToleration, sched.NodeAffinity, sched.NodePorts,
+	sched.NodeResourcesFit, sched.PodTopologySpread, sched.InterPodAffinity, sched.NodeDeclaredFeatures,
+}
+
+// Compiled is one pod compiled against one snapshot: everything the
+// PreEnqueue, PreFilter and PreScore phases compute, ready for cheap per-node
+// Filter calls and one Score pass. It is immutable; every method is safe for
+// concurrent use. Build it with Compile; re-target it to a view of the
+// snapshot with On.
+type Compiled struct {
+	snap *Snapshot
+	pod  *corev1.Pod
+	pi   *cluster.PodInfo
+	opts Options
+
+	gated *sched.Status
+
+	// PreFilter outcome.
+	preFilter    sched.Status // aggregated (Success, a rejection or Error)
+	preFilterErr error
+	skip         [numFilters]bool
+	restricted   bool             // a PreFilterResult restricts the nodes
+	nodeNames    sets.Set[string] // the restriction
+	restrictedBy []string
+	absent       sched.Status // status of nodes outside the restriction
+
+	// NodeUnschedulable / TaintToleration.
+	toleratesUnschedulable bool
+	tolerations            []corev1.Toleration
+	preferTolerations      []corev1.Toleration
+
+	// NodeAffinity.
+	nodeSelectorPairs []labelPair
+	required          *nodeSelector // nil: no required node affinity
+	added             *nodeSelector
+	preferred         *preferredTerms
+	addedPreferred    *preferredTerms
+
+	// NodePorts.
+	ports []cluster.HostPort
+
+	// NodeResourcesFit.
+	req        cluster.Resource
+	reqScalars []corev1.ResourceName // sorted names of non-zero scalar requests
+	fitReqs    []int64               // scoring request per fitResources()
+	balReqs    []int64               // scoring request per balancedResources()
+
+	// NodeDeclaredFeatures.
+	features []string
+
+	// ImageLocality.
+	images        []string
+	numContainers int
+
+	spread *topology.Spread
+	ipa    *topology.InterPodAffinity
+}
+
+// Compile compiles pod against snap with the given profile options. It
+// validates the pod's node selectors, node affinity, pod affinity terms and
+// spread constraints and the options' added affinity, and reports every
+// problem at once (an error wrapping ErrInvalidPod, whose text lists each
+// field path). Neither the snapshot nor the pod is modified.
+func Compile(snap *Snapshot, pod *corev1.Pod, opts Options) (*Compiled, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
+	}
+	if pod == nil {
+		return nil, fmt.Errorf("%w: nil pod", ErrInvalidPod)
+	}
+	c := &Compiled{snap: snap, pod: pod, opts: opts}
+	var errs field.ErrorList
+
+	pi, err := cluster.NewPodInfo(pod)
+	if err != nil {
+		errs = append(errs, asFieldErrors(field.NewPath("spec"), err)...)
+		// Keep going without affinity terms to report everything at once.
+		pi = &cluster.PodInfo{Pod: pod, Key: pod.Namespace + "/" + pod.Name}
+	}
+	c.pi = pi
+
+	// SchedulingGates (PreEnqueue).
+	if len(pod.Spec.SchedulingGates) > 0 {
+		names := make([]string, len(pod.Spec.SchedulingGates))
+		for i, g := range pod.Spec.SchedulingGates {
+			names[i] = g.Name
+		}
+		c.gated = &sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.SchedulingGates,
+			Reasons: []string{fmt.Sprintf("waiting for scheduling gates: %v", names)}}
+	}
+
+	// Tolerations.
+	c.tolerations = pod.Spec.Tolerations
+	c.toleratesUnschedulable = toleratesAny(pod.Spec.Tolerations, &unschedulableTaint)
+	for _, t := range pod.Spec.Tolerations {
+		if t.Effect == "" || t.Effect == corev1.TaintEffectPreferNoSchedule {
+			c.preferTolerations = append(c.preferTolerations, t)
+		}
+	}
+
+	// Node affinity.
+	if len(pod.Spec.NodeSelector) > 0 {
+		for k, v := range pod.Spec.NodeSelector {
+			c.nodeSelectorPairs = append(c.nodeSelectorPairs, labelPair{k, v})
+		}
+		sort.Slice(c.nodeSelectorPairs, func(i, j int) bool { return c.nodeSelectorPairs[i].key < c.nodeSelectorPairs[j].key })
+	}
+	naPath := field.NewPath("spec", "affinity", "nodeAffinity")
+	var na *corev1.NodeAffinity
+	if pod.Spec.Affinity != nil {
+		na = pod.Spec.Affinity.NodeAffinity
+	}
+	if na != nil && na.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		sel, e := compileNodeSelector(na.RequiredDuringSchedulingIgnoredDuringExecution, naPath.Child("requiredDuringSchedulingIgnoredDuringExecution"))
+		errs = append(errs, e...)
+		c.required = sel
+	}
+	if na != nil && na.PreferredDuringSchedulingIgnoredDuringExecution != nil {
+		p, e := compilePreferred(na.PreferredDuringSchedulingIgnoredDuringExecution, naPath.Child("preferredDuringSchedulingIgnoredDuringExecution"))
+		errs = append(errs, e...)
+		c.preferred = p
+	}
+	if a := opts.AddedAffinity; a != nil {
+		ap := field.NewPath("addedAffinity")
+		if a.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+			sel, e := compileNodeSelector(a.RequiredDuringSchedulingIgnoredDuringExecution, ap.Child("requiredDuringSchedulingIgnoredDuringExecution"))
+			errs = append(errs, e...)
+			c.added = sel
+		}
+		if len(a.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
+			p, e := compilePreferred(a.PreferredDuringSchedulingIgnoredDuringExecution, ap.Child("preferredDuringSchedulingIgnoredDuringExecution"))
+			errs = append(errs, e...)
+			c.addedPreferred = p
+		}
+	}
+
+	// Host ports.
+	c.ports = pi.HostPorts
+	if c.ports == nil {
+		c.ports = cluster.PodHostPorts(pod)
+	}
+
+	// NodeResourcesFit: computePodResourceRequest (no resize status for the
+	// incoming pod), then SetMaxResource which clamps at zero.
+	reqList := cluster.PodRequests(pod, cluster.RequestOptions{})
+	c.req = maxResource(cluster.ResourceFromList(reqList))
+	for _, name := range c.req.ScalarNames() {
+		if c.req.Scalar[name] == 0 || c.ignoredScalar(name) {
+			continue
+		}
+		c.reqScalars = append(c.reqScalars, name)
+	}
+	c.fitReqs = scoringRequests(pod, opts.fitResources(), true)
+	c.balReqs = scoringRequests(pod, opts.balancedResources(), false)
+
+	// NodeDeclaredFeatures.
+	if opts.Version.RunsNodeDeclaredFeatures() {
+		c.features = requiredFeatures(pod)
+	}
+
+	// ImageLocality.
+	imageLocalityImages(opts.Version, pod, func(image string) {
+		c.images = append(c.images, normalizedImageName(image))
+	})
+	c.numContainers = len(pod.Spec.InitContainers) + len(pod.Spec.Containers)
+
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%w %s: %w", ErrInvalidPod, pi.Key, errs.ToAggregate())
+	}
+	if err := c.runPreFilter(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// ignoredScalar reports whether NodeResourcesFit's Filter ignores an
+// extended resource (IgnoredResources, IgnoredResourceGroups).
+func (c *Compiled) ignoredScalar(name corev1.ResourceName) bool {
+	if !cluster.IsExtendedResourceName(name) {
+		return false
+	}
+	for _, r := range c.opts.IgnoredResources {
+		if r == string(name) {
+			return true
+		}
+	}
+	if len(c.opts.IgnoredResourceGroups) > 0 {
+		prefix := strings.Split(string(name), "/")[0]
+		for _, g := range c.opts.IgnoredResourceGroups {
+			if g == prefix {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func maxResource(r cluster.Resource) cluster.Resource {
+	out := cluster.Resource{MilliCPU: max(r.MilliCPU, 0), Memory: max(r.Memory, 0), EphemeralStorage: max(r.EphemeralStorage, 0)}
+	if len(r.Scalar) > 0 {
+		out.Scalar = make(map[corev1.ResourceName]int64, len(r.Scalar))
+		for k, v := range r.Scalar {
+			out.Scalar[k] = max(v, 0)
+		}
+	}
+	return out
+}
+
+// scoringRequests is calculatePodResourceRequestList: the pod's request per
+// scored resource, in millicores for cpu and units otherwise.
+func scoringRequests(pod *corev1.Pod, resources []ResourceSpec, useDefaults bool) []int64 {
+	reqs := cluster.ScoringRequests(pod, useDefaults)
+	out := make([]int64, len(resources))
+	for i, r := range resources {
+		q := reqs[r.Name]
+		if r.Name == corev1.ResourceCPU {
+			out[i] = q.MilliValue()
+		} else {
+			out[i] = q.Value()
+		}
+	}
+	return out
+}
+
+var unschedulableTaint = corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule}
+
+// requiredFeatures is InferForPodScheduling of the v1.36 node declared
+// features registry (k8s.io/component-helpers/nodedeclaredfeatures), in the
+// registry's name order: a RestartAllContainers restart-rule action needs
+// RestartAllContainersOnContainerExits; hostNetwork with hostUsers=false needs
+// UserNamespacesHostNetworkSupport. The other registered features are never
+// inferred for scheduling.
+func requiredFeatures(pod *corev1.Pod) []string {
+	var out []string
+	if needsRestartAllContainers(pod) {
+		out = append(out, "RestartAllContainersOnContainerExits")
+	}
+	if pod.Spec.HostNetwork && pod.Spec.HostUsers != nil && !*pod.Spec.HostUsers {
+		out = append(out, "UserNamespacesHostNetworkSupport")
+	}
+	return out
+}
+
+func needsRestartAllContainers(pod *corev1.Pod) bool {
+	for _, list := range [][]corev1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
+		for i := range list {
+			for _, r := range list[i].RestartPolicyRules {
+				if r.Action == corev1.ContainerRestartRuleActionRestartAllContainers {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// normalizedImageName is imagelocality's normalizedImageName: a reference
+// without a tag gets ":latest".
+func normalizedImageName(name string) string {
+	if strings.LastIndex(name, ":") <= strings.LastIndex(name, "/") {
+		name += ":latest"
+	}
+	return name
+}
+
+// runPreFilter runs the PreFilter plugins in profile order, as
+// RunPreFilterPlugins does: Skip records the plugin (its Filter is not run),
+// an UnschedulableAndUnresolvable status stops at once, an Error stops with
+// an error, a node-name result restricts the nodes.
+func (c *Compiled) runPreFilter() error {
+	pod := c.pod
+	// NodeAffinity.
+	var na *corev1.NodeAffinity
+	if pod.Spec.Affinity != nil {
+		na = pod.Spec.Affinity.NodeAffinity
+	}
+	noRequired := na == nil || na.RequiredDuringSchedulingIgnoredDuringExecution == nil
+	if noRequired && c.added == nil && pod.Spec.NodeSelector == nil {
+		c.skip[fNodeAffinity] = true
+	} else if !noRequired && len(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms) > 0 {
+		names, restricted := nodeNamesOf(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms)
+		if restricted && names.Len() == 0 {
+			c.preFilter = sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.NodeAffinity, Reasons: reasonAffinityConflict}
+			return nil
+		}
+		if restricted {
+			c.restricted, c.nodeNames, c.restrictedBy = true, names, []string{sched.NodeAffinity}
+			c.absent = sched.Status{Code: sched.UnschedulableAndUnresolvable,
+				Reasons: []string{fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", c.restrictedBy)}}
+		}
+	}
+	// NodePorts.
+	if len(c.ports) == 0 {
+		c.skip[fNodePorts] = true
+	}
+	// NodeResourcesFit never skips (SidecarContainers is GA).
+	// PodTopologySpread.
+	sp, err := topology.NewSpread(c.pi, c.snap, topology.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints})
+	if err != nil {
+		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.PodTopologySpread, Reasons: []string{err.Error()}}
+		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.PodTopologySpread, err)
+		return c.preFilterErr
+	}
+	c.spread = sp
+	c.skip[fPodTopologySpread] = sp.FilterSkipped()
+	// InterPodAffinity.
+	ipa, err := topology.NewInterPodAffinity(c.pi, c.snap, topology.AffinityOptions{
+		HardPodAffinityWeight:              c.opts.HardPodAffinityWeight,
+		IgnorePreferredTermsOfExistingPods: c.opts.IgnorePreferredTermsOfExistingPods,
+	})
+	if err != nil {
+		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.InterPodAffinity, Reasons: []string{err.Error()}}
+		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.InterPodAffinity, err)
+		return c.preFilterErr
+	}
+	c.ipa = ipa
+	c.skip[fInterPodAffinity] = ipa.FilterSkipped()
+	// NodeDeclaredFeatures (v1.36: a profile member; skipped without requirements).
+	if len(c.features) == 0 {
+		c.skip[fNodeDeclaredFeatures] = true
+	}
+	return nil
+}
+
+// nodeNamesOf is NodeAffinity's PreFilter result: the union over the terms
+// of the intersection of each term's matchFields metadata.name In values;
+// no restriction as soon as one term has no such requirement.
+func nodeNamesOf(terms []corev1.NodeSelectorTerm) (sets.Set[string], bool) {
+	var names sets.Set[string]
+	for _, t := range terms {
+		var termNames sets.Set[string]
+		for _, r := range t.MatchFields {
+			if r.Key == metav1.ObjectNameField && r.Operator == corev1.NodeSelectorOpIn {
+				s := sets.New(r.Values...)
+				if termNames == nil {
+					termNames = s
+				} else {
+					termNames = termNames.Intersection(s)
+				}
+			}
+		}
+		if termNames == nil {
+			return nil, false
+		}
+		names = names.Union(termNames)
+	}
+	return names, names != nil
+}
+
+// On returns the pod compiled against view, a view of the snapshot it was
+// compiled for (WithPod, WithoutPods): the pod-only parts are shared, the
+// PreFilter state of PodTopologySpread and InterPodAffinity is recomputed,
+// as the framework's AddPod/RemovePod extensions update it. c is unchanged.
+func (c *Compiled) On(view *Snapshot) (*Compiled, error) {
+	if view == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
+	}
+	v := *c
+	v.snap = view
+	v.preFilter = sched.Status{}
+	v.preFilterErr = nil
+	v.restricted, v.nodeNames, v.restrictedBy, v.absent = false, nil, nil, sched.Status{}
+	v.skip = [numFilters]bool{}
+	if err := v.runPreFilter(); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// Pod returns the compiled pod. It must not be modified.
+func (c *Compiled) Pod() *corev1.Pod { return c.pod }
+
+// PodInfo returns the compiled pod's requests and affinity terms.
+func (c *Compiled) PodInfo() *cluster.PodInfo { return c.pi }
+
+// Snapshot returns the snapshot the pod was compiled against.
+func (c *Compiled) Snapshot() *Snapshot { return c.snap }
+
+// Gated returns SchedulingGates' PreEnqueue rejection, or nil when the pod
+// has no scheduling gate.
+func (c *Compiled) Gated() *sched.Status { return c.gated }
+
+// PreFilterStatus returns the aggregated PreFilter status: Success, an
+// UnschedulableAndUnresolvable rejection of every node, or Error.
+func (c *Compiled) PreFilterStatus() sched.Status { return c.preFilter }
+
+// FilterSkipped reports whether the named Filter plugin's PreFilter returned
+// Skip, so that upstream does not run its Filter.
+func (c *Compiled) FilterSkipped(plugin string) bool {
+	for i, n := range filterNames {
+		if n == plugin {
+			return c.skip[i]
+		}
+	}
+	return false
+}
+
+// InPreFilterResult reports whether the node is inside the PreFilter node
+// restriction (always true without one).
+func (c *Compiled) InPreFilterResult(node string) bool {
+	return !c.restricted || c.nodeNames.Has(node)
+}

@@ -1,0 +1,264 @@
+package placement
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"sort"
+	"strings"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// Decision is the outcome of one scheduling cycle without the per-node
+// report: what Schedule returns.
+type Decision struct {
+	// Gated is SchedulingGates' rejection (nothing else was evaluated).
+	Gated *sched.Status
+	// PreFilter is the aggregated PreFilter status.
+	PreFilter sched.Status
+	// Node is the chosen node: the highest total score, ties to the lowest
+	// node name; "" when no node is feasible.
+	Node string
+	// Feasible is the number of feasible nodes.
+	Feasible int
+	// TotalScore is Node's total (computed even with one feasible node).
+	TotalScore int64
+	// Statuses is every node's recorded status (first failing plugin, the
+	// PreFilter status, or the absent-node status), in Snapshot.Nodes order;
+	// Success for feasible nodes.
+	Statuses []sched.Status
+	// Message is upstream's FitError text when no node is feasible.
+	Message string
+}
+
+// Schedule runs one scheduling cycle for the compiled pod: PreEnqueue,
+// PreFilter, every Filter on every node (short-circuit per node), Score on
+// the feasible nodes and host selection. It is Evaluate without the
+// per-plugin report and allocates only per-cycle buffers.
+func (c *Compiled) Schedule() Decision {
+	var d Decision
+	if c.gated != nil {
+		d.Gated = c.gated
+		return d
+	}
+	d.PreFilter = c.preFilter
+	nodes := c.snap.Nodes()
+	d.Statuses = make([]sched.Status, len(nodes))
+	if !c.preFilter.Code.Passes() {
+		for i := range d.Statuses {
+			d.Statuses[i] = c.preFilter
+		}
+		d.Message = fitErrorMessage(len(nodes), &c.preFilter, nil)
+		return d
+	}
+	feasible := make([]*cluster.NodeInfo, 0, len(nodes))
+	for i, n := range nodes {
+		if !c.InPreFilterResult(n.Name) {
+			d.Statuses[i] = c.absent
+			continue
+		}
+		st := c.Filter(n)
+		d.Statuses[i] = st
+		if st.Code.Passes() {
+			feasible = append(feasible, n)
+		}
+	}
+	d.Feasible = len(feasible)
+	if len(feasible) == 0 {
+		d.Message = fitErrorMessage(len(nodes), nil, d.Statuses)
+		return d
+	}
+	if len(feasible) == 1 {
+		// Upstream does not score a single feasible node.
+		d.Node = feasible[0].Name
+		d.TotalScore = c.Score(feasible).Total[0]
+		return d
+	}
+	s := c.Score(feasible)
+	best := 0
+	for k := 1; k < len(feasible); k++ {
+		if s.Total[k] > s.Total[best] {
+			best = k
+		}
+	}
+	d.Node, d.TotalScore = feasible[best].Name, s.Total[best]
+	return d
+}
+
+// fitErrorMessage is FitError.Error (pkg/scheduler/framework/types.go,
+// v1.36) without a PostFilter message: "0/N nodes are available:" followed
+// by the PreFilter message, or by the sorted histogram "K reason" of the
+// rejected nodes' reasons, and a period.
+func fitErrorMessage(numNodes int, preFilter *sched.Status, statuses []sched.Status) string {
+	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
+	if preFilter != nil {
+		return msg + " " + strings.Join(preFilter.Reasons, ", ") + "."
+	}
+	counts := map[string]int{}
+	for i := range statuses {
+		if statuses[i].Code.Passes() {
+			continue
+		}
+		for _, r := range statuses[i].Reasons {
+			counts[r]++
+		}
+	}
+	if len(counts) == 0 {
+		return msg
+	}
+	parts := make([]string, 0, len(counts))
+	for r, n := range counts {
+		parts = append(parts, fmt.Sprintf("%d %s", n, r))
+	}
+	sort.Strings(parts)
+	return msg + " " + strings.Join(parts, ", ") + "."
+}
+
+// Evaluate runs PreEnqueue, PreFilter, every Filter on every node and every
+// Score on the feasible nodes for one pod, as kube-scheduler v1.36's
+// scheduling cycle does, and reports each node's verdict: Status is what
+// upstream records (first failing plugin in order, the PreFilter status, or
+// the status of a node outside the PreFilter result), Filters is every
+// Filter plugin run on its own, Scores are listed for every feasible node
+// (also when only one is feasible). Nodes are in name order; BestNodes are
+// the feasible nodes with the highest total, in name order (host selection
+// takes the first). It does not modify its arguments.
+//
+// Invalid input (an unparsable selector, a nil pod or snapshot) returns an
+// error wrapping ErrInvalidPod; when a pod was given, the Result is returned
+// too and describes it as upstream would (PreFilter status Error, Error set).
+func Evaluate(snap *Snapshot, pod *corev1.Pod, opts Options) (*Result, error) {
+	c, err := Compile(snap, pod, opts)
+	if err != nil {
+		if pod == nil || snap == nil {
+			return nil, err
+		}
+		r := &Result{Pod: pod.Namespace + "/" + pod.Name, FeasibleNodes: []string{}, Nodes: []NodeResult{}, Error: err.Error()}
+		if pod.Spec.Priority != nil {
+			r.Priority = *pod.Spec.Priority
+		}
+		r.PreFilter.Status = PluginStatus{Code: sched.Error.String()}
+		return r, err
+	}
+	return c.Evaluate(), nil
+}
+
+// Evaluate is the package-level Evaluate for an already compiled pod.
+func (c *Compiled) Evaluate() *Result {
+	r := &Result{Pod: c.pi.Key, FeasibleNodes: []string{}, Nodes: []NodeResult{}}
+	if c.pod.Spec.Priority != nil {
+		r.Priority = *c.pod.Spec.Priority
+	}
+	if c.gated != nil {
+		g := toPluginStatus(*c.gated)
+		r.Gated = &g
+		return r
+	}
+	r.PreFilter.Status = toPluginStatus(c.preFilter)
+	r.PreFilter.Status.Plugin = c.preFilter.Plugin
+	for i := 0; i < numFilters; i++ {
+		if c.skip[i] && c.includesFilter(i) {
+			r.PreFilter.SkippedFilterPlugins = append(r.PreFilter.SkippedFilterPlugins, filterNames[i])
+		}
+	}
+	sort.Strings(r.PreFilter.SkippedFilterPlugins)
+	if c.restricted {
+		r.PreFilter.NodeNames = sets.List(c.nodeNames)
+		r.PreFilter.RestrictedBy = c.restrictedBy
+	}
+	nodes := c.snap.Nodes()
+	r.Nodes = make([]NodeResult, len(nodes))
+	statuses := make([]sched.Status, len(nodes))
+	if !c.preFilter.Code.Passes() {
+		for i, n := range nodes {
+			statuses[i] = c.preFilter
+			r.Nodes[i] = NodeResult{Node: n.Name, Status: toPluginStatus(c.preFilter)}
+		}
+		if c.preFilter.Code == sched.Error {
+			r.Error = strings.Join(c.preFilter.Reasons, ", ")
+		} else {
+			r.Message = fitErrorMessage(len(nodes), &c.preFilter, nil)
+		}
+		return r
+	}
+	var feasible []*cluster.NodeInfo
+	var feasibleIdx []int
+	for i, n := range nodes {
+		nr := NodeResult{Node: n.Name}
+		each := c.FilterEach(n)
+		nr.Filters = make([]PluginStatus, 0, numFilters)
+		first := sched.Status{}
+		for p := 0; p < numFilters; p++ {
+			if !c.includesFilter(p) {
+				continue
+			}
+			nr.Filters = append(nr.Filters, toPluginStatus(each[p]))
+			if first.Code.Passes() && !each[p].Code.Passes() {
+				first = each[p]
+			}
+		}
+		if !c.InPreFilterResult(n.Name) {
+			nr.ExcludedByPreFilter = true
+			first = c.absent
+		}
+		statuses[i] = first
+		nr.Status = toPluginStatus(first)
+		if first.Code == sched.Error && r.Error == "" {
+			r.Error = first.String()
+		}
+		if first.Code.Passes() {
+			nr.Feasible = true
+			feasible = append(feasible, n)
+			feasibleIdx = append(feasibleIdx, i)
+			r.FeasibleNodes = append(r.FeasibleNodes, n.Name)
+		}
+		r.Nodes[i] = nr
+	}
+	if len(feasible) == 0 {
+		if r.Error == "" {
+			r.Message = fitErrorMessage(len(nodes), nil, statuses)
+		}
+		return r
+	}
+	s := c.Score(feasible)
+	for p := range numScores {
+		if s.Skipped[p] && s.Weights[p] != 0 {
+			r.PreScoreSkippedPlugins = append(r.PreScoreSkippedPlugins, scoreNames[p])
+		}
+	}
+	sort.Strings(r.PreScoreSkippedPlugins)
+	var top int64
+	for k, i := range feasibleIdx {
+		nr := &r.Nodes[i]
+		for p := range numScores {
+			if s.Skipped[p] {
+				continue
+			}
+			nr.Scores = append(nr.Scores, PluginScore{Plugin: scoreNames[p], Raw: s.Raw[p][k],
+				Normalized: s.Normalized[p][k], Weight: s.Weights[p], Weighted: s.Normalized[p][k] * s.Weights[p]})
+		}
+		nr.TotalScore = s.Total[k]
+		if k == 0 || s.Total[k] > top {
+			top = s.Total[k]
+		}
+	}
+	for k, i := range feasibleIdx {
+		if s.Total[k] == top {
+			r.BestNodes = append(r.BestNodes, r.Nodes[i].Node)
+		}
+	}
+	return r
+}
+
+// includesFilter reports whether the version's profile has the filter.
+func (c *Compiled) includesFilter(p int) bool {
+	return p != fNodeDeclaredFeatures || c.opts.Version.RunsNodeDeclaredFeatures()
+}
+
+func toPluginStatus(s sched.Status) PluginStatus {
+	code := s.Code
+	return PluginStatus{Plugin: s.Plugin, Code: code.String(), Reasons: s.Reasons}
+}

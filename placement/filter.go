@@ -1,0 +1,247 @@
+package placement
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// Reason texts, exactly as the v1.36 plugins write them. The slices are
+// shared by every status that carries them and must never be modified.
+var (
+	reasonUnschedulable    = []string{"node(s) were unschedulable"}                                 // nodeunschedulable.ErrReasonUnschedulable
+	reasonNodeName         = []string{"node(s) didn't match the requested node name"}               // nodename.ErrReason
+	reasonTaint            = []string{"node(s) had untolerated taint(s)"}                           // tainttoleration Filter
+	reasonAffinity         = []string{"node(s) didn't match Pod's node affinity/selector"}          // nodeaffinity.ErrReasonPod
+	reasonAffinityEnforced = []string{"node(s) didn't match scheduler-enforced node affinity"}      // nodeaffinity errReasonEnforced
+	reasonAffinityConflict = []string{"pod affinity terms conflict"}                                // nodeaffinity errReasonConflict
+	reasonPorts            = []string{"node(s) didn't have free ports for the requested pod ports"} // nodeports.ErrReason
+	reasonFeatures         = []string{"node(s) didn't match Pod's required features"}               // nodedeclaredfeatures
+)
+
+// Bits of the fixed NodeResourcesFit shortfalls, in fitsRequest's order.
+const (
+	fitPods = 1 << iota
+	fitCPU
+	fitMemory
+	fitEphemeral
+)
+
+// fitReasons[mask] is the reason list for a combination of fixed shortfalls,
+// built once so that a failing node costs no allocation.
+var fitReasons = func() [16][]string {
+	var t [16][]string
+	texts := [4]string{"Too many pods", "Insufficient cpu", "Insufficient memory", "Insufficient ephemeral-storage"}
+	for m := 1; m < 16; m++ {
+		for b := 0; b < 4; b++ {
+			if m&(1<<b) != 0 {
+				t[m] = append(t[m], texts[b])
+			}
+		}
+	}
+	return t
+}()
+
+// Filter runs the Filter plugins on one node in profile order and returns the
+// first rejection (with its plugin), or Success, as
+// RunFilterPluginsWithNominatedPods does (without nominated pods). Plugins
+// whose PreFilter returned Skip are not run. A failed PreFilter is returned
+// as is. The PreFilter node restriction is not applied (see
+// InPreFilterResult). It does not allocate for the common plugins.
+func (c *Compiled) Filter(n *cluster.NodeInfo) sched.Status {
+	if !c.preFilter.Code.Passes() {
+		return c.preFilter
+	}
+	for i := 0; i < numFilters; i++ {
+		if c.skip[i] {
+			continue
+		}
+		if st := c.filterOne(i, n); !st.Code.Passes() {
+			st.Plugin = filterNames[i]
+			return st
+		}
+	}
+	return sched.Status{}
+}
+
+// Fits reports whether the pod passes every Filter plugin on the node and
+// the node is inside the PreFilter restriction.
+func (c *Compiled) Fits(n *cluster.NodeInfo) bool {
+	return c.InPreFilterResult(n.Name) && c.Filter(n).Code.Passes()
+}
+
+// FilterEach runs every Filter plugin on the node on its own (no
+// short-circuit) and returns their verdicts in profile order, with Code Skip
+// for a plugin whose PreFilter returned Skip. Statuses carry their plugin.
+func (c *Compiled) FilterEach(n *cluster.NodeInfo) [numFilters]sched.Status {
+	var out [numFilters]sched.Status
+	for i := 0; i < numFilters; i++ {
+		if c.skip[i] {
+			out[i] = sched.Status{Code: sched.Skip, Plugin: filterNames[i]}
+			continue
+		}
+		st := c.filterOne(i, n)
+		st.Plugin = filterNames[i]
+		out[i] = st
+	}
+	return out
+}
+
+func (c *Compiled) filterOne(i int, n *cluster.NodeInfo) sched.Status {
+	node := n.Node
+	switch i {
+	case fNodeUnschedulable:
+		if node.Spec.Unschedulable && !c.toleratesUnschedulable {
+			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonUnschedulable}
+		}
+	case fNodeName:
+		if c.pod.Spec.NodeName != "" && c.pod.Spec.NodeName != n.Name {
+			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonNodeName}
+		}
+	case fTaintToleration:
+		if c.hasUntoleratedTaint(node) {
+			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonTaint}
+		}
+	case fNodeAffinity:
+		if c.added != nil && !c.added.matches(node) {
+			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinityEnforced}
+		}
+		if !c.matchesRequiredAffinity(node) {
+			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinity}
+		}
+	case fNodePorts:
+		if c.portsConflict(n.UsedPorts) {
+			return sched.Status{Code: sched.Unschedulable, Reasons: reasonPorts}
+		}
+	case fNodeResourcesFit:
+		return c.fitsResources(n)
+	case fPodTopologySpread:
+		if c.spread != nil {
+			return c.spread.Filter(n)
+		}
+	case fInterPodAffinity:
+		if c.ipa != nil {
+			return c.ipa.Filter(n)
+		}
+	case fNodeDeclaredFeatures:
+		if !hasFeatures(node.Status.DeclaredFeatures, c.features) {
+			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonFeatures}
+		}
+	}
+	return sched.Status{}
+}
+
+// hasUntoleratedTaint is FindMatchingUntoleratedTaint over the NoSchedule and
+// NoExecute taints.
+func (c *Compiled) hasUntoleratedTaint(node *corev1.Node) bool {
+	for i := range node.Spec.Taints {
+		t := &node.Spec.Taints[i]
+		if t.Effect != corev1.TaintEffectNoSchedule && t.Effect != corev1.TaintEffectNoExecute {
+			continue
+		}
+		if !toleratesAny(c.tolerations, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesRequiredAffinity is RequiredNodeAffinity.Match: nodeSelector AND
+// the required node selector terms.
+func (c *Compiled) matchesRequiredAffinity(node *corev1.Node) bool {
+	if !matchesPairs(c.nodeSelectorPairs, node) {
+		return false
+	}
+	return c.required == nil || c.required.matches(node)
+}
+
+// portsConflict is fitsPorts / HostPortInfo.CheckConflict: a wildcard wanted
+// port clashes with the same protocol and port on any IP; a specific IP
+// clashes with the wildcard or the same IP.
+func (c *Compiled) portsConflict(used []cluster.HostPort) bool {
+	for _, want := range c.ports {
+		for _, u := range used {
+			if u.Port != want.Port || u.Protocol != want.Protocol {
+				continue
+			}
+			if want.IP == "0.0.0.0" || u.IP == "0.0.0.0" || u.IP == want.IP {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fitsResources is NodeResourcesFit's Filter (fitsRequest, v1.36): pod
+// count, then cpu, memory, ephemeral storage and scalar resources; a
+// shortfall where the request exceeds the node's allocatable outright makes
+// the status UnschedulableAndUnresolvable (preemption cannot help).
+func (c *Compiled) fitsResources(n *cluster.NodeInfo) sched.Status {
+	mask := 0
+	unresolvable := false
+	if int64(len(n.Pods))+1 > n.Allocatable.AllowedPodNumber {
+		mask |= fitPods
+	}
+	r := &c.req
+	if r.MilliCPU != 0 || r.Memory != 0 || r.EphemeralStorage != 0 || len(r.Scalar) > 0 {
+		a, q := &n.Allocatable, &n.Requested
+		if r.MilliCPU > 0 && r.MilliCPU > a.MilliCPU-q.MilliCPU {
+			mask |= fitCPU
+			unresolvable = unresolvable || r.MilliCPU > a.MilliCPU
+		}
+		if r.Memory > 0 && r.Memory > a.Memory-q.Memory {
+			mask |= fitMemory
+			unresolvable = unresolvable || r.Memory > a.Memory
+		}
+		if r.EphemeralStorage > 0 && r.EphemeralStorage > a.EphemeralStorage-q.EphemeralStorage {
+			mask |= fitEphemeral
+			unresolvable = unresolvable || r.EphemeralStorage > a.EphemeralStorage
+		}
+		if len(c.reqScalars) > 0 {
+			var scalarReasons []string
+			for _, name := range c.reqScalars {
+				want := r.Scalar[name]
+				if want > a.Scalar[name]-q.Scalar[name] {
+					scalarReasons = append(scalarReasons, "Insufficient "+string(name))
+					unresolvable = unresolvable || want > a.Scalar[name]
+				}
+			}
+			if scalarReasons != nil {
+				reasons := make([]string, 0, 4+len(scalarReasons))
+				reasons = append(reasons, fitReasons[mask]...)
+				reasons = append(reasons, scalarReasons...)
+				return fitStatus(reasons, unresolvable)
+			}
+		}
+	}
+	if mask == 0 {
+		return sched.Status{}
+	}
+	return fitStatus(fitReasons[mask], unresolvable)
+}
+
+func fitStatus(reasons []string, unresolvable bool) sched.Status {
+	code := sched.Unschedulable
+	if unresolvable {
+		code = sched.UnschedulableAndUnresolvable
+	}
+	return sched.Status{Code: code, Reasons: reasons}
+}
+
+// hasFeatures reports whether every required feature is declared by the node.
+func hasFeatures(declared, required []string) bool {
+	for _, r := range required {
+		found := false
+		for _, d := range declared {
+			if d == r {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,350 @@
+package placement
+
+import (
+	"math"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// Score plugin positions in profile order (sched.ScoreOrder).
+const (
+	sTaintToleration = iota
+	sNodeAffinity
+	sNodeResourcesFit
+	sPodTopologySpread
+	sInterPodAffinity
+	sBalancedAllocation
+	sImageLocality
+	numScores
+)
+
+var scoreNames = [numScores]string{
+	sched.TaintToleration, sched.NodeAffinity, sched.NodeResourcesFit, sched.PodTopologySpread,
+	sched.InterPodAffinity, sched.NodeResourcesBalancedAllocation, sched.ImageLocality,
+}
+
+// Scores holds every Score plugin's result over a list of feasible nodes:
+// Raw[p][k] and Normalized[p][k] for plugin p (profile order) and feasible
+// node k, Skipped[p] when its PreScore returned Skip (or its weight is 0),
+// and Total[k], the weighted sum.
+type Scores struct {
+	Plugins    [numScores]string
+	Weights    [numScores]int64
+	Skipped    [numScores]bool
+	Raw        [numScores][]int64
+	Normalized [numScores][]int64
+	Total      []int64
+}
+
+// Score runs PreScore, Score and NormalizeScore of every Score plugin over
+// the feasible nodes and weights the results, as prioritizeNodes does
+// (v1.36): the normalization of each plugin is over exactly these nodes.
+// The slice is not modified.
+func (c *Compiled) Score(feasible []*cluster.NodeInfo) *Scores {
+	s := &Scores{Plugins: scoreNames, Total: make([]int64, len(feasible))}
+	for p := range numScores {
+		s.Weights[p] = c.opts.weight(scoreNames[p])
+		if s.Weights[p] == 0 {
+			s.Skipped[p] = true
+		}
+	}
+	k := len(feasible)
+	raw := func(p int) []int64 {
+		r := make([]int64, k)
+		s.Raw[p] = r
+		return r
+	}
+
+	// TaintToleration: untolerated PreferNoSchedule taints, reversed.
+	if !s.Skipped[sTaintToleration] {
+		r := raw(sTaintToleration)
+		for i, n := range feasible {
+			r[i] = c.intolerablePreferTaints(n.Node)
+		}
+		s.Normalized[sTaintToleration] = defaultNormalize(r, true)
+	}
+	// NodeAffinity: PreScore skips without preferred terms.
+	if !s.Skipped[sNodeAffinity] && c.preferred == nil && c.addedPreferred == nil {
+		s.Skipped[sNodeAffinity] = true
+	}
+	if !s.Skipped[sNodeAffinity] {
+		r := raw(sNodeAffinity)
+		for i, n := range feasible {
+			r[i] = c.addedPreferred.score(n.Node) + c.preferred.score(n.Node)
+		}
+		s.Normalized[sNodeAffinity] = defaultNormalize(r, false)
+	}
+	// NodeResourcesFit: the scoring strategy, no normalization.
+	if !s.Skipped[sNodeResourcesFit] {
+		r := raw(sNodeResourcesFit)
+		res := c.opts.fitResources()
+		scorer := c.fitScorer(res)
+		buf := make([]int64, 3*len(res))
+		for i, n := range feasible {
+			requested, allocated, allocatable := buf[:len(res)], buf[len(res):2*len(res)], buf[2*len(res):]
+			nodeAllocatableRequest(n, res, c.fitReqs, false, requested, allocated, allocatable)
+			r[i] = scorer(requested, allocatable)
+		}
+		s.Normalized[sNodeResourcesFit] = r
+	}
+	// PodTopologySpread and InterPodAffinity come normalized.
+	if !s.Skipped[sPodTopologySpread] {
+		if c.spread == nil {
+			s.Skipped[sPodTopologySpread] = true
+		} else if r, norm, skipped := c.spread.Score(feasible); skipped {
+			s.Skipped[sPodTopologySpread] = true
+		} else {
+			s.Raw[sPodTopologySpread], s.Normalized[sPodTopologySpread] = r, norm
+		}
+	}
+	if !s.Skipped[sInterPodAffinity] {
+		if c.ipa == nil {
+			s.Skipped[sInterPodAffinity] = true
+		} else if r, norm, skipped := c.ipa.Score(feasible); skipped {
+			s.Skipped[sInterPodAffinity] = true
+		} else {
+			s.Raw[sInterPodAffinity], s.Normalized[sInterPodAffinity] = r, norm
+		}
+	}
+	// NodeResourcesBalancedAllocation: skipped for a best-effort pod.
+	if !s.Skipped[sBalancedAllocation] {
+		best := true
+		for _, v := range c.balReqs {
+			if v != 0 {
+				best = false
+			}
+		}
+		s.Skipped[sBalancedAllocation] = best
+	}
+	if !s.Skipped[sBalancedAllocation] {
+		r := raw(sBalancedAllocation)
+		res := c.opts.balancedResources()
+		buf := make([]int64, 3*len(res))
+		for i, n := range feasible {
+			requested, allocated, allocatable := buf[:len(res)], buf[len(res):2*len(res)], buf[2*len(res):]
+			nodeAllocatableRequest(n, res, c.balReqs, true, requested, allocated, allocatable)
+			r[i] = balancedAllocationScore(c.opts.Version, requested, allocated, allocatable)
+		}
+		s.Normalized[sBalancedAllocation] = r
+	}
+	// ImageLocality.
+	if !s.Skipped[sImageLocality] {
+		r := raw(sImageLocality)
+		total := len(c.snap.Nodes())
+		for i, n := range feasible {
+			r[i] = c.imageScore(n, total)
+		}
+		s.Normalized[sImageLocality] = r
+	}
+	for p := range numScores {
+		if s.Skipped[p] {
+			continue
+		}
+		w := s.Weights[p]
+		for i, v := range s.Normalized[p] {
+			s.Total[i] += v * w
+		}
+	}
+	return s
+}
+
+// intolerablePreferTaints counts the node's PreferNoSchedule taints that no
+// toleration with an empty or PreferNoSchedule effect tolerates.
+func (c *Compiled) intolerablePreferTaints(node *corev1.Node) int64 {
+	var n int64
+	for i := range node.Spec.Taints {
+		t := &node.Spec.Taints[i]
+		if t.Effect != corev1.TaintEffectPreferNoSchedule {
+			continue
+		}
+		if !toleratesAny(c.preferTolerations, t) {
+			n++
+		}
+	}
+	return n
+}
+
+// defaultNormalize is helper.DefaultNormalizeScore with MaxNodeScore.
+func defaultNormalize(raw []int64, reverse bool) []int64 {
+	out := make([]int64, len(raw))
+	var top int64
+	for _, v := range raw {
+		top = max(top, v)
+	}
+	if top == 0 {
+		if reverse {
+			for i := range out {
+				out[i] = sched.MaxNodeScore
+			}
+		}
+		return out
+	}
+	for i, v := range raw {
+		s := sched.MaxNodeScore * v / top
+		if reverse {
+			s = sched.MaxNodeScore - s
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// nodeAllocatableRequest is resourceAllocationScorer.calculateNodeAllocatableRequest:
+// per resource, the node's allocatable, what its pods request (the non-zero
+// sums for cpu and memory unless useRequested) and that plus the pod's
+// request; a scalar the pod does not request and a resource the node lacks
+// stay zero.
+func nodeAllocatableRequest(n *cluster.NodeInfo, res []ResourceSpec, podReqs []int64, useRequested bool, requested, allocated, allocatable []int64) {
+	for i, r := range res {
+		requested[i], allocated[i], allocatable[i] = 0, 0, 0
+		if podReqs[i] == 0 && cluster.IsScalarResourceName(r.Name) {
+			continue
+		}
+		var alloc, used int64
+		switch r.Name {
+		case corev1.ResourceCPU:
+			alloc = n.Allocatable.MilliCPU
+			used = n.NonZeroRequested.MilliCPU
+			if useRequested {
+				used = n.Requested.MilliCPU
+			}
+		case corev1.ResourceMemory:
+			alloc = n.Allocatable.Memory
+			used = n.NonZeroRequested.Memory
+			if useRequested {
+				used = n.Requested.Memory
+			}
+		case corev1.ResourceEphemeralStorage:
+			alloc, used = n.Allocatable.EphemeralStorage, n.Requested.EphemeralStorage
+		default:
+			a, ok := n.Allocatable.Scalar[r.Name]
+			if ok {
+				alloc, used = a, n.Requested.Scalar[r.Name]
+			}
+		}
+		if alloc == 0 {
+			continue
+		}
+		allocatable[i], allocated[i], requested[i] = alloc, used, used+podReqs[i]
+	}
+}
+
+// fitScorer returns the NodeResourcesFit strategy's scorer over requested
+// and allocatable (least_allocated.go, most_allocated.go,
+// requested_to_capacity_ratio.go).
+func (c *Compiled) fitScorer(res []ResourceSpec) func(requested, allocatable []int64) int64 {
+	switch c.opts.ScoringStrategy.Type {
+	case MostAllocated:
+		return func(requested, allocatable []int64) int64 {
+			var score, weights int64
+			for i := range requested {
+				if allocatable[i] == 0 {
+					continue
+				}
+				req := min(requested[i], allocatable[i])
+				score += req * sched.MaxNodeScore / allocatable[i] * res[i].Weight
+				weights += res[i].Weight
+			}
+			if weights == 0 {
+				return 0
+			}
+			return score / weights
+		}
+	case RequestedToCapacityRatio:
+		shape := make([]UtilizationShapePoint, len(c.opts.ScoringStrategy.Shape))
+		copy(shape, c.opts.ScoringStrategy.Shape)
+		sort.SliceStable(shape, func(i, j int) bool { return shape[i].Utilization < shape[j].Utilization })
+		fn := func(p int64) int64 {
+			if len(shape) == 0 {
+				return 0
+			}
+			for i := range shape {
+				if p <= int64(shape[i].Utilization) {
+					if i == 0 {
+						return int64(shape[0].Score) * 10
+					}
+					x0, y0 := int64(shape[i-1].Utilization), int64(shape[i-1].Score)*10
+					x1, y1 := int64(shape[i].Utilization), int64(shape[i].Score)*10
+					return y0 + (y1-y0)*(p-x0)/(x1-x0)
+				}
+			}
+			return int64(shape[len(shape)-1].Score) * 10
+		}
+		return func(requested, allocatable []int64) int64 {
+			var score, weights int64
+			for i := range requested {
+				if allocatable[i] == 0 {
+					continue
+				}
+				var v int64
+				if requested[i] > allocatable[i] {
+					v = fn(100)
+				} else {
+					v = fn(requested[i] * 100 / allocatable[i])
+				}
+				if v > 0 {
+					score += v * res[i].Weight
+					weights += res[i].Weight
+				}
+			}
+			if weights == 0 {
+				return 0
+			}
+			return int64(math.Round(float64(score) / float64(weights)))
+		}
+	default:
+		return func(requested, allocatable []int64) int64 {
+			var score, weights int64
+			for i := range requested {
+				if allocatable[i] == 0 {
+					continue
+				}
+				var v int64
+				if requested[i] <= allocatable[i] {
+					v = (allocatable[i] - requested[i]) * sched.MaxNodeScore / allocatable[i]
+				}
+				score += v * res[i].Weight
+				weights += res[i].Weight
+			}
+			if weights == 0 {
+				return 0
+			}
+			return score / weights
+		}
+	}
+}
+
+const (
+	mib                   int64 = 1024 * 1024
+	minImageThreshold     int64 = 23 * mib
+	maxContainerThreshold int64 = 1000 * mib
+)
+
+// imageScore is ImageLocality's Score: the sizes of the pod's images present
+// on the node, each scaled by the share of nodes that have it, clamped to
+// [23MiB, 1000MiB × containers] and mapped linearly onto [0, 100].
+func (c *Compiled) imageScore(n *cluster.NodeInfo, totalNodes int) int64 {
+	var sum int64
+	if len(n.ImageStates) > 0 && totalNodes > 0 {
+		for _, img := range c.images {
+			if st, ok := n.ImageStates[img]; ok {
+				spread := float64(st.NumNodes) / float64(totalNodes)
+				sum += int64(float64(st.Size) * spread)
+			}
+		}
+	}
+	maxThreshold := maxContainerThreshold * int64(c.numContainers)
+	if sum < minImageThreshold {
+		sum = minImageThreshold
+	} else if sum > maxThreshold {
+		sum = maxThreshold
+	}
+	if maxThreshold == minImageThreshold {
+		return 0
+	}
+	return sched.MaxNodeScore * (sum - minImageThreshold) / (maxThreshold - minImageThreshold)
+}
