@@ -13,36 +13,19 @@ import (
 
 // FilterNode runs PreFilter and every Filter plugin for pod on the named node
 // of snap, as RunFilterPluginsWithNominatedPods does in preemption's dry run,
-// and returns the first failing plugin's status (Success when all pass).
+// and returns the first failing plugin's status (Success when all pass). The
+// PreFilter node restriction is not applied (preemption only dry-runs nodes
+// inside it). It compiles the pod each time: callers that try many views
+// should Compile once and use (*Compiled).On and (*Compiled).Filter.
 // It does not modify its arguments.
 func FilterNode(snap *Snapshot, pod *corev1.Pod, node string, opts Options) (sched.Status, error) {
-	r, err := Evaluate(snap, pod, opts)
+	c, err := Compile(snap, pod, opts)
 	if err != nil {
 		return sched.Status{}, err
 	}
-	if r == nil {
-		return sched.Status{}, fmt.Errorf("placement: no evaluation")
+	n, ok := snap.Node(node)
+	if !ok {
+		return sched.Status{}, fmt.Errorf("placement: unknown node %q", node)
 	}
-	for _, n := range r.Nodes {
-		if n.Node != node {
-			continue
-		}
-		return toStatus(n.Status), nil
-	}
-	return sched.Status{}, fmt.Errorf("placement: unknown node %q", node)
-}
-
-func toStatus(p PluginStatus) sched.Status {
-	st := sched.Status{Plugin: p.Plugin, Reasons: p.Reasons}
-	switch p.Code {
-	case "", "Success", "Skip":
-		st.Code = sched.Success
-	case "Unschedulable":
-		st.Code = sched.Unschedulable
-	case "UnschedulableAndUnresolvable":
-		st.Code = sched.UnschedulableAndUnresolvable
-	default:
-		st.Code = sched.Error
-	}
-	return st
+	return c.Filter(n), nil
 }
