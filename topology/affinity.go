@@ -52,7 +52,12 @@ func newIncomingTerm(t *cluster.AffinityTerm, weight int32) incomingTerm {
 
 // nsCache remembers, during one walk, whether a namespace's labels match a
 // term's namespace selector. It belongs to one goroutine.
-type nsCache map[string]bool
+type nsCache map[nsCacheKey]bool
+
+type nsCacheKey struct {
+	term *incomingTerm
+	ns   string
+}
 
 func (t *incomingTerm) matchesNamespace(ns string, snap *cluster.Snapshot, cache nsCache) bool {
 	if t.nsAll || hasValue(t.names, ns) {
@@ -61,7 +66,7 @@ func (t *incomingTerm) matchesNamespace(ns string, snap *cluster.Snapshot, cache
 	if !t.hasSel {
 		return false
 	}
-	if ok, seen := cache[ns]; seen {
+	if ok, seen := cache[nsCacheKey{t, ns}]; seen {
 		return ok
 	}
 	var nsLabels map[string]string
@@ -69,7 +74,7 @@ func (t *incomingTerm) matchesNamespace(ns string, snap *cluster.Snapshot, cache
 		nsLabels = snap.NamespaceLabels(ns)
 	}
 	ok := nsLabels != nil && t.nsSel.matches(nsLabels)
-	cache[ns] = ok
+	cache[nsCacheKey{t, ns}] = ok
 	return ok
 }
 
@@ -163,47 +168,65 @@ func NewInterPodAffinity(pod *cluster.PodInfo, snap *cluster.Snapshot, opts Affi
 		a.prefAnti = append(a.prefAnti, newIncomingTerm(&t.AffinityTerm, t.Weight))
 	}
 
-	var nodes []*cluster.NodeInfo
-	if snap != nil {
-		nodes = snap.Nodes()
-	}
-	// getExistingAntiAffinityCounts.
-	for _, n := range nodes {
-		if len(n.PodsWithRequiredAntiAffinity) == 0 || len(n.Node.Labels) == 0 {
+	ix := newInterned(snap)
+	// getExistingAntiAffinityCounts: each distinct term is matched against
+	// the incoming pod once.
+	termMemo := make(memo, len(ix.view.Terms))
+	for i, n := range ix.nodes {
+		refs := ix.view.Nodes[i].RequiredAntiAffinity
+		if len(refs) == 0 || len(n.Node.Labels) == 0 {
 			continue
 		}
-		for _, ep := range n.PodsWithRequiredAntiAffinity {
-			for i := range ep.RequiredAntiAffinityTerms {
-				t := &ep.RequiredAntiAffinityTerms[i]
-				if !existingTermMatches(t, p, a.nsLabels) {
-					continue
-				}
-				if v, ok := n.Node.Labels[t.TopologyKey]; ok {
-					a.existingAntiCounts.add(t.TopologyKey, v, 1)
-				}
+		for _, r := range refs {
+			t := &ix.view.Terms[r.Term]
+			if !a.existingMatches(r.Term, t, termMemo) {
+				continue
+			}
+			if v, ok := n.Node.Labels[t.TopologyKey]; ok {
+				a.existingAntiCounts.add(t.TopologyKey, v, 1)
 			}
 		}
 	}
-	// getIncomingAffinityAntiAffinityCounts.
+	// getIncomingAffinityAntiAffinityCounts: each distinct label set is
+	// matched against each term once; counts are added per node.
 	if len(a.reqAff) > 0 || len(a.reqAnti) > 0 {
 		cache := nsCache{}
-		for _, n := range nodes {
+		allMemo := ix.newMemo()
+		antiMemos := make([]memo, len(a.reqAnti))
+		for i := range antiMemos {
+			antiMemos[i] = ix.newMemo()
+		}
+		antiCount := make([]int64, len(a.reqAnti))
+		for i, n := range ix.nodes {
 			nl := n.Node.Labels
-			for _, ep := range n.Pods {
-				if len(a.reqAff) > 0 && a.matchesAll(ep.Pod, cache) {
-					for i := range a.reqAff {
-						if v, ok := nl[a.reqAff[i].key]; ok {
-							a.affinityCounts.add(a.reqAff[i].key, v, 1)
-						}
+			var affCount int64
+			clear(antiCount)
+			for _, id := range ix.view.Nodes[i].Sets {
+				if id < 0 {
+					id = -1 - id // terminating pods count for affinity
+				}
+				if len(a.reqAff) > 0 && a.setMatchesAll(&ix, id, allMemo, cache) {
+					affCount++
+				}
+				for j := range a.reqAnti {
+					if a.reqAnti[j].setMatches(&ix, id, antiMemos[j], cache) {
+						antiCount[j]++
 					}
 				}
-				for i := range a.reqAnti {
-					t := &a.reqAnti[i]
-					if t.matches(ep.Pod, snap, cache) {
-						if v, ok := nl[t.key]; ok {
-							a.antiAffinityCounts.add(t.key, v, 1)
-						}
+			}
+			if affCount > 0 {
+				for j := range a.reqAff {
+					if v, ok := nl[a.reqAff[j].key]; ok {
+						a.affinityCounts.add(a.reqAff[j].key, v, affCount)
 					}
+				}
+			}
+			for j, c := range antiCount {
+				if c == 0 {
+					continue
+				}
+				if v, ok := nl[a.reqAnti[j].key]; ok {
+					a.antiAffinityCounts.add(a.reqAnti[j].key, v, c)
 				}
 			}
 		}
@@ -211,6 +234,66 @@ func NewInterPodAffinity(pod *cluster.PodInfo, snap *cluster.Snapshot, opts Affi
 	}
 	a.skip = a.existingAntiCounts.pairs == 0 && len(a.reqAff) == 0 && len(a.reqAnti) == 0
 	return a, nil
+}
+
+// existingMatches memoizes existingTermMatches per interned term ID.
+func (a *InterPodAffinity) existingMatches(id int32, t *cluster.AffinityTerm, mm memo) bool {
+	switch mm[id] {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	ok := existingTermMatches(t, a.pod, a.nsLabels)
+	if ok {
+		mm[id] = 1
+	} else {
+		mm[id] = 2
+	}
+	return ok
+}
+
+// setMatches memoizes incomingTerm.matches per interned label set.
+func (t *incomingTerm) setMatches(ix *interned, id int32, mm memo, cache nsCache) bool {
+	switch mm[id] {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	set := &ix.view.Sets[id]
+	ok := t.matchesNamespace(set.Namespace, ix.snap, cache) && t.m.matches(set.Labels)
+	if ok {
+		mm[id] = 1
+	} else {
+		mm[id] = 2
+	}
+	return ok
+}
+
+// setMatchesAll is matchesAll for an interned label set, memoized.
+func (a *InterPodAffinity) setMatchesAll(ix *interned, id int32, mm memo, cache nsCache) bool {
+	switch mm[id] {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	ok := true
+	for i := range a.reqAff {
+		t := &a.reqAff[i]
+		set := &ix.view.Sets[id]
+		if !t.matchesNamespace(set.Namespace, ix.snap, cache) || !t.m.matches(set.Labels) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		mm[id] = 1
+	} else {
+		mm[id] = 2
+	}
+	return ok
 }
 
 // matchesAll is podMatchesAllAffinityTerms over the required affinity terms.

@@ -34,53 +34,49 @@ func (a *InterPodAffinity) Score(feasible []*cluster.NodeInfo) (raw, normalized 
 	if hard == 0 {
 		hard = defaultHardAffinityWght
 	}
-	var nodes []*cluster.NodeInfo
-	if a.snap != nil {
-		nodes = a.snap.Nodes()
-	}
 	var topo pairCounts
 	cache := nsCache{}
-	for _, n := range nodes {
+	ix := newInterned(a.snap)
+	termMemo := make(memo, len(ix.view.Terms))
+	prefAffMemos := make([]memo, len(a.prefAff))
+	for i := range prefAffMemos {
+		prefAffMemos[i] = ix.newMemo()
+	}
+	prefAntiMemos := make([]memo, len(a.prefAnti))
+	for i := range prefAntiMemos {
+		prefAntiMemos[i] = ix.newMemo()
+	}
+	for i, n := range ix.nodes {
 		nl := n.Node.Labels
 		if len(nl) == 0 {
 			continue // processExistingPod skips pods of unlabelled nodes
 		}
-		pods := n.PodsWithAffinity
+		idx := ix.view.Nodes[i]
+		// The incoming pod's preferred terms against every pod (only when it
+		// has some, which is when upstream walks every pod).
 		if hasConstraints {
-			pods = n.Pods
+			a.addIncoming(&topo, &ix, idx, nl, a.prefAff, prefAffMemos, 1, cache)
+			a.addIncoming(&topo, &ix, idx, nl, a.prefAnti, prefAntiMemos, -1, cache)
 		}
-		for _, ep := range pods {
-			for i := range a.prefAff {
-				t := &a.prefAff[i]
-				if v, ok := nl[t.key]; ok && t.matches(ep.Pod, a.snap, cache) {
-					topo.add(t.key, v, int64(t.weight))
+		// Existing pods' terms against the incoming pod.
+		if hard > 0 {
+			for _, r := range idx.RequiredAffinity {
+				t := &ix.view.Terms[r.Term]
+				if v, ok := nl[t.TopologyKey]; ok && a.existingMatches(r.Term, t, termMemo) {
+					topo.add(t.TopologyKey, v, int64(hard))
 				}
 			}
-			for i := range a.prefAnti {
-				t := &a.prefAnti[i]
-				if v, ok := nl[t.key]; ok && t.matches(ep.Pod, a.snap, cache) {
-					topo.add(t.key, v, -int64(t.weight))
-				}
+		}
+		for _, r := range idx.PreferredAffinity {
+			t := &ix.view.Terms[r.Term]
+			if v, ok := nl[t.TopologyKey]; ok && a.existingMatches(r.Term, t, termMemo) {
+				topo.add(t.TopologyKey, v, int64(r.Weight))
 			}
-			if hard > 0 {
-				for i := range ep.RequiredAffinityTerms {
-					t := &ep.RequiredAffinityTerms[i]
-					if v, ok := nl[t.TopologyKey]; ok && existingTermMatches(t, a.pod, a.nsLabels) {
-						topo.add(t.TopologyKey, v, int64(hard))
-					}
-				}
-			}
-			for i := range ep.PreferredAffinityTerms {
-				t := &ep.PreferredAffinityTerms[i]
-				if v, ok := nl[t.TopologyKey]; ok && existingTermMatches(&t.AffinityTerm, a.pod, a.nsLabels) {
-					topo.add(t.TopologyKey, v, int64(t.Weight))
-				}
-			}
-			for i := range ep.PreferredAntiAffinityTerms {
-				t := &ep.PreferredAntiAffinityTerms[i]
-				if v, ok := nl[t.TopologyKey]; ok && existingTermMatches(&t.AffinityTerm, a.pod, a.nsLabels) {
-					topo.add(t.TopologyKey, v, -int64(t.Weight))
-				}
+		}
+		for _, r := range idx.PreferredAntiAffinity {
+			t := &ix.view.Terms[r.Term]
+			if v, ok := nl[t.TopologyKey]; ok && a.existingMatches(r.Term, t, termMemo) {
+				topo.add(t.TopologyKey, v, -int64(r.Weight))
 			}
 		}
 	}
@@ -112,6 +108,32 @@ func (a *InterPodAffinity) Score(feasible []*cluster.NodeInfo) (raw, normalized 
 		normalized[fi] = int64(f)
 	}
 	return raw, normalized, false
+}
+
+// addIncoming adds, for each of the incoming pod's preferred terms, sign *
+// weight per pod of the node that the term matches (terminating pods
+// included), at the node's value of the term's key.
+func (a *InterPodAffinity) addIncoming(topo *pairCounts, ix *interned, idx *cluster.NodeLabels, nl map[string]string,
+	terms []incomingTerm, memos []memo, sign int64, cache nsCache) {
+	for j := range terms {
+		t := &terms[j]
+		v, ok := nl[t.key]
+		if !ok {
+			continue
+		}
+		var c int64
+		for _, id := range idx.Sets {
+			if id < 0 {
+				id = -1 - id
+			}
+			if t.setMatches(ix, id, memos[j], cache) {
+				c++
+			}
+		}
+		if c > 0 {
+			topo.add(t.key, v, sign*c*int64(t.weight))
+		}
+	}
 }
 
 // hasPreferredTerms mirrors PreScore's hasConstraints: the pod spec lists a

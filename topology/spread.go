@@ -311,6 +311,13 @@ func (s *Spread) countHard() {
 	}
 	eligible := make([][]bool, nc) // per constraint, per domain
 	counts := make([]int, nSel)
+	ix := newInterned(s.snap)
+	memos := make([]memo, nSel)
+	for i := range s.hard {
+		if memos[s.hard[i].selID] == nil {
+			memos[s.hard[i].selID] = ix.newMemo()
+		}
+	}
 	for ni, n := range nodes {
 		s.nodeNames[ni] = n.Name
 		nl := n.Node.Labels
@@ -341,7 +348,7 @@ func (s *Spread) countHard() {
 				continue
 			}
 			if counts[c.selID] < 0 {
-				counts[c.selID] = countMatching(n.Pods, &c.m, s.pod.Namespace)
+				counts[c.selID] = ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
 			}
 			d := s.domainOf[i][ni]
 			s.domainCount[i][d] += counts[c.selID]

@@ -81,6 +81,13 @@ func (s *Spread) Score(feasible []*cluster.NodeInfo) (raw, normalized []int64, s
 		}
 	}
 	counts := make([]int, nSel)
+	ix := newInterned(s.snap)
+	memos := make([]memo, nSel)
+	for i := range cs {
+		if memos[cs[i].selID] == nil {
+			memos[cs[i].selID] = ix.newMemo()
+		}
+	}
 	if needWalk {
 		for _, n := range nodes {
 			nl := n.Node.Labels
@@ -100,7 +107,7 @@ func (s *Spread) Score(feasible []*cluster.NodeInfo) (raw, normalized []int64, s
 					continue
 				}
 				if counts[c.selID] < 0 {
-					counts[c.selID] = countMatching(n.Pods, &c.m, s.pod.Namespace)
+					counts[c.selID] = ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
 				}
 				slotCounts[i][slot] += int64(counts[c.selID])
 			}
@@ -126,7 +133,7 @@ func (s *Spread) Score(feasible []*cluster.NodeInfo) (raw, normalized []int64, s
 			var cnt int64
 			if c.key == corev1.LabelHostname {
 				if counts[c.selID] < 0 {
-					counts[c.selID] = countMatching(n.Pods, &c.m, s.pod.Namespace)
+					counts[c.selID] = ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
 				}
 				cnt = int64(counts[c.selID])
 			} else {

@@ -1,0 +1,75 @@
+package topology
+
+import (
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+// interned walks bound pods through the snapshot's label index
+// (cluster.Snapshot.Labels): a selector is evaluated once per distinct
+// (namespace, labels) pair, remembered in a memo indexed by label-set ID,
+// and a node's pods are a contiguous array of IDs.
+type interned struct {
+	snap  *cluster.Snapshot
+	view  cluster.LabelView
+	nodes []*cluster.NodeInfo
+}
+
+func newInterned(snap *cluster.Snapshot) interned {
+	if snap == nil {
+		return interned{}
+	}
+	return interned{snap: snap, view: snap.Labels(), nodes: snap.Nodes()}
+}
+
+// nodeLabels returns the interned pods of n when n belongs to the indexed
+// snapshot, nil otherwise (a node from another view).
+func (x *interned) nodeLabels(n *cluster.NodeInfo) *cluster.NodeLabels {
+	if n.Index >= 0 && n.Index < len(x.nodes) && x.nodes[n.Index] == n {
+		return x.view.Nodes[n.Index]
+	}
+	return nil
+}
+
+// memo caches a yes/no per label-set ID: 0 unknown, 1 yes, 2 no.
+type memo []int8
+
+func (x *interned) newMemo() memo { return make(memo, len(x.view.Sets)) }
+
+// setMatches reports whether the label set with the given ID is in
+// namespace ns (any namespace when ns is "") and matches m.
+func (x *interned) setMatches(id int32, m *matcher, ns string, mm memo) bool {
+	switch mm[id] {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	set := &x.view.Sets[id]
+	ok := (ns == "" || set.Namespace == ns) && m.matches(set.Labels)
+	if ok {
+		mm[id] = 1
+	} else {
+		mm[id] = 2
+	}
+	return ok
+}
+
+// countSpread is upstream's countPodsMatchSelector on node n: pods of
+// namespace ns, not being deleted, matching m (an empty selector counts
+// nothing).
+func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
+	if m.empty() || m.nothing {
+		return 0
+	}
+	nl := x.nodeLabels(n)
+	if nl == nil {
+		return countMatching(n.Pods, m, ns)
+	}
+	c := 0
+	for _, id := range nl.Sets {
+		if id >= 0 && x.setMatches(id, m, ns, mm) {
+			c++
+		}
+	}
+	return c
+}
