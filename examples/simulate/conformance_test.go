@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/schedkit/schedkit/placement"
+)
+
+// casesDir holds upstream's answers, copied verbatim from
+// ../shared/conformance/cases (see testdata/conformance/README.md).
+const casesDir = "../../testdata/conformance/cases"
+
+// knownDisagreements lists "mode/case" runs that still disagree with
+// upstream, each with the reason. A listed run is still executed and its
+// disagreements logged, then skipped; a listed run that agrees fully fails,
+// so the list can only shrink. The lead empties it.
+var knownDisagreements = map[string]string{}
+
+// maxReportedDiffs bounds the disagreement lines printed per case.
+const maxReportedDiffs = 40
+
+// TestConformance runs simulate on every public conformance scenario, in
+// both modes, and compares with kube-scheduler v1.36.3's answers using the
+// checks of compare.py (ported in compare_test.go). Every disagreement is
+// reported.
+func TestConformance(t *testing.T) {
+	for _, mode := range []string{"filter-score", "schedule"} {
+		expected, err := filepath.Glob(filepath.Join(casesDir, "*."+mode+".json"))
+		require.NoError(t, err)
+		require.NotEmpty(t, expected, "no conformance cases in %s", casesDir)
+		sort.Strings(expected)
+		total := newTally()
+		t.Run(mode, func(t *testing.T) {
+			for _, expPath := range expected {
+				name := strings.TrimSuffix(filepath.Base(expPath), "."+mode+".json")
+				t.Run(name, func(t *testing.T) {
+					runConformanceCase(t, mode, name, expPath, total)
+				})
+			}
+		})
+		t.Logf("%s, all public cases:\n%s", mode, total.summary())
+	}
+}
+
+// runConformanceCase compares one case and adds its counts to total.
+func runConformanceCase(t *testing.T, mode, name, expPath string, total *tally) {
+	t.Helper()
+	var exp obj
+	data, err := os.ReadFile(expPath)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &exp))
+	require.Equal(t, mode, get(getObj(exp, "meta"), "mode"), "expected file's meta.mode")
+
+	tl := newTally()
+	act, err := simulateCase(filepath.Join(casesDir, name+".json"), mode)
+	key := mode + "/" + name
+	reason, known := knownDisagreements[key]
+	if err != nil {
+		if known {
+			t.Skipf("known disagreement (%s): simulate failed: %v", reason, err)
+		}
+		t.Fatalf("simulate failed: %v", err)
+	}
+	switch mode {
+	case "filter-score":
+		compareFilterScore(exp, act, tl)
+	case "schedule":
+		compareSchedule(exp, act, tl)
+	}
+	for c, n := range tl.total {
+		total.total[c] += n
+		total.ok[c] += tl.ok[c]
+	}
+	ok, all := tl.sums()
+	if ok == all {
+		if known {
+			t.Errorf("%s agrees with upstream now (%d/%d checks): remove it from knownDisagreements", key, ok, all)
+		}
+		return
+	}
+	diffs := tl.diffs
+	if len(diffs) > maxReportedDiffs {
+		diffs = append(diffs[:maxReportedDiffs:maxReportedDiffs], fmt.Sprintf("... and %d more", len(tl.diffs)-maxReportedDiffs))
+	}
+	report := strings.Join(diffs, "\n") + "\n" + tl.summary()
+	if known {
+		t.Skipf("known disagreement (%s):\n%s", reason, report)
+	}
+	t.Errorf("disagreements with kube-scheduler v1.36.3:\n%s", report)
+}
+
+// simulateCase runs the command in-process on a scenario file and returns
+// its JSON output as generic JSON. A panic is reported as an error so that
+// one broken case does not hide the others.
+func simulateCase(path, mode string) (out obj, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	var stdout, stderr bytes.Buffer
+	cfg := config{mode: mode, in: path, out: "-", format: "json", version: placement.V1_36}
+	if err := run(cfg, nil, &stdout, &stderr); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		return nil, fmt.Errorf("output is not JSON: %w", err)
+	}
+	return out, nil
+}
