@@ -1,0 +1,86 @@
+// Package placement decides where kube-scheduler v1.36 would put a pod, and
+// explains why every other node was refused: the default profile's PreEnqueue,
+// PreFilter, Filter, PreScore, Score and NormalizeScore phases, weighted and
+// summed exactly like upstream (pkg/scheduler/schedule_one.go
+// findNodesThatFitPod and prioritizeNodes, with the in-tree plugins), without
+// the volume and DRA plugins.
+//
+// # Usage
+//
+//	snap, warnings, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})
+//	res, err := placement.Evaluate(snap, pod, placement.Options{})
+//	// res.BestNodes[0] is the node host selection takes; res.Nodes[i] says why not.
+//
+// For many questions about one pod, compile it once:
+//
+//	c, err := placement.Compile(snap, pod, placement.Options{})
+//	d := c.Schedule()                       // host selection without the report
+//	st := c.Filter(node)                    // every Filter on one node, first failure
+//	each := c.FilterEach(node)              // every Filter on its own, for a "why" report
+//	v, err := c.On(snap.WithoutPods(keys...)) // the same pod against a view
+//
+// Preemption uses the last three: it compiles the preemptor once, then for
+// each candidate node removes lower-priority pods with Snapshot.WithoutPods,
+// re-targets the compiled pod with On (which recomputes the PreFilter state
+// of PodTopologySpread and InterPodAffinity, as upstream's AddPod/RemovePod
+// extensions update it) and asks Filter about that node. FilterNode does the
+// same in one call for a one-off question.
+//
+// # Rules followed (v1.36.3)
+//
+//   - SchedulingGates rejects a gated pod before anything else
+//     ("waiting for scheduling gates: [a b]", UnschedulableAndUnresolvable).
+//   - PreFilter runs NodeAffinity, NodePorts, NodeResourcesFit,
+//     PodTopologySpread, InterPodAffinity, NodeDeclaredFeatures in order; a
+//     plugin that returns Skip does not run its Filter (Result.PreFilter.SkippedFilterPlugins).
+//     NodeAffinity's matchFields metadata.name In values restrict the nodes;
+//     the others get UnschedulableAndUnresolvable "node(s) didn't satisfy
+//     plugin(s) [NodeAffinity]" without a plugin, while Result.Nodes[i].Filters
+//     still lists every plugin run on its own.
+//   - Filter order: NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
+//     NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity,
+//     NodeDeclaredFeatures. A node's Status is the first rejection; Filters are
+//     all of them. NodeResourcesFit reports UnschedulableAndUnresolvable when a
+//     request exceeds the node's allocatable outright (fitsRequest), so
+//     preemption does not look there.
+//   - Scores: TaintToleration 3 (untolerated PreferNoSchedule taints,
+//     reverse-normalized), NodeAffinity 2 (preferred terms, normalized),
+//     NodeResourcesFit 1 (LeastAllocated over cpu and memory with the
+//     100m / 200Mi per-container defaults), PodTopologySpread 2 and
+//     InterPodAffinity 2 (package topology), NodeResourcesBalancedAllocation 1
+//     (the balance improvement, 50 + (50 + withPod − withoutPod)/2,
+//     kubernetes/kubernetes#135573; Skip for a best-effort pod), ImageLocality 1
+//     (container images and image volumes). PreScore Skip is reported in
+//     Result.PreScoreSkippedPlugins; a skipped plugin contributes nothing.
+//   - When no node is feasible, Result.Message is FitError's text:
+//     "0/N nodes are available: " and the sorted histogram of the nodes'
+//     reasons, or the PreFilter message.
+//   - Admit is the kubelet's admission of a pod that names its node
+//     (pkg/kubelet/lifecycle/predicate.go): resources, node affinity, node
+//     name, host ports and NoExecute taints, but not NoSchedule taints or
+//     spec.unschedulable.
+//
+// Options' zero value is the default profile; Options.Version selects the
+// v1.35 or v1.34 rules (see Version).
+//
+// # Determinism and deliberate differences
+//
+// Nodes are always reported in name order. Host selection takes the highest
+// total and breaks ties by the lowest node name (upstream picks at random
+// among the tied nodes); Result.BestNodes lists them all. Scores are
+// reported for every feasible node even when only one is feasible (upstream
+// skips scoring then; Schedule does not need them but computes them too).
+// Unparsable selectors in the pod's node affinity are an error (wrapping
+// ErrInvalidPod, with every field path) rather than a term that silently
+// never matches: the API server rejects such pods, so no real pod differs.
+// Insufficient-scalar reasons are in resource-name order (upstream: map order).
+//
+// # Concurrency and cost
+//
+// Compiled values and snapshots are immutable: any number of goroutines may
+// share them. Compile does the per-pod work once (request vectors, compiled
+// node selector terms, tolerations, host ports, image names, the topology
+// plugins' per-domain counts); Filter then costs a few loads and compares per
+// node and allocates nothing for the built-in plugins (reason slices are
+// shared package-level values that callers must not modify).
+package placement
