@@ -52,11 +52,12 @@ func BenchmarkPreemptionBasic(b *testing.B) {
 	snap, pending := preemptionBasic(b, 1000, 1)
 	pod := pending[0]
 	for b.Loop() {
-		ev, err := placement.Evaluate(snap, pod, placement.Options{})
+		c, err := placement.Compile(snap, pod, placement.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := Preempt(snap, pod, ev, nil, Options{}, placement.Options{})
+		d := c.Schedule()
+		r, err := Preempt(c, d.Statuses, Options{})
 		if err != nil || r.NominatedNode == "" {
 			b.Fatalf("no preemption: %v %v", err, r)
 		}

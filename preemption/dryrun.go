@@ -4,92 +4,82 @@ import (
 	"fmt"
 	"slices"
 
-	corev1 "k8s.io/api/core/v1"
-	policyv1 "k8s.io/api/policy/v1"
-
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
 )
 
-// parseCode maps the report's code names back to codes.
-func parseCode(s string) sched.Code {
-	switch s {
-	case "", "Success":
-		return sched.Success
-	case "Unschedulable":
-		return sched.Unschedulable
-	case "UnschedulableAndUnresolvable":
-		return sched.UnschedulableAndUnresolvable
-	case "Skip":
-		return sched.Skip
-	}
-	return sched.Error
-}
-
 // Preempt runs DefaultPreemption's PostFilter (Evaluator.Preempt, v1.36) for
-// a pod that the scheduling cycle ev (placement.Evaluate of pod against
-// snap) found no feasible node for: eligibility, the dry run on every node
-// whose status was Unschedulable, and the node choice. pdbs are the cluster's
-// budgets. Nothing is modified; the caller evicts the victims.
-func Preempt(snap *cluster.Snapshot, pod *corev1.Pod, ev *placement.Result, pdbs []*policyv1.PodDisruptionBudget, opts Options, popts placement.Options) (*Result, error) {
-	return preemptOn(snap, pod, ev, pdbs, QueueOptions{Preemption: opts, Placement: popts})
-}
-
-func preemptOn(snap *cluster.Snapshot, pod *corev1.Pod, ev *placement.Result, pdbs []*policyv1.PodDisruptionBudget, opts QueueOptions) (*Result, error) {
+// a pod that found no feasible node: c is the pod compiled against the
+// cluster (placement.Compile) and statuses its scheduling cycle's per-node
+// statuses in snapshot node order (placement.Decision.Statuses). It checks
+// eligibility, dry-runs every node whose status was Unschedulable, and
+// chooses a node; the budgets are the snapshot's PDBs. Nothing is modified:
+// the caller evicts the victims. An error means the dry run could not
+// evaluate a filter (invalid input).
+func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Result, error) {
+	snap := c.Snapshot()
 	nodes := snap.Nodes()
+	if len(statuses) != len(nodes) {
+		return nil, fmt.Errorf("preemption: %d statuses for %d nodes", len(statuses), len(nodes))
+	}
 	codes := make([]sched.Code, len(nodes))
-	for i := range codes {
-		codes[i] = sched.UnschedulableAndUnresolvable
+	for i, s := range statuses {
+		codes[i] = s.Code
 	}
-	for _, nr := range ev.Nodes {
-		n, ok := snap.Node(nr.Node)
-		if !ok {
-			return nil, fmt.Errorf("preemption: evaluation names unknown node %q", nr.Node)
-		}
-		codes[n.Index] = parseCode(nr.Status.Code)
-	}
+	topo := !c.FilterSkipped(sched.PodTopologySpread) || !c.FilterSkipped(sched.InterPodAffinity)
 	var firstErr error
 	newTrial := func(n *cluster.NodeInfo) trial {
-		return &viewTrial{snap: snap, pod: pod, node: n.Name, opts: opts.Placement, err: &firstErr}
+		return &nodeTrial{c: c, node: n, topo: topo, err: &firstErr}
 	}
-	res := preempt(nodes, pod, codes, newTrial, pdbs, opts.Preemption)
+	res := preempt(nodes, c.Pod(), codes, newTrial, snap.Input().PDBs, opts)
 	if firstErr != nil {
 		return nil, firstErr
 	}
 	return res, nil
 }
 
-// viewTrial dry-runs one node on copy-on-write views of the snapshot: the
-// pods taken off are left out of the view, and the filters run on it as the
-// scheduler runs them on its cloned node and cycle state (the PreFilter
-// state of PodTopologySpread and InterPodAffinity, which upstream updates
-// pod by pod with its AddPod/RemovePod extensions, is recomputed on the view,
-// which gives the same counts).
-type viewTrial struct {
-	snap    *cluster.Snapshot
-	pod     *corev1.Pod
-	node    string
-	opts    placement.Options
+// nodeTrial dry-runs one node: a private copy-on-write NodeInfo that pods
+// leave and rejoin as in SelectVictimsOnNode. When the pod's
+// PodTopologySpread or InterPodAffinity filter is active, their PreFilter
+// state is recomputed on a snapshot view without the removed pods, which
+// gives the counts upstream's AddPod/RemovePod extensions keep; otherwise
+// only the node itself matters and the compiled pod is reused as is.
+type nodeTrial struct {
+	c       *placement.Compiled
+	node    *cluster.NodeInfo
+	topo    bool
 	removed []string
 	err     *error
 }
 
-func (t *viewTrial) remove(p *cluster.PodInfo) { t.removed = append(t.removed, p.Key) }
-func (t *viewTrial) add(p *cluster.PodInfo) {
-	if i := slices.Index(t.removed, p.Key); i >= 0 {
-		t.removed = slices.Delete(t.removed, i, i+1)
+func (t *nodeTrial) remove(p *cluster.PodInfo) {
+	t.node = t.node.WithoutPod(p)
+	if t.topo {
+		t.removed = append(t.removed, p.Key)
 	}
 }
 
-func (t *viewTrial) filter() sched.Status {
-	view := t.snap.WithoutPods(t.removed...)
-	st, err := placement.FilterNode(view, t.pod, t.node, t.opts)
-	if err != nil {
-		if *t.err == nil {
-			*t.err = err
+func (t *nodeTrial) add(p *cluster.PodInfo) {
+	t.node = t.node.WithPodInfo(p)
+	if t.topo {
+		if i := slices.Index(t.removed, p.Key); i >= 0 {
+			t.removed = slices.Delete(t.removed, i, i+1)
 		}
-		return sched.Status{Code: sched.Error, Reasons: []string{err.Error()}}
 	}
-	return st
+}
+
+func (t *nodeTrial) filter() sched.Status {
+	c := t.c
+	if t.topo {
+		v, err := c.On(c.Snapshot().WithoutPods(t.removed...))
+		if err != nil {
+			if *t.err == nil {
+				*t.err = fmt.Errorf("preemption: dry run on %s: %w", t.node.Name, err)
+			}
+			return sched.Status{Code: sched.Error, Reasons: []string{err.Error()}}
+		}
+		c = v
+	}
+	return c.Filter(t.node)
 }

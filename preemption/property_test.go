@@ -36,15 +36,15 @@ func drawWorld(t *rapid.T, neverPolicy bool) world {
 	var w world
 	nNodes := rapid.IntRange(1, 5).Draw(t, "nodes")
 	for i := 0; i < nNodes; i++ {
-		w.nodes = append(w.nodes, mkNode(fmt.Sprintf("n%d", i), int64(rapid.SampledFrom([]int{1000, 2000, 4000}).Draw(t, "cap"))))
+		w.nodes = append(w.nodes, mkNode(fmt.Sprintf("n%d", i), int64(rapid.SampledFrom([]int{1000, 2000}).Draw(t, "cap"))))
 	}
-	nPods := rapid.IntRange(0, 12).Draw(t, "pods")
+	nPods := rapid.IntRange(2*nNodes, 4*nNodes).Draw(t, "pods")
 	for i := 0; i < nPods; i++ {
 		p := mkPod(fmt.Sprintf("b%d", i),
-			onNode(fmt.Sprintf("n%d", rapid.IntRange(0, nNodes-1).Draw(t, "node"))),
+			onNode(fmt.Sprintf("n%d", (i+rapid.IntRange(0, 1).Draw(t, "node"))%nNodes)),
 			prio(rapid.SampledFrom([]int32{0, 10, 100, 1000}).Draw(t, "prio")),
 			started(rapid.IntRange(0, 5).Draw(t, "start")),
-			cpu(int64(rapid.SampledFrom([]int{100, 300, 500, 1000}).Draw(t, "cpu"))),
+			cpu(int64(rapid.SampledFrom([]int{300, 500, 100, 1000}).Draw(t, "cpu"))),
 			labelled("app", rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "app")))
 		w.pods = append(w.pods, p)
 	}
@@ -53,8 +53,8 @@ func drawWorld(t *rapid.T, neverPolicy bool) world {
 			w.pdbs = append(w.pdbs, mkPDB(fmt.Sprintf("pdb%d", i), int32(rapid.IntRange(0, 2).Draw(t, "allowed")), sel("app", app)))
 		}
 	}
-	opts := []podOpt{prio(rapid.SampledFrom([]int32{10, 100, 1000}).Draw(t, "pprio")),
-		cpu(int64(rapid.SampledFrom([]int{500, 1000, 2000}).Draw(t, "pcpu")))}
+	opts := []podOpt{prio(rapid.SampledFrom([]int32{1000, 100, 10}).Draw(t, "pprio")),
+		cpu(int64(rapid.SampledFrom([]int{1000, 500, 2000}).Draw(t, "pcpu")))}
 	if neverPolicy {
 		opts = append(opts, policy(corev1.PreemptNever))
 	}
@@ -69,13 +69,14 @@ func (w world) snapshot(t require.TestingT) *cluster.Snapshot {
 }
 
 // preemptIn evaluates the pending pod and, when no node is feasible, preempts.
-func preemptIn(t require.TestingT, snap *cluster.Snapshot, pod *corev1.Pod, pdbs []*policyv1.PodDisruptionBudget) *Result {
-	ev, err := placement.Evaluate(snap, pod, placement.Options{})
+func preemptIn(t require.TestingT, snap *cluster.Snapshot, pod *corev1.Pod, _ []*policyv1.PodDisruptionBudget) *Result {
+	c, err := placement.Compile(snap, pod, placement.Options{})
 	require.NoError(t, err)
-	if len(ev.FeasibleNodes) > 0 || ev.Gated != nil {
+	d := c.Schedule()
+	if d.Feasible > 0 || d.Gated != nil {
 		return nil
 	}
-	r, err := Preempt(snap, pod, ev, pdbs, Options{}, placement.Options{})
+	r, err := Preempt(c, d.Statuses, Options{})
 	require.NoError(t, err)
 	return r
 }

@@ -34,6 +34,9 @@ type QueueOptions struct {
 	// after the latest of StartClock and every bound pod's
 	// status.startTime. Zero means 2020-01-01T00:00:00Z.
 	StartClock time.Time
+	// KeepNodeStatuses keeps every node's filter status of the pods that
+	// found no feasible node (PodOutcome.NodeStatuses).
+	KeepNodeStatuses bool
 }
 
 // DefaultStartClock is the start time the conformance scenarios give bound
@@ -52,13 +55,17 @@ type PodOutcome struct {
 	// TotalScore of the chosen node; nil when at most one node was feasible
 	// (upstream does not score then).
 	TotalScore *int64 `json:"totalScore,omitempty"`
-	// TiedNodes are every node sharing the top score when several do.
-	TiedNodes []string `json:"tiedNodes,omitempty"`
 	// Message is upstream's FitError text including the PostFilter part.
 	Message string `json:"message,omitempty"`
 	Error   string `json:"error,omitempty"`
-	// Evaluation is the scheduling cycle's full report (nil for gated pods).
-	Evaluation *placement.Result `json:"-"`
+	// Gated is SchedulingGates' rejection of a gated pod.
+	Gated *sched.Status `json:"-"`
+	// PreFilter is the aggregated PreFilter status (zero for gated pods).
+	PreFilter sched.Status `json:"-"`
+	// NodeStatuses are every node's filter status, in node-name order, for
+	// a pod that found no feasible node (only with
+	// QueueOptions.KeepNodeStatuses).
+	NodeStatuses []NodeStatus `json:"-"`
 	// Preemption is set when the pod went through PostFilter.
 	Preemption *Result `json:"preemption,omitempty"`
 }
@@ -120,7 +127,6 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 		placed[key] = i
 		res.Placements = append(res.Placements, Placement{Pod: key})
 	}
-	pdbs := snap.Input().PDBs
 	cur := snap
 	bind := func(pod *corev1.Pod, node string) error {
 		clock = clock.Add(time.Minute)
@@ -138,62 +144,74 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 	}
 	for pos, pod := range order {
 		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
-		ev, err := placement.Evaluate(cur, pod, opts.Placement)
+		c, err := placement.Compile(cur, pod, opts.Placement)
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)
 			continue
 		}
-		out.Evaluation = ev
-		if ev.Gated != nil {
-			out.Outcome = Gated
+		d := c.Schedule()
+		if d.Gated != nil {
+			out.Outcome, out.Gated = Gated, d.Gated
 			res.Results = append(res.Results, out)
 			continue
 		}
-		out.FeasibleNodes = len(ev.FeasibleNodes)
-		if ev.Error != "" {
-			out.Outcome, out.Error = Failed, ev.Error
+		out.PreFilter = d.PreFilter
+		out.FeasibleNodes = d.Feasible
+		if msg, failed := cycleError(&d); failed {
+			out.Outcome, out.Error = Failed, msg
 			res.Results = append(res.Results, out)
 			continue
+		}
+		if d.Feasible > 0 {
+			if d.Feasible > 1 {
+				total := d.TotalScore
+				out.TotalScore = &total
+			}
+			if err := bind(pod, d.Node); err != nil {
+				return nil, err
+			}
+			out.Outcome, out.Node = Scheduled, d.Node
+			res.Placements[pos].Node = d.Node
+			res.Results = append(res.Results, out)
+			continue
+		}
+		if opts.KeepNodeStatuses {
+			out.NodeStatuses = make([]NodeStatus, len(d.Statuses))
+			for i, n := range cur.Nodes() {
+				out.NodeStatuses[i] = NodeStatus{Node: n.Name, Status: d.Statuses[i]}
+			}
+		}
+		pre, err := Preempt(c, d.Statuses, opts.Preemption)
+		if err != nil {
+			out.Outcome, out.Error = Failed, err.Error()
+			res.Results = append(res.Results, out)
+			continue
+		}
+		out.Preemption = pre
+		out.Outcome = Unschedulable
+		out.Message = d.Message
+		if m := pre.Message(); m != "" {
+			out.Message += " " + m
 		}
 		switch {
-		case len(ev.FeasibleNodes) > 0:
-			node := pickHost(ev, &out)
-			if err := bind(pod, node); err != nil {
+		case pre.Status.OK():
+			keys := make([]string, len(pre.Victims))
+			for i, v := range pre.Victims {
+				keys[i] = v.Key
+				res.Evicted = append(res.Evicted, v.Key)
+				if j, ok := placed[v.Key]; ok {
+					res.Placements[j].Node = ""
+				}
+			}
+			cur = cur.WithoutPods(keys...)
+			if err := bind(pod, pre.NominatedNode); err != nil {
 				return nil, err
 			}
-			out.Outcome, out.Node = Scheduled, node
-			res.Placements[pos].Node = node
-		default:
-			pre, err := preemptOn(cur, pod, ev, pdbs, opts)
-			if err != nil {
-				return nil, err
-			}
-			out.Preemption = pre
-			out.Outcome = Unschedulable
-			out.Message = ev.Message
-			if m := pre.Message(); m != "" {
-				out.Message += " " + m
-			}
-			switch {
-			case pre.Status.OK():
-				keys := make([]string, len(pre.Victims))
-				for i, v := range pre.Victims {
-					keys[i] = v.Key
-					res.Evicted = append(res.Evicted, v.Key)
-					if j, ok := placed[v.Key]; ok {
-						res.Placements[j].Node = ""
-					}
-				}
-				cur = cur.WithoutPods(keys...)
-				if err := bind(pod, pre.NominatedNode); err != nil {
-					return nil, err
-				}
-				out.Outcome, out.Node = PreemptionNominated, pre.NominatedNode
-				res.Placements[pos].Node = pre.NominatedNode
-			case pre.Status.Code == sched.Error:
-				out.Error = pre.Message()
-			}
+			out.Outcome, out.Node = PreemptionNominated, pre.NominatedNode
+			res.Placements[pos].Node = pre.NominatedNode
+		case pre.Status.Code == sched.Error:
+			out.Error = pre.Message()
 		}
 		res.Results = append(res.Results, out)
 	}
@@ -201,30 +219,17 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 	return res, nil
 }
 
-// pickHost is selectHost with schedkit's tie-break: the highest total score,
-// then the lowest node name; a single feasible node is taken unscored.
-func pickHost(ev *placement.Result, out *PodOutcome) string {
-	if len(ev.FeasibleNodes) == 1 {
-		return ev.FeasibleNodes[0]
+// cycleError reports a scheduling cycle that ended in an Error status: a
+// failed PreFilter or a Filter plugin error on some node (upstream's
+// findNodesThatPassFilters then aborts the cycle).
+func cycleError(d *placement.Decision) (string, bool) {
+	if d.PreFilter.Code == sched.Error {
+		return d.PreFilter.String(), true
 	}
-	best := ""
-	var total int64
-	for _, n := range ev.Nodes {
-		if !n.Feasible {
-			continue
-		}
-		if best == "" || n.TotalScore > total || (n.TotalScore == total && n.Node < best) {
-			best, total = n.Node, n.TotalScore
+	for _, s := range d.Statuses {
+		if s.Code == sched.Error {
+			return s.String(), true
 		}
 	}
-	for _, n := range ev.Nodes {
-		if n.Feasible && n.TotalScore == total {
-			out.TiedNodes = append(out.TiedNodes, n.Node)
-		}
-	}
-	if len(out.TiedNodes) < 2 {
-		out.TiedNodes = nil
-	}
-	out.TotalScore = &total
-	return best
+	return "", false
 }
