@@ -72,6 +72,10 @@ type rankKey struct {
 // sort is not stable; schedkit's is). It returns a new slice and modifies
 // nothing.
 func RankMemory(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
+	return sortKeys(memoryKeys(pods, stats), cmpUsage)
+}
+
+func memoryKeys(pods []*corev1.Pod, stats StatsFunc) []rankKey {
 	keys := make([]rankKey, len(pods))
 	for i, p := range pods {
 		k := rankKey{pod: p, index: i, priority: podPriority(p)}
@@ -86,18 +90,7 @@ func RankMemory(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
 		}
 		keys[i] = k
 	}
-	return sortKeys(keys, func(a, b *rankKey) int {
-		if c := cmpStatsAndExceeds(a, b); c != 0 {
-			return c
-		}
-		if c := cmpPriority(a, b); c != 0 {
-			return c
-		}
-		if a.noStats || b.noStats {
-			return 0
-		}
-		return b.overUsage.Cmp(a.overUsage)
-	})
+	return keys
 }
 
 // RankPID orders pods for eviction under PID pressure as kubelet's
@@ -105,6 +98,10 @@ func RankMemory(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
 // processes first, pods without stats before pods with stats. Ties keep
 // input order. It returns a new slice.
 func RankPID(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
+	return sortKeys(pidKeys(pods, stats), cmpProcesses)
+}
+
+func pidKeys(pods []*corev1.Pod, stats StatsFunc) []rankKey {
 	keys := make([]rankKey, len(pods))
 	for i, p := range pods {
 		k := rankKey{pod: p, index: i, priority: podPriority(p)}
@@ -115,21 +112,7 @@ func RankPID(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
 		}
 		keys[i] = k
 	}
-	return sortKeys(keys, func(a, b *rankKey) int {
-		if c := cmpPriority(a, b); c != 0 {
-			return c
-		}
-		if a.noStats || b.noStats {
-			return cmpBool(a.noStats, b.noStats)
-		}
-		switch {
-		case a.processes > b.processes:
-			return -1
-		case a.processes < b.processes:
-			return 1
-		}
-		return 0
-	})
+	return keys
 }
 
 // RankDisk orders pods for eviction under a disk signal (nodefs, imagefs,
@@ -182,18 +165,7 @@ func RankDisk(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFun
 		}
 		keys[i] = k
 	}
-	return sortKeys(keys, func(a, b *rankKey) int {
-		if c := cmpStatsAndExceeds(a, b); c != 0 {
-			return c
-		}
-		if c := cmpPriority(a, b); c != 0 {
-			return c
-		}
-		if a.noStats || b.noStats {
-			return 0
-		}
-		return b.overUsage.Cmp(a.overUsage)
-	})
+	return sortKeys(keys, cmpUsage)
 }
 
 // Rank orders pods for eviction under signal with the ranking kubelet uses
@@ -232,6 +204,40 @@ func diskMeasure(signal Signal, l FsLayout) diskStats {
 		return all
 	}
 	return all
+}
+
+// cmpUsage is the memory and disk rankings' order: exceedMemoryRequests
+// (or exceedDiskRequests), then priority, then memory (or disk) usage above
+// the request.
+func cmpUsage(a, b *rankKey) int {
+	if c := cmpStatsAndExceeds(a, b); c != 0 {
+		return c
+	}
+	if c := cmpPriority(a, b); c != 0 {
+		return c
+	}
+	if a.noStats || b.noStats {
+		return 0
+	}
+	return b.overUsage.Cmp(a.overUsage)
+}
+
+// cmpProcesses is the PID ranking's order: priority, then process count
+// (pods without stats first).
+func cmpProcesses(a, b *rankKey) int {
+	if c := cmpPriority(a, b); c != 0 {
+		return c
+	}
+	if a.noStats || b.noStats {
+		return cmpBool(a.noStats, b.noStats)
+	}
+	switch {
+	case a.processes > b.processes:
+		return -1
+	case a.processes < b.processes:
+		return 1
+	}
+	return 0
 }
 
 // cmpStatsAndExceeds is the first comparator of the memory and disk

@@ -26,7 +26,7 @@ var evKinds = map[string]bool{
 // compare.py's rules: every field upstream gives must be equal, missing
 // fields only when upstream's value is zero, ranking ties as sets.
 func TestEvictionConformance(t *testing.T) {
-	for _, file := range []string{"../../testdata/evl/cases.json", "../../testdata/evl/eviction-seeds.json"} {
+	for _, file := range []string{"../../testdata/evl/cases.json", "../../testdata/evl/eviction-seeds.json", "../../testdata/evl/eviction-hand.json"} {
 		t.Run(file, func(t *testing.T) {
 			data, err := os.ReadFile(file)
 			require.NoError(t, err)

@@ -1,0 +1,470 @@
+package eviction
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Kubelet node-pressure eviction texts and values (pkg/kubelet/eviction,
+// v1.36).
+const (
+	// ReasonEvicted is the status reason of a pod the kubelet evicted, and
+	// of a pod it refuses to admit under pressure.
+	ReasonEvicted = "Evicted"
+	// ImmediateEvictionGracePeriodSeconds is the grace period of an
+	// eviction for a hard threshold.
+	ImmediateEvictionGracePeriodSeconds = 1
+	// SystemCriticalPriority is the priority from which a pod is critical
+	// (system-cluster-critical and system-node-critical).
+	SystemCriticalPriority = 2 * 1000000000
+)
+
+// ErrInvalidThreshold wraps threshold parse errors.
+var ErrInvalidThreshold = errors.New("eviction: invalid threshold")
+
+// ThresholdValue is a quantity, or a percentage of the capacity when
+// Quantity is nil.
+type ThresholdValue struct {
+	Quantity   *resource.Quantity
+	Percentage float32
+}
+
+// Threshold is a kubelet eviction threshold: the signal is met when
+// available < Value. GracePeriod 0 makes it a hard threshold.
+type Threshold struct {
+	Signal      Signal
+	Value       ThresholdValue
+	GracePeriod time.Duration
+	MinReclaim  *ThresholdValue
+}
+
+// IsHard reports whether t is a hard threshold (no grace period).
+func (t Threshold) IsHard() bool { return t.GracePeriod == 0 }
+
+// Quantity returns the threshold in absolute terms for a capacity
+// (evictionapi.GetThresholdQuantity: percentages truncate).
+func (v ThresholdValue) quantity(capacity resource.Quantity) resource.Quantity {
+	if v.Quantity != nil {
+		return v.Quantity.DeepCopy()
+	}
+	return *resource.NewQuantity(int64(float64(capacity.Value())*float64(v.Percentage)), resource.BinarySI)
+}
+
+// signalResource maps each signal to the resource it reclaims; only these
+// signals are valid.
+var signalResource = map[Signal]corev1.ResourceName{
+	SignalMemoryAvailable:            corev1.ResourceMemory,
+	SignalAllocatableMemoryAvailable: corev1.ResourceMemory,
+	SignalImageFsAvailable:           corev1.ResourceEphemeralStorage,
+	SignalImageFsInodesFree:          "inodes",
+	SignalContainerFsAvailable:       corev1.ResourceEphemeralStorage,
+	SignalContainerFsInodesFree:      "inodes",
+	SignalNodeFsAvailable:            corev1.ResourceEphemeralStorage,
+	SignalNodeFsInodesFree:           "inodes",
+	SignalPIDAvailable:               "pids",
+}
+
+// signalCondition maps each signal to the node condition it raises.
+var signalCondition = map[Signal]corev1.NodeConditionType{
+	SignalMemoryAvailable:            corev1.NodeMemoryPressure,
+	SignalAllocatableMemoryAvailable: corev1.NodeMemoryPressure,
+	SignalImageFsAvailable:           corev1.NodeDiskPressure,
+	SignalContainerFsAvailable:       corev1.NodeDiskPressure,
+	SignalNodeFsAvailable:            corev1.NodeDiskPressure,
+	SignalImageFsInodesFree:          corev1.NodeDiskPressure,
+	SignalNodeFsInodesFree:           corev1.NodeDiskPressure,
+	SignalContainerFsInodesFree:      corev1.NodeDiskPressure,
+	SignalPIDAvailable:               corev1.NodePIDPressure,
+}
+
+// DefaultHardEviction is the kubelet's default --eviction-hard on Linux.
+var DefaultHardEviction = map[string]string{
+	"memory.available":   "100Mi",
+	"nodefs.available":   "10%",
+	"nodefs.inodesFree":  "5%",
+	"imagefs.available":  "15%",
+	"imagefs.inodesFree": "5%",
+}
+
+// DefaultHardThresholds returns the Linux default hard thresholds, in
+// signal order.
+func DefaultHardThresholds() []Threshold {
+	t, err := ParseThresholds(DefaultHardEviction, nil, nil, nil)
+	if err != nil {
+		panic(err) // unreachable: the defaults parse
+	}
+	return t
+}
+
+// ParseThresholds parses the kubelet's --eviction-hard, --eviction-soft,
+// --eviction-soft-grace-period and --eviction-minimum-reclaim maps as
+// ParseThresholdConfig does (0% and 100% thresholds are ignored; a soft
+// threshold needs a grace period). Hard thresholds come first, each group in
+// signal order (upstream: map order). Errors wrap ErrInvalidThreshold.
+func ParseThresholds(hard, soft, softGrace, minReclaim map[string]string) ([]Threshold, error) {
+	hs, err := parseStatements(hard)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := parseStatements(soft)
+	if err != nil {
+		return nil, err
+	}
+	graces := map[Signal]time.Duration{}
+	for _, k := range sortedStringKeys(softGrace) {
+		s := Signal(k)
+		if _, ok := signalResource[s]; !ok {
+			return nil, fmt.Errorf("%w: unsupported eviction signal %v", ErrInvalidThreshold, s)
+		}
+		d, err := time.ParseDuration(softGrace[k])
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidThreshold, err)
+		}
+		if d < 0 {
+			return nil, fmt.Errorf("%w: invalid eviction grace period specified: %v, must be a positive value", ErrInvalidThreshold, softGrace[k])
+		}
+		graces[s] = d
+	}
+	reclaims := map[Signal]ThresholdValue{}
+	for _, k := range sortedStringKeys(minReclaim) {
+		s := Signal(k)
+		if _, ok := signalResource[s]; !ok {
+			return nil, fmt.Errorf("%w: unsupported eviction signal %v", ErrInvalidThreshold, s)
+		}
+		v := minReclaim[k]
+		if strings.HasSuffix(v, "%") {
+			p, err := parsePercent(v)
+			if err != nil {
+				return nil, err
+			}
+			if p <= 0 {
+				return nil, fmt.Errorf("%w: eviction percentage minimum reclaim %v must be positive: %s", ErrInvalidThreshold, s, v)
+			}
+			reclaims[s] = ThresholdValue{Percentage: p}
+			continue
+		}
+		q, err := resource.ParseQuantity(v)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidThreshold, err)
+		}
+		if q.Sign() < 0 {
+			return nil, fmt.Errorf("%w: negative eviction minimum reclaim specified for %v", ErrInvalidThreshold, s)
+		}
+		reclaims[s] = ThresholdValue{Quantity: &q}
+	}
+	for i := range ss {
+		d, ok := graces[ss[i].Signal]
+		if !ok {
+			return nil, fmt.Errorf("%w: grace period must be specified for the soft eviction threshold %v", ErrInvalidThreshold, ss[i].Signal)
+		}
+		ss[i].GracePeriod = d
+	}
+	out := append(hs, ss...)
+	for i := range out {
+		if r, ok := reclaims[out[i].Signal]; ok {
+			r := r
+			out[i].MinReclaim = &r
+		}
+	}
+	return out, nil
+}
+
+func parseStatements(m map[string]string) ([]Threshold, error) {
+	var out []Threshold
+	for _, k := range sortedStringKeys(m) {
+		s, v := Signal(k), m[k]
+		if _, ok := signalResource[s]; !ok {
+			return nil, fmt.Errorf("%w: unsupported eviction signal %v", ErrInvalidThreshold, s)
+		}
+		if strings.HasSuffix(v, "%") {
+			if v == "0%" || v == "100%" {
+				continue
+			}
+			p, err := parsePercent(v)
+			if err != nil {
+				return nil, err
+			}
+			if p < 0 {
+				return nil, fmt.Errorf("%w: eviction percentage threshold %v must be >= 0%%: %s", ErrInvalidThreshold, s, v)
+			}
+			if p > 1 {
+				return nil, fmt.Errorf("%w: eviction percentage threshold %v must be <= 100%%: %s", ErrInvalidThreshold, s, v)
+			}
+			out = append(out, Threshold{Signal: s, Value: ThresholdValue{Percentage: p}})
+			continue
+		}
+		q, err := resource.ParseQuantity(v)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrInvalidThreshold, s, err)
+		}
+		if q.Sign() <= 0 {
+			return nil, fmt.Errorf("%w: eviction threshold %v must be positive: %s", ErrInvalidThreshold, s, &q)
+		}
+		out = append(out, Threshold{Signal: s, Value: ThresholdValue{Quantity: &q}})
+	}
+	return out, nil
+}
+
+func parsePercent(v string) (float32, error) {
+	f, err := strconv.ParseFloat(strings.TrimRight(v, "%"), 32)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrInvalidThreshold, err)
+	}
+	return float32(f) / 100, nil
+}
+
+func sortedStringKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Observation is one signal's observed availability and capacity.
+type Observation struct {
+	Available resource.Quantity
+	Capacity  resource.Quantity
+}
+
+// ThresholdsMet returns the thresholds whose signal is observed with
+// available below the threshold (plus its minimum reclaim when
+// enforceMinReclaim, the rule for thresholds already met), as kubelet's
+// thresholdsMet, in input order. Signals without observation are not met.
+func ThresholdsMet(thresholds []Threshold, obs map[Signal]Observation, enforceMinReclaim bool) []Threshold {
+	var out []Threshold
+	for _, t := range thresholds {
+		o, ok := obs[t.Signal]
+		if !ok {
+			continue
+		}
+		q := t.Value.quantity(o.Capacity)
+		if enforceMinReclaim && t.MinReclaim != nil {
+			q.Add(t.MinReclaim.quantity(o.Capacity))
+		}
+		if q.Cmp(o.Available) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// GracePeriodMet returns the thresholds among met, first observed at
+// firstObserved[i] (index-aligned with met), whose grace period has elapsed
+// at now (thresholdsMetGracePeriod): hard thresholds always.
+func GracePeriodMet(met []Threshold, firstObserved []time.Time, now time.Time) []Threshold {
+	var out []Threshold
+	for i, t := range met {
+		if i < len(firstObserved) && now.Sub(firstObserved[i]) < t.GracePeriod {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// NodeConditions returns the pressure conditions the thresholds raise,
+// each once, in first-seen order (nodeConditions).
+func NodeConditions(thresholds []Threshold) []corev1.NodeConditionType {
+	var out []corev1.NodeConditionType
+	for _, t := range thresholds {
+		c, ok := signalCondition[t.Signal]
+		if !ok {
+			continue
+		}
+		dup := false
+		for _, x := range out {
+			dup = dup || x == c
+		}
+		if !dup {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ReclaimThreshold picks the threshold the kubelet acts on first among met
+// (byEvictionPriority: memory signals first) and the resource it reclaims;
+// ok is false when none is reclaimable.
+func ReclaimThreshold(met []Threshold) (t Threshold, res corev1.ResourceName, ok bool) {
+	ts := append([]Threshold(nil), met...)
+	sort.SliceStable(ts, func(i, j int) bool {
+		return isMemorySignal(ts[i].Signal) && !isMemorySignal(ts[j].Signal)
+	})
+	for _, t := range ts {
+		if r, ok := signalResource[t.Signal]; ok {
+			return t, r, true
+		}
+	}
+	return Threshold{}, "", false
+}
+
+func isMemorySignal(s Signal) bool {
+	return s == SignalMemoryAvailable || s == SignalAllocatableMemoryAvailable
+}
+
+// IsCriticalPod is kubelettypes.IsCriticalPod: static pods (config source
+// not "api"), mirror pods and pods of priority SystemCriticalPriority or
+// more. The kubelet never evicts them under pressure and always admits them.
+func IsCriticalPod(pod *corev1.Pod) bool {
+	if src, ok := pod.Annotations["kubernetes.io/config.source"]; ok && src != "api" {
+		return true
+	}
+	if _, ok := pod.Annotations[corev1.MirrorPodAnnotationKey]; ok {
+		return true
+	}
+	return pod.Spec.Priority != nil && *pod.Spec.Priority >= SystemCriticalPriority
+}
+
+// Victim is the pod one eviction cycle evicts under pressure.
+type Victim struct {
+	Pod *corev1.Pod
+	// GracePeriodSeconds is the grace the kubelet gives: 1 for a hard
+	// threshold, else min(maxPodGracePeriodSeconds, the pod's
+	// terminationGracePeriodSeconds).
+	GracePeriodSeconds int64
+	// Message is the eviction message, starting with "The node was low on
+	// resource: R. " and, when the observation is known, the threshold met.
+	Message string
+	// Status is the pod's new status: phase Failed, reason Evicted, the
+	// message and a DisruptionTarget condition (TerminationByKubelet).
+	Status *corev1.PodStatus
+}
+
+// PressureOptions configure SelectVictim.
+type PressureOptions struct {
+	// Layout is the node's filesystem layout (disk signals).
+	Layout FsLayout
+	// MaxPodGracePeriodSeconds is --eviction-max-pod-grace-period (0 here
+	// means the kubelet's default, 0, so soft evictions get no grace unless
+	// the pod asks for less; set it to what the kubelet runs with).
+	MaxPodGracePeriodSeconds int64
+	// Observations give the threshold quantity and availability in the
+	// message (optional).
+	Observations map[Signal]Observation
+	// Now stamps the DisruptionTarget condition.
+	Now time.Time
+}
+
+// SelectVictim is one cycle of the kubelet's eviction manager
+// (managerImpl.synchronize after the thresholds are known, v1.36): among the
+// thresholds whose grace period has passed it picks the one to reclaim,
+// ranks pods for its signal and evicts the first that is not critical; one
+// pod per cycle. ok is false when nothing is to be reclaimed or every pod is
+// critical. Nothing is modified.
+func SelectVictim(met []Threshold, pods []*corev1.Pod, stats StatsFunc, opts PressureOptions) (v Victim, ok bool) {
+	t, res, ok := ReclaimThreshold(met)
+	if !ok || len(pods) == 0 {
+		return Victim{}, false
+	}
+	ranked := Rank(t.Signal, opts.Layout, pods, stats)
+	for _, p := range ranked {
+		if IsCriticalPod(p) {
+			continue
+		}
+		grace := int64(ImmediateEvictionGracePeriodSeconds)
+		if !t.IsHard() {
+			grace = opts.MaxPodGracePeriodSeconds
+			if p.Spec.TerminationGracePeriodSeconds != nil {
+				grace = min(grace, *p.Spec.TerminationGracePeriodSeconds)
+			}
+		}
+		msg := fmt.Sprintf("The node was low on resource: %v. ", res)
+		for _, mt := range met {
+			if signalResource[mt.Signal] != res {
+				continue
+			}
+			if o, ok := opts.Observations[mt.Signal]; ok {
+				q := mt.Value.quantity(o.Capacity)
+				msg += fmt.Sprintf("Threshold quantity: %v, available: %v. ", &q, &o.Available)
+			}
+			break
+		}
+		return Victim{Pod: p, GracePeriodSeconds: grace, Message: msg, Status: EvictedStatus(p, msg, opts.Now)}, true
+	}
+	return Victim{}, false
+}
+
+// EvictedStatus returns the status the kubelet writes for a pod it evicts
+// under pressure: a copy of the pod's status with phase Failed, reason
+// Evicted, the message, and a DisruptionTarget condition with reason
+// TerminationByKubelet stamped with the pod's generation.
+func EvictedStatus(pod *corev1.Pod, message string, now time.Time) *corev1.PodStatus {
+	st := pod.Status.DeepCopy()
+	st.Phase = corev1.PodFailed
+	st.Reason = ReasonEvicted
+	st.Message = message
+	setPodCondition(st, corev1.PodCondition{
+		Type:               corev1.DisruptionTarget,
+		Status:             corev1.ConditionTrue,
+		Reason:             corev1.PodReasonTerminationByKubelet,
+		Message:            message,
+		ObservedGeneration: pod.Generation,
+		LastTransitionTime: metav1.NewTime(now),
+	})
+	return st
+}
+
+// AdmitResult is the eviction manager's admission verdict.
+type AdmitResult struct {
+	Admit   bool
+	Reason  string
+	Message string
+}
+
+// Admit is the eviction manager's admission of a new pod on a node with the
+// given pressure conditions (managerImpl.Admit, v1.36): without pressure
+// everything is admitted; critical pods always; under MemoryPressure alone a
+// pod that is not BestEffort, or a BestEffort pod tolerating the
+// node.kubernetes.io/memory-pressure NoSchedule taint; every other case is
+// rejected with reason Evicted and "The node had condition: [...]. ".
+func Admit(pod *corev1.Pod, conditions []corev1.NodeConditionType) AdmitResult {
+	if len(conditions) == 0 || IsCriticalPod(pod) {
+		return AdmitResult{Admit: true}
+	}
+	if len(conditions) == 1 && conditions[0] == corev1.NodeMemoryPressure {
+		if !isBestEffort(pod) {
+			return AdmitResult{Admit: true}
+		}
+		taint := corev1.Taint{Key: corev1.TaintNodeMemoryPressure, Effect: corev1.TaintEffectNoSchedule}
+		for i := range pod.Spec.Tolerations {
+			if ToleratesTaint(&pod.Spec.Tolerations[i], &taint) {
+				return AdmitResult{Admit: true}
+			}
+		}
+	}
+	return AdmitResult{Reason: ReasonEvicted, Message: fmt.Sprintf("The node had condition: %v. ", conditions)}
+}
+
+// isBestEffort is the QoS rule: no container (init or regular) and no
+// pod-level resources request or limit cpu or memory.
+func isBestEffort(pod *corev1.Pod) bool {
+	has := func(rl corev1.ResourceList) bool {
+		for n, q := range rl {
+			if (n == corev1.ResourceCPU || n == corev1.ResourceMemory) && !q.IsZero() {
+				return true
+			}
+		}
+		return false
+	}
+	if r := pod.Spec.Resources; r != nil && (has(r.Requests) || has(r.Limits)) {
+		return false
+	}
+	for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for i := range cs {
+			if has(cs[i].Resources.Requests) || has(cs[i].Resources.Limits) {
+				return false
+			}
+		}
+	}
+	return true
+}

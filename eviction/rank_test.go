@@ -1,0 +1,214 @@
+package eviction
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+func u64(v uint64) *uint64 { return &v }
+
+func statsOf(m map[string]PodStats) StatsFunc {
+	return func(p *corev1.Pod) (PodStats, bool) {
+		s, ok := m[p.Name]
+		return s, ok
+	}
+}
+
+func names(pods []*corev1.Pod) []string {
+	var out []string
+	for _, p := range pods {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+const mi = 1 << 20
+
+// TestRankMemory mirrors rankMemoryPressure (pkg/kubelet/eviction/helpers.go):
+// each comparator decisive on its own, input order listing the expected
+// last first.
+func TestRankMemory(t *testing.T) {
+	tests := []struct {
+		name  string
+		pods  []*corev1.Pod
+		stats map[string]PodStats
+		want  []string
+	}{
+		{"pods without stats go first",
+			[]*corev1.Pod{newPod("ns", "with").obj(), newPod("ns", "without").obj()},
+			map[string]PodStats{"with": {MemoryWorkingSetBytes: u64(1)}}, []string{"without", "with"}},
+		{"usage above the request goes before lower priority",
+			[]*corev1.Pod{newPod("ns", "under").memRequest("128Mi").priority(-10).obj(), newPod("ns", "over").memRequest("64Mi").priority(1000).obj()},
+			map[string]PodStats{"under": {MemoryWorkingSetBytes: u64(100 * mi)}, "over": {MemoryWorkingSetBytes: u64(65 * mi)}}, []string{"over", "under"}},
+		{"usage exactly at the request does not exceed it",
+			[]*corev1.Pod{newPod("ns", "at").memRequest("64Mi").obj(), newPod("ns", "above").memRequest("64Mi").obj()},
+			map[string]PodStats{"at": {MemoryWorkingSetBytes: u64(64 * mi)}, "above": {MemoryWorkingSetBytes: u64(64*mi + 1)}}, []string{"above", "at"}},
+		{"lower priority goes first",
+			[]*corev1.Pod{newPod("ns", "high").priority(100).obj(), newPod("ns", "low").priority(1).obj()},
+			map[string]PodStats{"high": {MemoryWorkingSetBytes: u64(100 * mi)}, "low": {MemoryWorkingSetBytes: u64(1)}}, []string{"low", "high"}},
+		{"larger usage above the request goes first",
+			[]*corev1.Pod{newPod("ns", "small").memRequest("1Mi").obj(), newPod("ns", "big").memRequest("10Mi").obj()},
+			map[string]PodStats{"small": {MemoryWorkingSetBytes: u64(5 * mi)}, "big": {MemoryWorkingSetBytes: u64(20 * mi)}}, []string{"big", "small"}},
+		{"stats without memory count as zero usage",
+			[]*corev1.Pod{newPod("ns", "empty").obj(), newPod("ns", "used").obj()},
+			map[string]PodStats{"empty": {}, "used": {MemoryWorkingSetBytes: u64(1)}}, []string{"used", "empty"}},
+		{"ties keep input order",
+			[]*corev1.Pod{newPod("ns", "b").obj(), newPod("ns", "a").obj()}, nil, []string{"b", "a"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := append([]*corev1.Pod(nil), tc.pods...)
+			assert.Equal(t, tc.want, names(RankMemory(tc.pods, statsOf(tc.stats))))
+			assert.Equal(t, names(in), names(tc.pods), "input order untouched")
+		})
+	}
+}
+
+// TestRequestQuantity mirrors GetResourceRequestQuantity with sidecars,
+// init containers and overhead.
+func TestRequestQuantity(t *testing.T) {
+	always := corev1.ContainerRestartPolicyAlways
+	req := func(q string) corev1.ResourceRequirements {
+		return corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(q)}}
+	}
+	pod := newPod("ns", "p").obj()
+	pod.Spec.Containers = []corev1.Container{{Name: "a", Resources: req("64Mi")}, {Name: "b", Resources: req("64Mi")}}
+	assert.Equal(t, int64(128*mi), ptrVal(requestQuantity(pod, corev1.ResourceMemory)))
+	pod.Spec.InitContainers = []corev1.Container{{Name: "init", Resources: req("256Mi")}}
+	assert.Equal(t, int64(256*mi), ptrVal(requestQuantity(pod, corev1.ResourceMemory)), "init container is the floor")
+	pod.Spec.InitContainers = []corev1.Container{{Name: "side", Resources: req("32Mi"), RestartPolicy: &always}, {Name: "init", Resources: req("200Mi")}}
+	assert.Equal(t, int64(232*mi), ptrVal(requestQuantity(pod, corev1.ResourceMemory)), "sidecar runs beside the later init container")
+	pod.Spec.Overhead = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("8Mi")}
+	assert.Equal(t, int64(240*mi), ptrVal(requestQuantity(pod, corev1.ResourceMemory)))
+	pod.Spec.Resources = &corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi")}}
+	assert.Equal(t, int64(1024*mi+8*mi), ptrVal(requestQuantity(pod, corev1.ResourceMemory)), "pod-level resources win")
+	empty := newPod("ns", "e").obj()
+	empty.Spec.Overhead = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("8Mi")}
+	assert.Equal(t, int64(0), ptrVal(requestQuantity(empty, corev1.ResourceMemory)), "overhead only on a non-zero request")
+}
+
+func ptrVal(q resource.Quantity) int64 { return q.Value() }
+
+// TestRankPID mirrors rankPIDPressure.
+func TestRankPID(t *testing.T) {
+	pods := []*corev1.Pod{
+		newPod("ns", "high").priority(1000).obj(),
+		newPod("ns", "few").obj(),
+		newPod("ns", "many").obj(),
+		newPod("ns", "nostats").obj(),
+	}
+	st := map[string]PodStats{"high": {ProcessCount: u64(500)}, "few": {ProcessCount: u64(2)}, "many": {ProcessCount: u64(20)}}
+	assert.Equal(t, []string{"nostats", "many", "few", "high"}, names(RankPID(pods, statsOf(st))))
+}
+
+// TestRankDisk mirrors rankDiskPressureFunc with buildSignalToRankFunc's
+// statistics per layout.
+func TestRankDisk(t *testing.T) {
+	pods := []*corev1.Pod{newPod("ns", "logs").obj(), newPod("ns", "root").obj()}
+	st := statsOf(map[string]PodStats{"logs": {LogsBytes: 100}, "root": {RootfsBytes: 50}})
+	assert.Equal(t, []string{"logs", "root"}, names(RankDisk(SignalNodeFsAvailable, FsLayout{}, pods, st)))
+	// with a separate imagefs, imagefs ranks by the writable layer only
+	assert.Equal(t, []string{"root", "logs"}, names(RankDisk(SignalImageFsAvailable, FsLayout{ImageFs: true}, pods, st)))
+	inodes := statsOf(map[string]PodStats{"logs": {LogsInodes: 1}, "root": {RootfsInodes: 9}})
+	assert.Equal(t, []string{"root", "logs"}, names(Rank(SignalNodeFsInodesFree, FsLayout{}, pods, inodes)))
+	assert.Nil(t, Rank("bogus", FsLayout{}, pods, st))
+}
+
+// TestTaintEvictionTime mirrors processPodOnNode's decision
+// (pkg/controller/tainteviction).
+func TestTaintEvictionTime(t *testing.T) {
+	noExec := corev1.Taint{Key: "k", Value: "v", Effect: corev1.TaintEffectNoExecute}
+	noSched := corev1.Taint{Key: "k", Effect: corev1.TaintEffectNoSchedule}
+	sec := func(v int64) *int64 { return &v }
+	tests := []struct {
+		name     string
+		taints   []corev1.Taint
+		tols     []corev1.Toleration
+		decision TaintDecision
+		after    time.Duration
+		used     int
+	}{
+		{"no NoExecute taint", []corev1.Taint{noSched}, nil, TaintNone, 0, 0},
+		{"untolerated taint evicts now", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpEqual, Value: "other"}}, TaintEvictNow, 0, 0},
+		{"tolerated forever", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists}}, TaintNever, 0, 1},
+		{"smallest tolerationSeconds wins", []corev1.Taint{noExec, {Key: "x", Effect: corev1.TaintEffectNoExecute}},
+			[]corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists, TolerationSeconds: sec(300)}, {Operator: corev1.TolerationOpExists, TolerationSeconds: sec(30)}}, TaintEvictAfter, 30 * time.Second, 2},
+		{"tolerationSeconds <= 0 evicts now", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists, TolerationSeconds: sec(-5)}}, TaintEvictNow, 0, 1},
+		{"an effect that does not match does not tolerate", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}, TaintEvictNow, 0, 0},
+		{"an empty operator means Equal", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Value: "v"}}, TaintNever, 0, 1},
+		{"Lt is off in v1.36", []corev1.Taint{{Key: "k", Value: "3", Effect: corev1.TaintEffectNoExecute}}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpLt, Value: "5"}}, TaintEvictNow, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			node := &corev1.Node{Spec: corev1.NodeSpec{Taints: tc.taints}}
+			pod := newPod("ns", "p").obj()
+			pod.Spec.Tolerations = tc.tols
+			got := TaintEvictionTime(node, pod)
+			assert.Equal(t, tc.decision, got.Decision)
+			assert.Equal(t, tc.after, got.EvictAfter)
+			assert.Len(t, got.UsedTolerations, tc.used)
+		})
+	}
+}
+
+// TestPressure covers threshold parsing, thresholdsMet, grace periods,
+// node conditions, the victim choice and admission (pkg/kubelet/eviction).
+func TestPressure(t *testing.T) {
+	hard := DefaultHardThresholds()
+	require.Len(t, hard, 5)
+	assert.Equal(t, SignalImageFsAvailable, hard[0].Signal, "signal order")
+
+	ts, err := ParseThresholds(map[string]string{"memory.available": "100Mi", "nodefs.available": "0%"},
+		map[string]string{"memory.available": "500Mi"}, map[string]string{"memory.available": "1m30s"}, map[string]string{"memory.available": "50Mi"})
+	require.NoError(t, err)
+	require.Len(t, ts, 2, "0% is ignored")
+	assert.True(t, ts[0].IsHard())
+	assert.Equal(t, 90*time.Second, ts[1].GracePeriod)
+	require.NotNil(t, ts[0].MinReclaim)
+
+	for _, bad := range []map[string]string{{"memory.available": "-1Mi"}, {"bogus": "1Mi"}, {"nodefs.available": "120%"}} {
+		_, err := ParseThresholds(bad, nil, nil, nil)
+		assert.ErrorIs(t, err, ErrInvalidThreshold)
+	}
+	_, err = ParseThresholds(nil, map[string]string{"memory.available": "1Gi"}, nil, nil)
+	assert.ErrorContains(t, err, "grace period must be specified for the soft eviction threshold memory.available")
+
+	obs := map[Signal]Observation{SignalMemoryAvailable: {Available: resource.MustParse("300Mi"), Capacity: resource.MustParse("8Gi")}}
+	met := ThresholdsMet(ts, obs, false)
+	require.Len(t, met, 1, "only the soft 500Mi threshold")
+	assert.Len(t, ThresholdsMet(ts[:1], map[Signal]Observation{SignalMemoryAvailable: {Available: resource.MustParse("120Mi")}}, true), 1, "min reclaim raises the bar")
+	assert.Empty(t, GracePeriodMet(met, []time.Time{testNow.Add(-time.Minute)}, testNow))
+	assert.Len(t, GracePeriodMet(met, []time.Time{testNow.Add(-2 * time.Minute)}, testNow), 1)
+	assert.Equal(t, []corev1.NodeConditionType{corev1.NodeMemoryPressure}, NodeConditions(append(met, met...)))
+
+	critical := newPod("ns", "critical").priority(SystemCriticalPriority).obj()
+	normal := newPod("ns", "normal").priority(1000).obj()
+	v, ok := SelectVictim(met, []*corev1.Pod{critical, normal}, statsOf(nil), PressureOptions{MaxPodGracePeriodSeconds: 10, Observations: obs, Now: testNow})
+	require.True(t, ok)
+	assert.Equal(t, "normal", v.Pod.Name, "critical pods are never evicted")
+	assert.Equal(t, int64(10), v.GracePeriodSeconds)
+	assert.Equal(t, "The node was low on resource: memory. Threshold quantity: 500Mi, available: 300Mi. ", v.Message)
+	assert.Equal(t, corev1.PodFailed, v.Status.Phase)
+	assert.Equal(t, ReasonEvicted, v.Status.Reason)
+	assert.Equal(t, corev1.PodReasonTerminationByKubelet, v.Status.Conditions[len(v.Status.Conditions)-1].Reason)
+	_, ok = SelectVictim(met, []*corev1.Pod{critical}, statsOf(nil), PressureOptions{})
+	assert.False(t, ok)
+
+	be := newPod("ns", "be").obj()
+	burst := newPod("ns", "burst").memRequest("1Mi").obj()
+	mem := []corev1.NodeConditionType{corev1.NodeMemoryPressure}
+	assert.True(t, Admit(be, nil).Admit)
+	assert.False(t, Admit(be, mem).Admit)
+	assert.Equal(t, "The node had condition: [MemoryPressure]. ", Admit(be, mem).Message)
+	assert.True(t, Admit(burst, mem).Admit)
+	tol := be.DeepCopy()
+	tol.Spec.Tolerations = []corev1.Toleration{{Key: corev1.TaintNodeMemoryPressure, Operator: corev1.TolerationOpExists}}
+	assert.True(t, Admit(tol, mem).Admit)
+	assert.False(t, Admit(burst, []corev1.NodeConditionType{corev1.NodeDiskPressure}).Admit)
+	assert.True(t, Admit(critical, []corev1.NodeConditionType{corev1.NodeDiskPressure}).Admit)
+}
