@@ -36,7 +36,9 @@ func withRule(c corev1.Container, action corev1.ContainerRestartRuleAction, op c
 	return c
 }
 
-func sidecar(name string) corev1.Container { return withPolicy(ctr(name), corev1.ContainerRestartPolicyAlways) }
+func sidecar(name string) corev1.Container {
+	return withPolicy(ctr(name), corev1.ContainerRestartPolicyAlways)
+}
 
 func (b *podB) init(cs ...corev1.Container) *podB {
 	b.p.Spec.InitContainers = append(b.p.Spec.InitContainers, cs...)
