@@ -123,6 +123,10 @@ func pidKeys(pods []*corev1.Pod, stats StatsFunc) []rankKey {
 // (upstream subtracts that request for the inode signals too). Ties keep
 // input order. It returns a new slice.
 func RankDisk(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
+	return sortKeys(diskKeys(signal, layout, pods, stats), cmpUsage)
+}
+
+func diskKeys(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFunc) []rankKey {
 	m := diskMeasure(signal, layout)
 	keys := make([]rankKey, len(pods))
 	for i, p := range pods {
@@ -165,7 +169,7 @@ func RankDisk(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFun
 		}
 		keys[i] = k
 	}
-	return sortKeys(keys, cmpUsage)
+	return keys
 }
 
 // Rank orders pods for eviction under signal with the ranking kubelet uses
