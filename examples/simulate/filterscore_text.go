@@ -33,6 +33,30 @@ var scoreColumn = map[string]string{
 	"ImageLocality":                   "image",
 }
 
+// scoreOrder is the default profile's Score plugin order; columns follow it.
+var scoreOrder = []string{"TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread",
+	"InterPodAffinity", "NodeResourcesBalancedAllocation", "ImageLocality"}
+
+// sortPlugins orders Score plugins as the profile does; unknown names last,
+// by name.
+func sortPlugins(plugins []string) {
+	rank := func(p string) int {
+		for i, q := range scoreOrder {
+			if p == q {
+				return i
+			}
+		}
+		return len(scoreOrder)
+	}
+	sort.SliceStable(plugins, func(i, j int) bool {
+		ri, rj := rank(plugins[i]), rank(plugins[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return plugins[i] < plugins[j]
+	})
+}
+
 func columnName(plugin string) string {
 	if c, ok := scoreColumn[plugin]; ok {
 		return c
@@ -67,18 +91,22 @@ func (out *filterScoreOutput) writeText(w io.Writer) error {
 
 // scoreLegend lists "column=Plugin×weight" for every Score plugin seen.
 func scoreLegend(results []*placement.Result) string {
-	var parts []string
-	seen := map[string]bool{}
+	weights := map[string]int64{}
+	var plugins []string
 	for _, r := range results {
 		for _, n := range r.Nodes {
 			for _, s := range n.Scores {
-				if seen[s.Plugin] {
-					continue
+				if _, seen := weights[s.Plugin]; !seen {
+					weights[s.Plugin] = s.Weight
+					plugins = append(plugins, s.Plugin)
 				}
-				seen[s.Plugin] = true
-				parts = append(parts, fmt.Sprintf("%s=%s×%d", columnName(s.Plugin), s.Plugin, s.Weight))
 			}
 		}
+	}
+	sortPlugins(plugins)
+	parts := make([]string, len(plugins))
+	for i, p := range plugins {
+		parts[i] = fmt.Sprintf("%s=%s×%d", columnName(p), p, weights[p])
 	}
 	return strings.Join(parts, ", ")
 }
@@ -108,7 +136,7 @@ func writePodText(b *strings.Builder, r *placement.Result) {
 	if st := r.PreFilter.Status; st.Code != "" && st.Code != "Success" {
 		fmt.Fprintf(b, "  PreFilter: %s %s: %s\n", st.Code, st.Plugin, strings.Join(st.Reasons, ", "))
 	} else if len(r.PreFilter.RestrictedBy) > 0 {
-		fmt.Fprintf(b, "  PreFilter: %s restrict the candidates to %s\n", strings.Join(r.PreFilter.RestrictedBy, ", "), nameList(r.PreFilter.NodeNames, maxNamesPerReason))
+		fmt.Fprintf(b, "  PreFilter: candidates restricted to %s by %s\n", nameList(r.PreFilter.NodeNames, maxNamesPerReason), strings.Join(r.PreFilter.RestrictedBy, ", "))
 	}
 	writeScoreTable(b, r)
 	writeRejections(b, r)
@@ -145,6 +173,7 @@ func writeScoreTable(b *strings.Builder, r *placement.Result) {
 	if len(feasible) == 0 {
 		return
 	}
+	sortPlugins(plugins)
 	sort.SliceStable(feasible, func(i, j int) bool {
 		if feasible[i].TotalScore != feasible[j].TotalScore {
 			return feasible[i].TotalScore > feasible[j].TotalScore
@@ -204,14 +233,17 @@ func writeRejections(b *strings.Builder, r *placement.Result) {
 	byKey := map[string]*rejection{}
 	var rows []*rejection
 	rejectedNodes := 0
+	// independent counts, per Filter plugin in profile order, the nodes it
+	// rejects when run on its own.
 	independent := map[string]int{}
 	var pluginOrder []string
 	for _, n := range r.Nodes {
 		for _, f := range n.Filters {
+			if _, ok := independent[f.Plugin]; !ok {
+				independent[f.Plugin] = 0
+				pluginOrder = append(pluginOrder, f.Plugin)
+			}
 			if f.Code == "Unschedulable" || f.Code == "UnschedulableAndUnresolvable" || f.Code == "Error" {
-				if _, ok := independent[f.Plugin]; !ok {
-					pluginOrder = append(pluginOrder, f.Plugin)
-				}
 				independent[f.Plugin]++
 			}
 		}
@@ -254,12 +286,14 @@ func writeRejections(b *strings.Builder, r *placement.Result) {
 		t.add(strconv.Itoa(len(row.nodes)), row.reason, row.plugin, shortCode(row.code), nameList(row.nodes, maxNamesPerReason))
 	}
 	t.write(b, "    ")
-	if len(pluginOrder) > 0 {
-		parts := make([]string, 0, len(pluginOrder))
-		for _, p := range pluginOrder {
+	var parts []string
+	for _, p := range pluginOrder {
+		if independent[p] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", p, independent[p]))
 		}
-		fmt.Fprintf(b, "  each filter run on its own rejects: %s node(s)\n", strings.Join(parts, ", "))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(b, "  nodes each filter rejects when run on its own: %s\n", strings.Join(parts, ", "))
 	}
 }
 

@@ -407,6 +407,10 @@ func position(data []byte, offset int64) (line, col int) {
 	}
 	before := data[:offset]
 	line = bytes.Count(before, []byte{'\n'}) + 1
-	col = int(offset) - bytes.LastIndexByte(before, '\n')
+	// Offset counts the offending byte; report its own column.
+	col = int(offset) - 1 - bytes.LastIndexByte(before, '\n')
+	if col < 1 {
+		col = 1
+	}
 	return line, col
 }
