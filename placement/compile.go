@@ -56,6 +56,7 @@ type Compiled struct {
 	preFilter    sched.Status // aggregated (Success, a rejection or Error)
 	preFilterErr error
 	skip         [numFilters]bool
+	active       []int8 // filters to run, in order: not skipped, not trivially passing
 	restricted   bool             // a PreFilterResult restricts the nodes
 	nodeNames    sets.Set[string] // the restriction
 	restrictedBy []string
@@ -355,6 +356,13 @@ func (c *Compiled) runPreFilter() error {
 	// NodeDeclaredFeatures (v1.36: a profile member; skipped without requirements).
 	if len(c.features) == 0 {
 		c.skip[fNodeDeclaredFeatures] = true
+	}
+	c.active = c.active[:0:0]
+	for i := 0; i < numFilters; i++ {
+		if c.skip[i] || (i == fNodeName && c.pod.Spec.NodeName == "") {
+			continue
+		}
+		c.active = append(c.active, int8(i))
 	}
 	return nil
 }

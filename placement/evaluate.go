@@ -26,9 +26,12 @@ type Decision struct {
 	Feasible int
 	// TotalScore is Node's total (computed even with one feasible node).
 	TotalScore int64
-	// Statuses is every node's recorded status (first failing plugin, the
+	// Codes is every node's recorded status code (first failing plugin, the
 	// PreFilter status, or the absent-node status), in Snapshot.Nodes order;
-	// Success for feasible nodes.
+	// Success for feasible nodes. Preemption dry-runs the Unschedulable ones.
+	Codes []sched.Code
+	// Statuses holds the full statuses, in the same order, only when no node
+	// is feasible (they make the FitError message).
 	Statuses []sched.Status
 	// Message is upstream's FitError text when no node is feasible.
 	Message string
@@ -46,28 +49,41 @@ func (c *Compiled) Schedule() Decision {
 	}
 	d.PreFilter = c.preFilter
 	nodes := c.snap.Nodes()
-	d.Statuses = make([]sched.Status, len(nodes))
+	d.Codes = make([]sched.Code, len(nodes))
 	if !c.preFilter.Code.Passes() {
+		d.Statuses = make([]sched.Status, len(nodes))
 		for i := range d.Statuses {
 			d.Statuses[i] = c.preFilter
+			d.Codes[i] = c.preFilter.Code
 		}
 		d.Message = fitErrorMessage(len(nodes), &c.preFilter, nil)
 		return d
 	}
-	feasible := make([]*cluster.NodeInfo, 0, len(nodes))
+	var feasible []*cluster.NodeInfo
 	for i, n := range nodes {
 		if !c.InPreFilterResult(n.Name) {
-			d.Statuses[i] = c.absent
+			d.Codes[i] = c.absent.Code
 			continue
 		}
 		st := c.Filter(n)
-		d.Statuses[i] = st
+		d.Codes[i] = st.Code
 		if st.Code.Passes() {
+			if feasible == nil {
+				feasible = make([]*cluster.NodeInfo, 0, len(nodes)-i)
+			}
 			feasible = append(feasible, n)
 		}
 	}
 	d.Feasible = len(feasible)
 	if len(feasible) == 0 {
+		d.Statuses = make([]sched.Status, len(nodes))
+		for i, n := range nodes {
+			if c.InPreFilterResult(n.Name) {
+				d.Statuses[i] = c.Filter(n)
+			} else {
+				d.Statuses[i] = c.absent
+			}
+		}
 		d.Message = fitErrorMessage(len(nodes), nil, d.Statuses)
 		return d
 	}

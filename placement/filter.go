@@ -53,11 +53,8 @@ func (c *Compiled) Filter(n *cluster.NodeInfo) sched.Status {
 	if !c.preFilter.Code.Passes() {
 		return c.preFilter
 	}
-	for i := 0; i < numFilters; i++ {
-		if c.skip[i] {
-			continue
-		}
-		if st := c.filterOne(i, n); !st.Code.Passes() {
+	for _, i := range c.active {
+		if st := c.filterOne(int(i), n); !st.Code.Passes() {
 			st.Plugin = filterNames[i]
 			return st
 		}
@@ -89,10 +86,9 @@ func (c *Compiled) FilterEach(n *cluster.NodeInfo) [numFilters]sched.Status {
 }
 
 func (c *Compiled) filterOne(i int, n *cluster.NodeInfo) sched.Status {
-	node := n.Node
 	switch i {
 	case fNodeUnschedulable:
-		if node.Spec.Unschedulable && !c.toleratesUnschedulable {
+		if n.Unschedulable && !c.toleratesUnschedulable {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonUnschedulable}
 		}
 	case fNodeName:
@@ -100,18 +96,18 @@ func (c *Compiled) filterOne(i int, n *cluster.NodeInfo) sched.Status {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonNodeName}
 		}
 	case fTaintToleration:
-		if c.hasUntoleratedTaint(node) {
+		if len(n.Taints) > 0 && c.hasUntoleratedTaint(n.Taints) {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonTaint}
 		}
 	case fNodeAffinity:
-		if c.added != nil && !c.added.matches(node) {
+		if c.added != nil && !c.added.matches(n.Node) {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinityEnforced}
 		}
-		if !c.matchesRequiredAffinity(node) {
+		if !c.matchesRequiredAffinity(n.Node) {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinity}
 		}
 	case fNodePorts:
-		if c.portsConflict(n.UsedPorts) {
+		if len(n.UsedPorts) > 0 && c.portsConflict(n.UsedPorts) {
 			return sched.Status{Code: sched.Unschedulable, Reasons: reasonPorts}
 		}
 	case fNodeResourcesFit:
@@ -125,7 +121,7 @@ func (c *Compiled) filterOne(i int, n *cluster.NodeInfo) sched.Status {
 			return c.ipa.Filter(n)
 		}
 	case fNodeDeclaredFeatures:
-		if !hasFeatures(node.Status.DeclaredFeatures, c.features) {
+		if !hasFeatures(n.Node.Status.DeclaredFeatures, c.features) {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonFeatures}
 		}
 	}
@@ -134,9 +130,9 @@ func (c *Compiled) filterOne(i int, n *cluster.NodeInfo) sched.Status {
 
 // hasUntoleratedTaint is FindMatchingUntoleratedTaint over the NoSchedule and
 // NoExecute taints.
-func (c *Compiled) hasUntoleratedTaint(node *corev1.Node) bool {
-	for i := range node.Spec.Taints {
-		t := &node.Spec.Taints[i]
+func (c *Compiled) hasUntoleratedTaint(taints []corev1.Taint) bool {
+	for i := range taints {
+		t := &taints[i]
 		if t.Effect != corev1.TaintEffectNoSchedule && t.Effect != corev1.TaintEffectNoExecute {
 			continue
 		}

@@ -63,7 +63,7 @@ func (c *Compiled) Score(feasible []*cluster.NodeInfo) *Scores {
 	if !s.Skipped[sTaintToleration] {
 		r := raw(sTaintToleration)
 		for i, n := range feasible {
-			r[i] = c.intolerablePreferTaints(n.Node)
+			r[i] = c.intolerablePreferTaints(n.Taints)
 		}
 		s.Normalized[sTaintToleration] = defaultNormalize(r, true)
 	}
@@ -154,10 +154,10 @@ func (c *Compiled) Score(feasible []*cluster.NodeInfo) *Scores {
 
 // intolerablePreferTaints counts the node's PreferNoSchedule taints that no
 // toleration with an empty or PreferNoSchedule effect tolerates.
-func (c *Compiled) intolerablePreferTaints(node *corev1.Node) int64 {
+func (c *Compiled) intolerablePreferTaints(taints []corev1.Taint) int64 {
 	var n int64
-	for i := range node.Spec.Taints {
-		t := &node.Spec.Taints[i]
+	for i := range taints {
+		t := &taints[i]
 		if t.Effect != corev1.TaintEffectPreferNoSchedule {
 			continue
 		}

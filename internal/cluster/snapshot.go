@@ -223,7 +223,8 @@ func newNodeInfo(index int, n *corev1.Node, imageNodes map[string]int) *NodeInfo
 	if alloc == nil {
 		alloc = n.Status.Capacity
 	}
-	ni := &NodeInfo{Index: index, Node: n, Name: n.Name, Allocatable: ResourceFromList(alloc)}
+	ni := &NodeInfo{Index: index, Node: n, Name: n.Name, Allocatable: ResourceFromList(alloc),
+		Unschedulable: n.Spec.Unschedulable, Taints: n.Spec.Taints}
 	if len(n.Status.Images) > 0 {
 		// getNodeImageStates: every name of every image, the node's own size.
 		ni.ImageStates = make(map[string]ImageState, len(n.Status.Images))

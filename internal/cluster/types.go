@@ -76,6 +76,10 @@ type NodeInfo struct {
 	Index int // position in Snapshot.Nodes()
 	Node  *corev1.Node
 	Name  string
+	// Unschedulable and Taints are copies of Node.Spec's, kept next to the
+	// sums so that the per-node filters touch one object.
+	Unschedulable bool
+	Taints        []corev1.Taint
 
 	Pods                         []*PodInfo // ordered by Key; never modified in place
 	PodsWithAffinity             []*PodInfo // pods with any pod affinity or anti-affinity
