@@ -73,7 +73,7 @@ var modes = map[string]func(*input) (*output, error){
 
 // runScheduleMode adapts schedule.go's runSchedule to the mode signature.
 func runScheduleMode(in *input) (*output, error) {
-	out, err := runSchedule(in.snap, in.pending, in.warnings)
+	out, err := runSchedule(in.snap, in.pending, in.warnings, in.opts)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,243 @@
+package main
+
+// Schedule mode (-mode schedule): the pending pods scheduled one by one in
+// queue order with preemption, written in the conformance format
+// (../shared/conformance/README.md, "schedule") or as a text report.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/preemption"
+)
+
+// scheduleOutput is the schedule-mode document.
+type scheduleOutput struct {
+	Meta       scheduleMeta     `json:"meta"`
+	QueueOrder []string         `json:"queueOrder"`
+	Results    []scheduleResult `json:"results"`
+	Final      scheduleFinal    `json:"final"`
+}
+
+type scheduleMeta struct {
+	Mode              string   `json:"mode"`
+	KubernetesVersion string   `json:"kubernetesVersion"`
+	TieBreak          string   `json:"tieBreak"`
+	Warnings          []string `json:"warnings"`
+}
+
+type scheduleFinal struct {
+	Placements map[string]string `json:"placements"`
+	Evicted    []string          `json:"evicted"`
+}
+
+type preFilterOut struct {
+	Status placement.PluginStatus `json:"status"`
+}
+
+type nodeStatusOut struct {
+	Node   string                 `json:"node"`
+	Status placement.PluginStatus `json:"status"`
+}
+
+type scheduleResult struct {
+	Pod           string                  `json:"pod"`
+	Priority      int32                   `json:"priority"`
+	QueuePosition int                     `json:"queuePosition"`
+	Outcome       string                  `json:"outcome"`
+	Node          string                  `json:"node,omitempty"`
+	FeasibleNodes int                     `json:"feasibleNodes"`
+	TotalScore    *int64                  `json:"totalScore,omitempty"`
+	TiedNodes     []string                `json:"tiedNodes,omitempty"`
+	PreFilter     *preFilterOut           `json:"preFilter,omitempty"`
+	Gated         *placement.PluginStatus `json:"gated,omitempty"`
+	Message       string                  `json:"message,omitempty"`
+	Preemption    *preemptionOut          `json:"preemption,omitempty"`
+	NodeStatuses  []nodeStatusOut         `json:"nodeStatuses,omitempty"`
+	Error         string                  `json:"error,omitempty"`
+}
+
+type victimOut struct {
+	Pod        string   `json:"pod"`
+	Node       string   `json:"node"`
+	Priority   int32    `json:"priority"`
+	BrokenPDBs []string `json:"brokenPDBs,omitempty"`
+}
+
+type candidateOut struct {
+	Node             string   `json:"node"`
+	Victims          []string `json:"victims"`
+	NumPDBViolations int      `json:"numPDBViolations"`
+	LostAt           string   `json:"lostAt,omitempty"`
+	LostReason       string   `json:"lostReason,omitempty"`
+}
+
+type preemptionOut struct {
+	Status           placement.PluginStatus `json:"status"`
+	NominatedNode    string                 `json:"nominatedNode,omitempty"`
+	Victims          []victimOut            `json:"victims,omitempty"`
+	NumPDBViolations int                    `json:"numPDBViolations"`
+	PotentialNodes   int                    `json:"potentialNodes"`
+	Candidates       []candidateOut         `json:"candidates,omitempty"`
+	DryRunStatuses   []nodeStatusOut        `json:"dryRunStatuses,omitempty"`
+}
+
+func pluginStatus(s sched.Status) placement.PluginStatus {
+	return placement.PluginStatus{Plugin: s.Plugin, Code: s.Code.String(), Reasons: s.Reasons}
+}
+
+// runSchedule schedules the normalized scenario's pending pods against snap
+// (preemption.ScheduleQueue) with the given profile options and returns the
+// schedule-mode document. warnings are the normalization warnings to report
+// in meta.
+func runSchedule(snap *placement.Snapshot, pending []*corev1.Pod, warnings []string, opts placement.Options) (*scheduleOutput, error) {
+	qr, err := preemption.ScheduleQueue(snap, pending, preemption.QueueOptions{Placement: opts, KeepNodeStatuses: true})
+	if err != nil {
+		return nil, err
+	}
+	if warnings == nil {
+		warnings = []string{}
+	}
+	out := &scheduleOutput{
+		Meta: scheduleMeta{Mode: "schedule", KubernetesVersion: opts.Version.String(), Warnings: warnings,
+			TieBreak: "highest weighted total score wins; ties are broken by the lowest node name; preemption candidates tied on every criterion too"},
+		QueueOrder: qr.QueueOrder,
+		Final:      scheduleFinal{Placements: map[string]string{}, Evicted: qr.Evicted},
+	}
+	for _, p := range qr.Placements {
+		out.Final.Placements[p.Pod] = p.Node
+	}
+	for i := range qr.Results {
+		out.Results = append(out.Results, convertResult(&qr.Results[i]))
+	}
+	return out, nil
+}
+
+func convertResult(r *preemption.PodOutcome) scheduleResult {
+	sr := scheduleResult{
+		Pod: r.Pod, Priority: r.Priority, QueuePosition: r.QueuePosition, Outcome: string(r.Outcome),
+		Node: r.Node, FeasibleNodes: r.FeasibleNodes, TotalScore: r.TotalScore,
+		Message: r.Message, Error: r.Error,
+	}
+	if r.Gated != nil {
+		g := pluginStatus(*r.Gated)
+		sr.Gated = &g
+		return sr
+	}
+	if r.Outcome != preemption.Failed || r.PreFilter.Code != sched.Success {
+		sr.PreFilter = &preFilterOut{Status: pluginStatus(r.PreFilter)}
+	}
+	for _, ns := range r.NodeStatuses {
+		if r.PreFilter.Code != sched.Success {
+			break
+		}
+		sr.NodeStatuses = append(sr.NodeStatuses, nodeStatusOut{Node: ns.Node, Status: pluginStatus(ns.Status)})
+	}
+	if p := r.Preemption; p != nil {
+		po := &preemptionOut{Status: pluginStatus(p.Status), NominatedNode: p.NominatedNode,
+			NumPDBViolations: p.NumPDBViolations, PotentialNodes: p.PotentialNodes}
+		for _, v := range p.Victims {
+			po.Victims = append(po.Victims, victimOut{Pod: v.Key, Node: v.Node, Priority: v.Priority, BrokenPDBs: v.BrokenPDBs})
+		}
+		for _, c := range p.Candidates {
+			co := candidateOut{Node: c.Node, Victims: []string{}, NumPDBViolations: c.NumPDBViolations, LostReason: c.LostReason}
+			if c.LostAt != preemption.ChosenNode {
+				co.LostAt = c.LostAt.String()
+			}
+			for _, v := range c.Victims {
+				co.Victims = append(co.Victims, v.Key)
+			}
+			po.Candidates = append(po.Candidates, co)
+		}
+		for _, d := range p.Rejected {
+			po.DryRunStatuses = append(po.DryRunStatuses, nodeStatusOut{Node: d.Node, Status: pluginStatus(d.Status)})
+		}
+		sr.Preemption = po
+	}
+	return sr
+}
+
+// writeScheduleText writes the human-readable schedule report: one block per
+// pod in queue order; for each preemption the victims with the budgets they
+// break, the losing candidates with the criterion each lost on, and why the
+// other dry-run nodes could not help.
+func writeScheduleText(w io.Writer, out *scheduleOutput) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "schedule: %d pending pod(s) in queue order, Kubernetes v%s default profile with DefaultPreemption\n",
+		len(out.QueueOrder), strings.TrimPrefix(out.Meta.KubernetesVersion, "v"))
+	for _, wn := range out.Meta.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", wn)
+	}
+	for _, r := range out.Results {
+		fmt.Fprintf(&b, "\n%d. %s (priority %d): %s", r.QueuePosition+1, r.Pod, r.Priority, r.Outcome)
+		if r.Node != "" {
+			fmt.Fprintf(&b, " on %s", r.Node)
+		}
+		b.WriteString("\n")
+		switch {
+		case r.Gated != nil:
+			fmt.Fprintf(&b, "   gated: %s\n", strings.Join(r.Gated.Reasons, ", "))
+			continue
+		case r.Outcome == "Scheduled":
+			fmt.Fprintf(&b, "   %d feasible node(s)", r.FeasibleNodes)
+			if r.TotalScore != nil {
+				fmt.Fprintf(&b, ", best score %d", *r.TotalScore)
+			}
+			b.WriteString("\n")
+		}
+		if r.Error != "" {
+			fmt.Fprintf(&b, "   error: %s\n", r.Error)
+		}
+		if r.Message != "" {
+			fmt.Fprintf(&b, "   %s\n", r.Message)
+		}
+		p := r.Preemption
+		if p == nil {
+			continue
+		}
+		if p.NominatedNode != "" {
+			fmt.Fprintf(&b, "   preemption on %s: %d victim(s), %d PDB violation(s), %d candidate(s) of %d potential node(s)\n",
+				p.NominatedNode, len(p.Victims), p.NumPDBViolations, len(p.Candidates), p.PotentialNodes)
+			for _, v := range p.Victims {
+				fmt.Fprintf(&b, "     evict %s (priority %d)", v.Pod, v.Priority)
+				if len(v.BrokenPDBs) > 0 {
+					fmt.Fprintf(&b, ", breaks PDB %s", strings.Join(v.BrokenPDBs, ", "))
+				}
+				b.WriteString("\n")
+			}
+			for _, c := range p.Candidates {
+				if c.LostAt == "" {
+					continue
+				}
+				fmt.Fprintf(&b, "     candidate %s lost on %s: %s (victims %s)\n", c.Node, c.LostAt, c.LostReason, strings.Join(c.Victims, ", "))
+			}
+		} else {
+			fmt.Fprintf(&b, "   preemption: %d potential node(s), no candidate\n", p.PotentialNodes)
+		}
+		for _, d := range p.DryRunStatuses {
+			who := d.Status.Plugin
+			if who == "" {
+				who = "DefaultPreemption"
+			}
+			fmt.Fprintf(&b, "     %s cannot help: %s (%s)\n", d.Node, strings.Join(d.Status.Reasons, ", "), who)
+		}
+	}
+	b.WriteString("\nfinal placements:\n")
+	for _, k := range out.QueueOrder {
+		n := out.Final.Placements[k]
+		if n == "" {
+			n = "(none)"
+		}
+		fmt.Fprintf(&b, "  %s -> %s\n", k, n)
+	}
+	if len(out.Final.Evicted) > 0 {
+		fmt.Fprintf(&b, "evicted: %s\n", strings.Join(out.Final.Evicted, ", "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
