@@ -87,7 +87,8 @@ var podResource = schema.GroupResource{Resource: "Pod"}
 //   - on a pod already being deleted, only a shorter grace period changes
 //     anything: the deadline moves earlier (never before now; a graceful
 //     request whose whole period has passed gets 1 s) — so a deadline never
-//     grows once deletion has started; a pod whose deletion grace period is 0
+//     grows once deletion has started (but an already expired deadline moves
+//     to now); a pod whose deletion grace period is 0
 //     or unset is removed at once;
 //   - grace 0 removes the object unless it has finalizers.
 //

@@ -85,6 +85,8 @@ func TestDelete(t *testing.T) {
 			want{graceful: true, opts: ptr[int64](10), deadline: at(0), grace: ptr[int64](10), generation: 1}},
 		{"shortening never moves the deadline before now; graceful keeps 1 s", terminating(t0.Add(5*time.Second), ptr[int64](30)), &metav1.DeleteOptions{GracePeriodSeconds: ptr[int64](10)},
 			want{graceful: true, opts: ptr[int64](10), deadline: at(0), grace: ptr[int64](1), generation: 1}},
+		{"shortening an expired deadline moves it to now, later than before (found by rapid)", terminating(t0.Add(-time.Second), ptr[int64](30)), &metav1.DeleteOptions{GracePeriodSeconds: ptr[int64](-1)},
+			want{graceful: true, opts: ptr[int64](1), deadline: at(0), grace: ptr[int64](1), generation: 1}},
 		{"shortening to 0 removes", terminating(t0.Add(5*time.Second), ptr[int64](30)), &metav1.DeleteOptions{GracePeriodSeconds: ptr[int64](0)},
 			want{graceful: true, removed: true, opts: ptr[int64](0), deadline: at(0), grace: ptr[int64](0), generation: 1}},
 		{"a longer grace period changes nothing", terminating(t0.Add(5*time.Second), ptr[int64](30)), &metav1.DeleteOptions{GracePeriodSeconds: ptr[int64](100)},

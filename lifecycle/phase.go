@@ -185,3 +185,31 @@ func phase(pod *corev1.Pod, opts StatusOptions) corev1.PodPhase {
 		return corev1.PodPending
 	}
 }
+
+// IsTerminalPhase reports whether ph is Succeeded or Failed.
+func IsTerminalPhase(ph corev1.PodPhase) bool {
+	return ph == corev1.PodSucceeded || ph == corev1.PodFailed
+}
+
+// MergePhase returns the phase the kubelet writes, given the phase Phase
+// computed from the containers, the phase in its status cache and the phase
+// in the API: a terminal cached or API phase replaces a non-terminal
+// computed one, and a terminal API phase always wins, so a pod never leaves
+// Succeeded or Failed. Mirrors the three-way merge and the "illegal phase
+// transition" guard of (*Kubelet).generateAPIPodStatus as of v1.36 (the
+// eviction override of pod sync handlers is not modelled).
+func MergePhase(computed, cached, api corev1.PodPhase) corev1.PodPhase {
+	out := computed
+	if !IsTerminalPhase(out) {
+		switch {
+		case IsTerminalPhase(cached):
+			out = cached
+		case IsTerminalPhase(api):
+			out = api
+		}
+	}
+	if IsTerminalPhase(api) {
+		out = api
+	}
+	return out
+}
