@@ -31,7 +31,8 @@ type Decision struct {
 	// Success for feasible nodes. Preemption dry-runs the Unschedulable ones.
 	Codes []sched.Code
 	// Statuses holds the full statuses, in the same order, only when no node
-	// is feasible (they make the FitError message).
+	// is feasible (they make the FitError message) or some node's status is
+	// Error (upstream then aborts the cycle).
 	Statuses []sched.Status
 	// Message is upstream's FitError text when no node is feasible.
 	Message string
@@ -60,6 +61,7 @@ func (c *Compiled) Schedule() Decision {
 		return d
 	}
 	var feasible []*cluster.NodeInfo
+	hasErr := false
 	for i, n := range nodes {
 		if !c.InPreFilterResult(n.Name) {
 			d.Codes[i] = c.absent.Code
@@ -67,6 +69,7 @@ func (c *Compiled) Schedule() Decision {
 		}
 		st := c.Filter(n)
 		d.Codes[i] = st.Code
+		hasErr = hasErr || st.Code == sched.Error
 		if st.Code.Passes() {
 			if feasible == nil {
 				feasible = make([]*cluster.NodeInfo, 0, len(nodes)-i)
@@ -75,7 +78,7 @@ func (c *Compiled) Schedule() Decision {
 		}
 	}
 	d.Feasible = len(feasible)
-	if len(feasible) == 0 {
+	if len(feasible) == 0 || hasErr {
 		d.Statuses = make([]sched.Status, len(nodes))
 		for i, n := range nodes {
 			if c.InPreFilterResult(n.Name) {
@@ -84,8 +87,10 @@ func (c *Compiled) Schedule() Decision {
 				d.Statuses[i] = c.absent
 			}
 		}
-		d.Message = fitErrorMessage(len(nodes), nil, d.Statuses)
-		return d
+		if len(feasible) == 0 {
+			d.Message = fitErrorMessage(len(nodes), nil, d.Statuses)
+			return d
+		}
 	}
 	if len(feasible) == 1 {
 		// Upstream does not score a single feasible node.
