@@ -310,15 +310,11 @@ func (h *handler) create(name string, bodyOptions *metav1.DeleteOptions, queryDr
 		idx := matching[0]
 		pdb := h.current(idx)
 		pdbName = pdb.Name
-		checkBudget := true
-		if !isPodReady(pod) {
-			if pdb.Spec.UnhealthyPodEvictionPolicy != nil && *pdb.Spec.UnhealthyPodEvictionPolicy == policyv1.AlwaysAllow {
-				updateDeletionOptions, checkBudget = true, false
-			} else if pdb.Status.CurrentHealthy >= pdb.Status.DesiredHealthy && pdb.Status.DesiredHealthy > 0 {
-				updateDeletionOptions, checkBudget = true, false
-			}
-		}
-		if checkBudget {
+		if bypassesBudget(pod, pdb) {
+			// The unready pod does not count toward the budget; the delete
+			// must not race with it becoming Ready again.
+			updateDeletionOptions = true
+		} else {
 			if err := h.checkAndDecrement(idx, pod.Name, len(original.DryRun) > 0); err != nil {
 				return err
 			}
@@ -368,15 +364,30 @@ func (h *handler) matchingPDBs(pod *corev1.Pod) []int {
 
 // checkAndDecrement mirrors the handler's function of that name.
 func (h *handler) checkAndDecrement(idx int, podName string, dryRun bool) error {
-	in := h.current(idx)
+	out, err := chargeBudget(h.current(idx), podName, dryRun, h.now)
+	if err != nil {
+		return err
+	}
+	if !dryRun {
+		h.written[idx] = out
+	}
+	return nil
+}
+
+// chargeBudget is checkAndDecrement on one budget: the refusal (429 stale
+// or exhausted, 403 negative or too many unconfirmed evictions), or a new
+// budget with one disruption less, the DisruptionAllowed condition updated
+// when it reaches zero and, unless dry run, the pod recorded in
+// disruptedPods at now. in is not modified.
+func chargeBudget(in *policyv1.PodDisruptionBudget, podName string, dryRun bool, now time.Time) (*policyv1.PodDisruptionBudget, error) {
 	if in.Status.ObservedGeneration < in.Generation {
-		return tooManyRequestsStale(in.Name)
+		return nil, tooManyRequestsStale(in.Name)
 	}
 	if in.Status.DisruptionsAllowed < 0 {
-		return apierrors.NewForbidden(pdbResource, in.Name, errors.New("pdb disruptions allowed is negative"))
+		return nil, apierrors.NewForbidden(pdbResource, in.Name, errors.New("pdb disruptions allowed is negative"))
 	}
 	if len(in.Status.DisruptedPods) > MaxDisruptedPodSize {
-		return apierrors.NewForbidden(pdbResource, in.Name, errors.New("DisruptedPods map too big - too many evictions not confirmed by PDB controller"))
+		return nil, apierrors.NewForbidden(pdbResource, in.Name, errors.New("DisruptedPods map too big - too many evictions not confirmed by PDB controller"))
 	}
 	if in.Status.DisruptionsAllowed == 0 {
 		err := apierrors.NewTooManyRequests(MessageBudgetViolated, 0)
@@ -384,22 +395,21 @@ func (h *handler) checkAndDecrement(idx int, podName string, dryRun bool) error 
 			Type:    policyv1.DisruptionBudgetCause,
 			Message: zeroBudgetCause(in),
 		})
-		return err
+		return nil, err
 	}
 	pdb := in.DeepCopy()
 	pdb.Status.DisruptionsAllowed--
 	if pdb.Status.DisruptionsAllowed == 0 {
-		setDisruptionAllowedCondition(pdb, h.now)
+		setDisruptionAllowedCondition(pdb, now)
 	}
 	if dryRun {
-		return nil
+		return pdb, nil
 	}
 	if pdb.Status.DisruptedPods == nil {
 		pdb.Status.DisruptedPods = make(map[string]metav1.Time)
 	}
-	pdb.Status.DisruptedPods[podName] = metav1.NewTime(h.now)
-	h.written[idx] = pdb
-	return nil
+	pdb.Status.DisruptedPods[podName] = metav1.NewTime(now)
+	return pdb, nil
 }
 
 // zeroBudgetCause chooses the DisruptionBudget cause of a 429 for a budget

@@ -1,0 +1,333 @@
+package eviction
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/placement"
+)
+
+// PlanOptions configure PlanDrain. The zero value drains with kubectl's
+// default flags and the default scheduler profile.
+type PlanOptions struct {
+	// Drain are kubectl drain's pod-selection flags (Drain.Now is also the
+	// clock of the evictions).
+	Drain DrainOptions
+	// DaemonSets are the cluster's DaemonSets (to tell a live DaemonSet's
+	// pods from orphans).
+	DaemonSets []*appsv1.DaemonSet
+	// Placement is the scheduler profile used to re-place evicted pods.
+	Placement placement.Options
+}
+
+// PlannedEviction is one eviction of the plan, in the order the plan
+// issues them.
+type PlannedEviction struct {
+	Pod  *corev1.Pod
+	From string
+	// PDB is the budget charged, "namespace/name"; "" when none was (no
+	// budget, or a pod that bypasses budgets: terminal, Pending,
+	// terminating, or unready under AlwaysAllow or a healthy budget).
+	PDB string
+	// To is the remaining node the pod fits on (first feasible node in name
+	// order, cluster-autoscaler's question); "" when it fits nowhere.
+	To string
+}
+
+// BlockedEviction is an eviction the Eviction API would refuse.
+type BlockedEviction struct {
+	Pod  *corev1.Pod
+	From string
+	// PDB is the refusing budget ("namespace/name"); "" for the 500 of a pod
+	// under several budgets.
+	PDB string
+	// Status is what the Eviction API would answer (429, 403 or 500).
+	Status metav1.Status
+}
+
+// NodeDrain is the plan for one node.
+type NodeDrain struct {
+	Node string
+	// Selection is kubectl drain's choice of pods on the node.
+	Selection *DrainSelection
+	// Refused: kubectl refuses to drain the node (Selection.Errors()), so
+	// nothing is evicted from it.
+	Refused bool
+	// Evictions and Blocked count the node's planned and refused evictions;
+	// Unplaced counts planned evictions that fit on no remaining node.
+	Evictions, Blocked, Unplaced int
+}
+
+// Removable reports whether the node can be emptied: not refused, no
+// eviction blocked, every evicted pod placed elsewhere.
+func (n NodeDrain) Removable() bool { return !n.Refused && n.Blocked == 0 && n.Unplaced == 0 }
+
+// DrainPlan drains a set of nodes without breaking a budget.
+type DrainPlan struct {
+	// Nodes are the drained nodes in name order.
+	Nodes []NodeDrain
+	// Evictions in issue order: nodes in name order, pods in namespace/name
+	// order within a node.
+	Evictions []PlannedEviction
+	// Blocked are the evictions the budgets refuse, in the same order.
+	Blocked []BlockedEviction
+	// PDBs are all input budgets after the planned evictions (new objects,
+	// namespace/name order), as the eviction handler would leave them.
+	PDBs []*policyv1.PodDisruptionBudget
+}
+
+// ErrInvalidPlan wraps PlanDrain's input errors.
+var ErrInvalidPlan = errors.New("eviction: invalid drain plan request")
+
+// PlanDrain plans draining nodes from the cluster snap, as `kubectl drain`
+// on each node followed by cluster-autoscaler's re-placement check:
+//
+//  1. on each node (name order), SelectDrainPods chooses the pods; a node
+//     with refusals is left alone;
+//  2. each chosen pod (node order, then namespace/name order) is checked
+//     against the budgets exactly as the Eviction API would check it
+//     (Decide's rules: bypasses, several budgets, stale status, exhausted
+//     budget...), with every earlier planned eviction already charged, so
+//     no budget's disruptionsAllowed goes below zero and no budget loses
+//     more healthy pods than it allows;
+//  3. each planned eviction is placed on the first node, in name order, that
+//     is not being drained and passes every Filter of the scheduler profile
+//     (placement.Compiled.Fits) with the earlier evicted pods already placed.
+//
+// Budgets are taken with their current status and the plan never counts on
+// a recovering pod: it is what can be evicted now. Neither snap nor pdbs is
+// modified; a budget failing ValidatePDB or an unknown node is an error
+// wrapping ErrInvalidPlan.
+func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDisruptionBudget, opts PlanOptions) (*DrainPlan, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPlan)
+	}
+	names := append([]string(nil), nodes...)
+	sort.Strings(names)
+	drained := make(map[string]bool, len(names))
+	for _, n := range names {
+		if _, ok := snap.Node(n); !ok {
+			return nil, fmt.Errorf("%w: unknown node %q", ErrInvalidPlan, n)
+		}
+		drained[n] = true
+	}
+	budgets, err := newBudgetIndex(pdbs, opts.Drain.Now)
+	if err != nil {
+		return nil, err
+	}
+
+	plan := &DrainPlan{}
+	var keys []string
+	for _, name := range names {
+		ni, _ := snap.Node(name)
+		pods := make([]*corev1.Pod, len(ni.Pods))
+		for i, p := range ni.Pods {
+			pods[i] = p.Pod
+		}
+		sel, err := SelectDrainPods(name, pods, opts.DaemonSets, opts.Drain)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+		}
+		nd := NodeDrain{Node: name, Selection: sel, Refused: len(sel.Errors()) > 0}
+		if !nd.Refused {
+			for _, p := range sel.Pods() {
+				charged, st := budgets.evict(p)
+				if st != nil {
+					plan.Blocked = append(plan.Blocked, BlockedEviction{Pod: p, From: name, PDB: charged, Status: *st})
+					nd.Blocked++
+					continue
+				}
+				plan.Evictions = append(plan.Evictions, PlannedEviction{Pod: p, From: name, PDB: charged})
+				keys = append(keys, p.Namespace+"/"+p.Name)
+				nd.Evictions++
+			}
+		}
+		plan.Nodes = append(plan.Nodes, nd)
+	}
+	plan.PDBs = budgets.result()
+
+	unplaced, err := placeEvicted(snap.WithoutPods(keys...), drained, plan.Evictions, opts.Placement)
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range plan.Nodes {
+		plan.Nodes[i].Unplaced = unplaced[n.Node]
+	}
+	return plan, nil
+}
+
+// placeEvicted sets To on every eviction: first fit over the nodes not
+// being drained, earlier pods placed first. Pods compile against the view;
+// placements are applied to per-node copies (cheap), and folded into the
+// view only before a pod whose filters read other pods' placements (hard
+// spread constraints, required pod (anti-)affinity) or after a placed pod
+// that other pods' filters read (required anti-affinity).
+func placeEvicted(view *placement.Snapshot, drained map[string]bool, evs []PlannedEviction, opts placement.Options) (map[string]int, error) {
+	unplaced := map[string]int{}
+	nodes := append([]*cluster.NodeInfo(nil), view.Nodes()...)
+	var pending []*cluster.PodInfo
+	antiPending := false
+	for i := range evs {
+		pod := evs[i].Pod.DeepCopy()
+		pod.Spec.NodeName = ""
+		if antiPending || readsPlacements(pod) {
+			for _, pi := range pending {
+				v, err := view.WithPodInfo(pi)
+				if err != nil {
+					return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+				}
+				view = v
+			}
+			pending, antiPending = pending[:0], false
+		}
+		c, err := placement.Compile(view, pod, opts)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+		}
+		placed := false
+		for j, n := range nodes {
+			if drained[n.Name] || !c.Fits(n) {
+				continue
+			}
+			bound := pod.DeepCopy()
+			bound.Spec.NodeName = n.Name
+			pi, err := cluster.NewPodInfo(bound)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+			}
+			nodes[j] = n.WithPodInfo(pi)
+			pending = append(pending, pi)
+			antiPending = antiPending || len(pi.RequiredAntiAffinityTerms) > 0
+			evs[i].To = n.Name
+			placed = true
+			break
+		}
+		if !placed {
+			unplaced[evs[i].From]++
+		}
+	}
+	return unplaced, nil
+}
+
+// readsPlacements: the pod's filters count other pods (hard topology spread,
+// required pod affinity or anti-affinity).
+func readsPlacements(p *corev1.Pod) bool {
+	for _, c := range p.Spec.TopologySpreadConstraints {
+		if c.WhenUnsatisfiable == corev1.DoNotSchedule {
+			return true
+		}
+	}
+	a := p.Spec.Affinity
+	return a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0) ||
+		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0))
+}
+
+// budgetIndex holds the budgets with compiled selectors, by namespace, and
+// charges evictions as the eviction handler does.
+type budgetIndex struct {
+	now     time.Time
+	all     []*policyv1.PodDisruptionBudget // namespace/name order; replaced when charged
+	sels    []labels.Selector
+	byNS    map[string][]int
+	charged []bool
+}
+
+func newBudgetIndex(pdbs []*policyv1.PodDisruptionBudget, now time.Time) (*budgetIndex, error) {
+	x := &budgetIndex{now: now, byNS: map[string][]int{}}
+	for i, p := range pdbs {
+		if p == nil {
+			return nil, fmt.Errorf("%w: pdbs[%d] is nil", ErrInvalidPlan, i)
+		}
+		if errs := ValidatePDB(p); len(errs) > 0 {
+			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidPlan, p.Namespace, p.Name, errs.ToAggregate())
+		}
+		x.all = append(x.all, p)
+	}
+	sort.SliceStable(x.all, func(i, j int) bool {
+		if x.all[i].Namespace != x.all[j].Namespace {
+			return x.all[i].Namespace < x.all[j].Namespace
+		}
+		return x.all[i].Name < x.all[j].Name
+	})
+	x.sels = make([]labels.Selector, len(x.all))
+	x.charged = make([]bool, len(x.all))
+	for i, p := range x.all {
+		sel, err := metav1.LabelSelectorAsSelector(p.Spec.Selector)
+		if err != nil {
+			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidPlan, p.Namespace, p.Name, err)
+		}
+		x.sels[i] = sel
+		x.byNS[p.Namespace] = append(x.byNS[p.Namespace], i)
+	}
+	return x, nil
+}
+
+// evict charges pod's eviction: the budget charged ("" none) and nil, or
+// the refusing budget and the Eviction API's answer.
+func (x *budgetIndex) evict(pod *corev1.Pod) (string, *metav1.Status) {
+	if canIgnorePDB(pod) {
+		return "", nil
+	}
+	match := -1
+	set := labels.Set(pod.Labels)
+	for _, i := range x.byNS[pod.Namespace] {
+		if !x.sels[i].Matches(set) {
+			continue
+		}
+		if match >= 0 {
+			return "", &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusInternalServerError, Message: MessageMultiplePDBs}
+		}
+		match = i
+	}
+	if match < 0 {
+		return "", nil
+	}
+	pdb := x.all[match]
+	if bypassesBudget(pod, pdb) {
+		return "", nil
+	}
+	key := pdb.Namespace + "/" + pdb.Name
+	out, err := chargeBudget(pdb, pod.Name, false, x.now)
+	if err != nil {
+		st := statusOf(err)
+		return key, &st
+	}
+	x.all[match], x.charged[match] = out, true
+	return key, nil
+}
+
+// result returns every budget, new objects.
+func (x *budgetIndex) result() []*policyv1.PodDisruptionBudget {
+	out := make([]*policyv1.PodDisruptionBudget, len(x.all))
+	for i, p := range x.all {
+		if x.charged[i] {
+			out[i] = p // already a copy of our own
+		} else {
+			out[i] = p.DeepCopy()
+		}
+	}
+	return out
+}
+
+// bypassesBudget: an unready pod is deleted without charging its budget
+// under AlwaysAllow, or under IfHealthyBudget (the default) when the budget
+// is currently healthy.
+func bypassesBudget(pod *corev1.Pod, pdb *policyv1.PodDisruptionBudget) bool {
+	if isPodReady(pod) {
+		return false
+	}
+	if p := pdb.Spec.UnhealthyPodEvictionPolicy; p != nil && *p == policyv1.AlwaysAllow {
+		return true
+	}
+	return pdb.Status.CurrentHealthy >= pdb.Status.DesiredHealthy && pdb.Status.DesiredHealthy > 0
+}

@@ -1,0 +1,157 @@
+package eviction
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+func testNode(name, cpu string) *corev1.Node {
+	rl := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse("8Gi"), corev1.ResourcePods: resource.MustParse("110")}
+	return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name}},
+		Status: corev1.NodeStatus{Allocatable: rl, Capacity: rl}}
+}
+
+func cpuPod(ns, name, node, cpu string) podB {
+	b := newPod(ns, name).node(node).owner("apps/v1", "ReplicaSet", "rs", "rs-uid")
+	b.p.Spec.Containers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}
+	return b
+}
+
+func TestPlanDrain(t *testing.T) {
+	nodes := []*corev1.Node{testNode("a", "2"), testNode("b", "2"), testNode("c", "1"), testNode("d", "4")}
+	pods := []*corev1.Pod{
+		cpuPod("ns", "web-0", "a", "1").obj(),
+		cpuPod("ns", "web-1", "a", "1").obj(),
+		cpuPod("ns", "web-2", "b", "1").obj(),
+		cpuPod("ns", "db-0", "a", "1500m").labels("app", "db").obj(),
+		newPod("ns", "bare").node("c").obj(),
+	}
+	snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+	require.NoError(t, err)
+	// web: 3 healthy, at most 1 unavailable -> 1 disruption allowed
+	web := newPDB("ns", "web").maxUnavailable(intstr.FromInt32(1)).status(1, 3, 2, 3).obj()
+	plan, err := PlanDrain(snap, []string{"c", "a"}, []*policyv1.PodDisruptionBudget{web}, PlanOptions{Drain: DrainOptions{Now: testNow}})
+	require.NoError(t, err)
+
+	require.Len(t, plan.Nodes, 2)
+	assert.Equal(t, "a", plan.Nodes[0].Node)
+	assert.Equal(t, "c", plan.Nodes[1].Node)
+	assert.True(t, plan.Nodes[1].Refused, "an unmanaged pod refuses the drain without --force")
+	assert.False(t, plan.Nodes[0].Removable())
+
+	var evicted []string
+	for _, e := range plan.Evictions {
+		evicted = append(evicted, e.Pod.Name+"@"+e.PDB+"->"+e.To)
+	}
+	// db-0 has no budget; web-0 takes the only disruption; b has 1 cpu left
+	// after web-2, so db-0 (1.5 cpu) goes to d and web-0 to b.
+	assert.Equal(t, []string{"db-0@->d", "web-0@ns/web->b"}, evicted)
+	require.Len(t, plan.Blocked, 1)
+	assert.Equal(t, "web-1", plan.Blocked[0].Pod.Name)
+	assert.Equal(t, int32(429), plan.Blocked[0].Status.Code)
+	assert.Equal(t, "The disruption budget web does not allow evicting pods currently", plan.Blocked[0].Status.Details.Causes[0].Message)
+	assert.Equal(t, int32(0), plan.PDBs[0].Status.DisruptionsAllowed)
+	assert.Equal(t, int32(1), web.Status.DisruptionsAllowed, "input untouched")
+
+	plan, err = PlanDrain(snap, []string{"a"}, nil, PlanOptions{Drain: DrainOptions{Now: testNow}})
+	require.NoError(t, err)
+	assert.Equal(t, 3, plan.Nodes[0].Evictions)
+	assert.Equal(t, 0, plan.Nodes[0].Unplaced, "1.5 + 1 + 1 cpu fit on b (1) and d (4)")
+
+	_, err = PlanDrain(snap, []string{"zzz"}, nil, PlanOptions{})
+	assert.ErrorIs(t, err, ErrInvalidPlan)
+}
+
+// TestPlanDrainProperties: a plan replayed through Decide is accepted
+// eviction by eviction, so it never breaks a budget; placements respect
+// capacity.
+func TestPlanDrainProperties(t *testing.T) {
+	t.Run("a drain plan never breaks a budget and the Eviction API accepts it in order", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			nodeNames := []string{"n0", "n1", "n2", "n3"}
+			var nodes []*corev1.Node
+			for _, n := range nodeNames {
+				nodes = append(nodes, testNode(n, rapid.SampledFrom([]string{"1", "2", "4"}).Draw(t, "cpu")))
+			}
+			apps := []string{"web", "db"}
+			var pods []*corev1.Pod
+			for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
+				app := rapid.SampledFrom(apps).Draw(t, "app")
+				b := cpuPod("ns", app+"-"+itoa(i), rapid.SampledFrom(nodeNames).Draw(t, "node"), rapid.SampledFrom([]string{"100m", "500m", "1"}).Draw(t, "req")).labels("app", app)
+				if rapid.IntRange(0, 4).Draw(t, "unready") == 0 {
+					b = b.unready()
+				}
+				pods = append(pods, b.obj())
+			}
+			snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+			require.NoError(t, err)
+			var pdbs []*policyv1.PodDisruptionBudget
+			for _, app := range apps {
+				if !rapid.Bool().Draw(t, "has pdb") {
+					continue
+				}
+				b := genBudget(t)
+				b.Name = app
+				b.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}
+				st, err := Status(b, pods, Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", int32(len(pods)))}}, testNow)
+				require.NoError(t, err)
+				pdbs = append(pdbs, st.PDB)
+			}
+			drain := rapid.SliceOfNDistinct(rapid.SampledFrom(nodeNames), 1, 3, rapid.ID[string]).Draw(t, "drain")
+			plan, err := PlanDrain(snap, drain, pdbs, PlanOptions{Drain: DrainOptions{Now: testNow}})
+			require.NoError(t, err)
+
+			// Replay through Decide with the budgets it returns.
+			cur := pdbs
+			healthyLost := map[string]int32{}
+			for _, e := range plan.Evictions {
+				d, err := Decide(Request{Pod: e.Pod, PDBs: cur, Now: testNow})
+				require.NoError(t, err)
+				require.True(t, d.Allowed(), "%s: %s", e.Pod.Name, d.Status.Message)
+				cur = cur[:0:0]
+				for _, o := range d.PDBs {
+					cur = append(cur, o.PDB)
+				}
+				if e.PDB != "" && isPodReady(e.Pod) {
+					healthyLost[e.PDB]++
+				}
+				if e.To != "" {
+					require.NotContains(t, drain, e.To)
+				}
+			}
+			for _, b := range plan.Blocked {
+				d, err := Decide(Request{Pod: b.Pod, PDBs: cur, Now: testNow})
+				require.NoError(t, err)
+				require.False(t, d.Allowed(), "blocked %s is refused by the Eviction API too", b.Pod.Name)
+				require.Equal(t, b.Status.Code, d.Status.Code)
+			}
+			for _, p := range pdbs {
+				key := p.Namespace + "/" + p.Name
+				require.LessOrEqual(t, healthyLost[key], max(p.Status.DisruptionsAllowed, 0), "budget %s", key)
+				require.GreaterOrEqual(t, p.Status.CurrentHealthy-healthyLost[key], min(p.Status.DesiredHealthy, p.Status.CurrentHealthy))
+			}
+			for _, p := range plan.PDBs {
+				require.GreaterOrEqual(t, p.Status.DisruptionsAllowed, min(int32(0), minAllowed(pdbs)))
+			}
+		})
+	})
+}
+
+func minAllowed(pdbs []*policyv1.PodDisruptionBudget) int32 {
+	m := int32(0)
+	for _, p := range pdbs {
+		m = min(m, p.Status.DisruptionsAllowed)
+	}
+	return m
+}
