@@ -203,6 +203,7 @@ func buildSnapshot(in *input) (*placement.Snapshot, error) {
 		StatefulSets:           pointers(sc.StatefulSets),
 		ReplicationControllers: pointers(sc.ReplicationControllers),
 		PDBs:                   pointers(sc.PDBs),
+		WithoutPodLevelResize:  !in.opts.Version.UsesPodLevelResizeStatus(),
 	}
 	snap, warnings, err := cluster.New(ci)
 	for _, w := range warnings {

@@ -24,6 +24,10 @@ type RequestOptions struct {
 	// and allocated requests (in-place pod resize, GA in v1.35): the
 	// scheduler's NodeInfo does so for bound pods.
 	UseStatusResources bool
+	// WithoutPodLevelResize ignores the status for pod-level requests even
+	// with UseStatusResources, as before v1.36
+	// (InPlacePodLevelResourcesVerticalScaling off; Input.WithoutPodLevelResize).
+	WithoutPodLevelResize bool
 	// NonMissing is added to every container (init or not) that does not
 	// name the resource at all (explicit zero counts as named).
 	NonMissing corev1.ResourceList
@@ -48,7 +52,7 @@ func PodRequests(pod *corev1.Pod, opts RequestOptions) corev1.ResourceList {
 	if isPodLevelRequestsSet(pod) {
 		var effective corev1.ResourceList
 		// InPlacePodLevelResourcesVerticalScaling is beta and on in v1.36.
-		if opts.UseStatusResources && pod.Status.Resources != nil {
+		if opts.UseStatusResources && !opts.WithoutPodLevelResize && pod.Status.Resources != nil {
 			effective = effectiveRequests(pod, pod.Spec.Resources.Requests, pod.Status.Resources.Requests, pod.Status.AllocatedResources)
 		}
 		for name, q := range pod.Spec.Resources.Requests {
@@ -281,8 +285,11 @@ func (r Resource) ScalarNames() []corev1.ResourceName {
 // podResources is framework.PodInfo.CalculateResource (v1.36) for a bound
 // pod: the requests (with in-place resize status) and the non-zero cpu and
 // memory the scoring plugins sum per node.
-func podResources(pod *corev1.Pod) (req, nonZero Resource) {
-	reqs := PodRequests(pod, RequestOptions{UseStatusResources: true})
+func podResources(pod *corev1.Pod) (req, nonZero Resource) { return podResourcesAt(pod, false) }
+
+// podResourcesAt is podResources with Input.WithoutPodLevelResize.
+func podResourcesAt(pod *corev1.Pod, withoutPodLevelResize bool) (req, nonZero Resource) {
+	reqs := PodRequests(pod, RequestOptions{UseStatusResources: true, WithoutPodLevelResize: withoutPodLevelResize})
 	req = ResourceFromList(reqs)
 	req.AllowedPodNumber = 0
 	// getNonMissingContainerRequests: without pod-level requests every
@@ -300,7 +307,7 @@ func podResources(pod *corev1.Pod) (req, nonZero Resource) {
 	}
 	non0 := reqs
 	if len(nonMissing) > 0 {
-		non0 = PodRequests(pod, RequestOptions{UseStatusResources: true, NonMissing: nonMissing})
+		non0 = PodRequests(pod, RequestOptions{UseStatusResources: true, WithoutPodLevelResize: withoutPodLevelResize, NonMissing: nonMissing})
 	}
 	cpu, mem := non0[corev1.ResourceCPU], non0[corev1.ResourceMemory]
 	nonZero = Resource{MilliCPU: cpu.MilliValue(), Memory: mem.Value()}

@@ -51,6 +51,13 @@ type Input struct {
 	StatefulSets           []*appsv1.StatefulSet
 	ReplicationControllers []*corev1.ReplicationController
 	PDBs                   []*policyv1.PodDisruptionBudget
+
+	// WithoutPodLevelResize counts bound pods' pod-level requests as written
+	// in spec.resources, ignoring status.resources and
+	// status.allocatedResources: the rule before v1.36, whose
+	// InPlacePodLevelResourcesVerticalScaling gate is off (set it to
+	// !placement.Version.UsesPodLevelResizeStatus()). Views keep it.
+	WithoutPodLevelResize bool
 }
 
 // Warning is an input object left out of the snapshot, and why.
@@ -136,7 +143,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			continue
 		}
 		seen[key] = struct{}{}
-		pi, err := NewPodInfo(pod)
+		pi, err := newPodInfo(pod, in.WithoutPodLevelResize)
 		if err != nil {
 			errs = append(errs, prefixErrors(p, err)...)
 			continue
@@ -351,7 +358,11 @@ func findPod(pods []*PodInfo, key string) (int, bool) {
 // adding it to any snapshot; use it for the incoming pod. The pod is not
 // modified. An error (a field.ErrorList aggregate with paths under spec)
 // means an unparsable affinity selector.
-func NewPodInfo(pod *corev1.Pod) (*PodInfo, error) {
+func NewPodInfo(pod *corev1.Pod) (*PodInfo, error) { return newPodInfo(pod, false) }
+
+// newPodInfo is NewPodInfo, with the pre-v1.36 pod-level request rule when
+// withoutPodLevelResize (Input.WithoutPodLevelResize).
+func newPodInfo(pod *corev1.Pod, withoutPodLevelResize bool) (*PodInfo, error) {
 	if pod == nil {
 		return nil, errors.New("cluster: nil pod")
 	}
@@ -359,7 +370,7 @@ func NewPodInfo(pod *corev1.Pod) (*PodInfo, error) {
 	if pod.Spec.Priority != nil {
 		pi.Priority = *pod.Spec.Priority
 	}
-	pi.Requests, pi.NonZeroRequests = podResources(pod)
+	pi.Requests, pi.NonZeroRequests = podResourcesAt(pod, withoutPodLevelResize)
 	pi.HostPorts = PodHostPorts(pod)
 	if err := compileAffinity(pi, pod); err != nil {
 		return nil, err
@@ -403,7 +414,7 @@ func PodHostPorts(pod *corev1.Pod) []HostPort {
 // unchanged; unchanged nodes are shared. The error wraps ErrInvalidView or is
 // NewPodInfo's.
 func (s *Snapshot) WithPod(pod *corev1.Pod) (*Snapshot, error) {
-	pi, err := NewPodInfo(pod)
+	pi, err := newPodInfo(pod, s.in.WithoutPodLevelResize)
 	if err != nil {
 		return nil, err
 	}
