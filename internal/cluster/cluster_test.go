@@ -1,0 +1,300 @@
+package cluster
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func rl(kv ...string) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[corev1.ResourceName(kv[i])] = resource.MustParse(kv[i+1])
+	}
+	return out
+}
+
+func ctr(name string, req corev1.ResourceList) corev1.Container {
+	return corev1.Container{Name: name, Resources: corev1.ResourceRequirements{Requests: req}}
+}
+
+func sidecar(name string, req corev1.ResourceList) corev1.Container {
+	always := corev1.ContainerRestartPolicyAlways
+	c := ctr(name, req)
+	c.RestartPolicy = &always
+	return c
+}
+
+func quantities(l corev1.ResourceList) map[string]string {
+	out := map[string]string{}
+	for k, v := range l {
+		out[string(k)] = v.String()
+	}
+	return out
+}
+
+// TestPodRequests mirrors resourcehelper.PodRequests (k8s.io/component-helpers
+// resource/helpers.go, v0.36) and its test table's shapes.
+func TestPodRequests(t *testing.T) {
+	tests := []struct {
+		name string
+		spec corev1.PodSpec
+		opts RequestOptions
+		want map[string]string
+	}{
+		{
+			name: "containers are summed",
+			spec: corev1.PodSpec{Containers: []corev1.Container{ctr("a", rl("cpu", "1", "memory", "1Gi")), ctr("b", rl("cpu", "500m"))}},
+			want: map[string]string{"cpu": "1500m", "memory": "1Gi"},
+		},
+		{
+			name: "the largest init container wins over the sum",
+			spec: corev1.PodSpec{
+				InitContainers: []corev1.Container{ctr("i1", rl("cpu", "2", "memory", "1G")), ctr("i2", rl("cpu", "2", "memory", "3G"))},
+				Containers:     []corev1.Container{ctr("a", rl("cpu", "2", "memory", "1G")), ctr("b", rl("cpu", "1", "memory", "1G"))},
+			},
+			want: map[string]string{"cpu": "3", "memory": "3G"},
+		},
+		{
+			name: "sidecars add to the steady state and to later init containers",
+			spec: corev1.PodSpec{
+				InitContainers: []corev1.Container{sidecar("s", rl("cpu", "1")), ctr("i", rl("cpu", "3"))},
+				Containers:     []corev1.Container{ctr("a", rl("cpu", "1"))},
+			},
+			// steady: 1 + 1 = 2; peak of i: 3 + 1 = 4.
+			want: map[string]string{"cpu": "4"},
+		},
+		{
+			name: "an init container before the sidecar does not see it",
+			spec: corev1.PodSpec{
+				InitContainers: []corev1.Container{ctr("i", rl("cpu", "3")), sidecar("s", rl("cpu", "1"))},
+				Containers:     []corev1.Container{ctr("a", rl("cpu", "1"))},
+			},
+			want: map[string]string{"cpu": "3"},
+		},
+		{
+			name: "overhead is added",
+			spec: corev1.PodSpec{Containers: []corev1.Container{ctr("a", rl("cpu", "1"))}, Overhead: rl("cpu", "250m", "memory", "64Mi")},
+			want: map[string]string{"cpu": "1250m", "memory": "64Mi"},
+		},
+		{
+			name: "pod-level requests replace the aggregate, then overhead",
+			spec: corev1.PodSpec{
+				Containers: []corev1.Container{ctr("a", rl("cpu", "1", "memory", "1Gi", "ephemeral-storage", "1Gi"))},
+				Resources:  &corev1.ResourceRequirements{Requests: rl("cpu", "3")},
+				Overhead:   rl("cpu", "100m"),
+			},
+			want: map[string]string{"cpu": "3100m", "memory": "1Gi", "ephemeral-storage": "1Gi"},
+		},
+		{
+			name: "non-missing defaults per container, explicit zero kept",
+			spec: corev1.PodSpec{Containers: []corev1.Container{ctr("a", nil), ctr("b", rl("cpu", "0"))}},
+			opts: RequestOptions{NonMissing: nonMissingDefaults},
+			want: map[string]string{"cpu": "100m", "memory": "419430400"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pod := &corev1.Pod{Spec: tt.spec}
+			before := pod.DeepCopy()
+			assert.Equal(t, tt.want, quantities(PodRequests(pod, tt.opts)))
+			assert.Equal(t, before, pod, "input modified")
+		})
+	}
+}
+
+// TestPodResources mirrors framework.PodInfo.CalculateResource (v1.36),
+// including getNonMissingContainerRequests with pod-level requests.
+func TestPodResources(t *testing.T) {
+	tests := []struct {
+		name        string
+		spec        corev1.PodSpec
+		status      corev1.PodStatus
+		wantCPU     int64
+		wantNon0CPU int64
+		wantNon0Mem int64
+	}{
+		{name: "best effort gets the defaults per container",
+			spec:    corev1.PodSpec{Containers: []corev1.Container{ctr("a", nil), ctr("b", nil)}},
+			wantCPU: 0, wantNon0CPU: 200, wantNon0Mem: 2 * DefaultMemoryRequest},
+		{name: "requests count as given",
+			spec:    corev1.PodSpec{Containers: []corev1.Container{ctr("a", rl("cpu", "1", "memory", "1Mi"))}},
+			wantCPU: 1000, wantNon0CPU: 1000, wantNon0Mem: 1 << 20},
+		{name: "pod-level cpu: memory default only because no container names it",
+			spec: corev1.PodSpec{Containers: []corev1.Container{ctr("a", nil), ctr("b", nil)},
+				Resources: &corev1.ResourceRequirements{Requests: rl("cpu", "2")}},
+			wantCPU: 2000, wantNon0CPU: 2000, wantNon0Mem: 2 * DefaultMemoryRequest},
+		{name: "pod-level cpu and a container memory: no default at all",
+			spec: corev1.PodSpec{Containers: []corev1.Container{ctr("a", rl("memory", "1Mi")), ctr("b", nil)},
+				Resources: &corev1.ResourceRequirements{Requests: rl("cpu", "2")}},
+			wantCPU: 2000, wantNon0CPU: 2000, wantNon0Mem: 1 << 20},
+		{name: "in-place resize: the larger of spec and allocated",
+			spec: corev1.PodSpec{Containers: []corev1.Container{ctr("a", rl("cpu", "1"))}},
+			status: corev1.PodStatus{ContainerStatuses: []corev1.ContainerStatus{{Name: "a",
+				AllocatedResources: rl("cpu", "2"), Resources: &corev1.ResourceRequirements{Requests: rl("cpu", "1500m")}}}},
+			wantCPU: 2000, wantNon0CPU: 2000, wantNon0Mem: DefaultMemoryRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pi, err := NewPodInfo(&corev1.Pod{Spec: tt.spec, Status: tt.status})
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantCPU, pi.Requests.MilliCPU)
+			assert.Equal(t, tt.wantNon0CPU, pi.NonZeroRequests.MilliCPU)
+			assert.Equal(t, tt.wantNon0Mem, pi.NonZeroRequests.Memory)
+		})
+	}
+}
+
+func TestIsScalarResourceName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"cpu": false, "memory": false, "pods": false, "ephemeral-storage": false,
+		"example.com/gpu": true, "hugepages-2Mi": true, "kubernetes.io/batch": true,
+		"attachable-volumes-aws-ebs": true, "requests.example.com/x": false, "bad/name/x": false,
+	} {
+		assert.Equal(t, want, IsScalarResourceName(corev1.ResourceName(name)), name)
+	}
+}
+
+func node(name string, labels map[string]string, alloc corev1.ResourceList) *corev1.Node {
+	return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}, Status: corev1.NodeStatus{Allocatable: alloc}}
+}
+
+func pod(ns, name, nodeName string, req corev1.ResourceList) *corev1.Pod {
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: corev1.PodSpec{NodeName: nodeName, Containers: []corev1.Container{ctr("c", req)}}}
+}
+
+// TestNewValidates: every problem at once, with paths.
+func TestNewValidates(t *testing.T) {
+	badAffinity := pod("ns", "bad", "n1", nil)
+	badAffinity.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+			TopologyKey:   "zone",
+			LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: "Bogus"}}},
+		}}}}
+	_, _, err := New(Input{
+		Nodes: []*corev1.Node{node("n1", nil, nil), node("n1", nil, nil), node("", nil, nil)},
+		Pods:  []*corev1.Pod{pod("ns", "a", "n1", nil), pod("ns", "a", "n1", nil), badAffinity},
+		Namespaces: []*corev1.Namespace{{ObjectMeta: metav1.ObjectMeta{Name: "x"}},
+			{ObjectMeta: metav1.ObjectMeta{Name: "x"}}},
+	})
+	require.Error(t, err)
+	msg := err.Error()
+	for _, want := range []string{
+		"nodes[1].metadata.name: Duplicate value", "nodes[2].metadata.name: Required value",
+		"pods[1].metadata.name: Duplicate value", "pods[2].spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector",
+		"namespaces[1].metadata.name: Duplicate value",
+	} {
+		assert.Contains(t, msg, want)
+	}
+}
+
+// TestNewWarnsAndIndexes covers the scheduler cache's view: unbound,
+// unknown-node and terminal pods are left out; nodes in name order; sums.
+func TestNewWarnsAndIndexes(t *testing.T) {
+	done := pod("ns", "done", "b", rl("cpu", "1"))
+	done.Status.Phase = corev1.PodSucceeded
+	withPorts := pod("ns", "web", "b", rl("cpu", "500m"))
+	withPorts.Spec.Containers[0].Ports = []corev1.ContainerPort{{HostPort: 80}, {HostPort: 53, Protocol: corev1.ProtocolUDP, HostIP: "10.0.0.1"}}
+	capOnly := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "a"}, Status: corev1.NodeStatus{Capacity: rl("cpu", "4", "pods", "10")}}
+	snap, warnings, err := New(Input{
+		Nodes: []*corev1.Node{node("b", nil, rl("cpu", "8", "memory", "8Gi", "pods", "110", "example.com/gpu", "2")), capOnly},
+		Pods: []*corev1.Pod{pod("ns", "x", "b", rl("cpu", "1", "memory", "1Gi", "example.com/gpu", "1")), withPorts, done,
+			pod("ns", "pending", "", nil), pod("ns", "lost", "zzz", nil), pod("ns", "besteffort", "b", nil)},
+		Namespaces: []*corev1.Namespace{{ObjectMeta: metav1.ObjectMeta{Name: "ns", Labels: map[string]string{"team": "a"}}}},
+	})
+	require.NoError(t, err)
+	var objs []string
+	for _, w := range warnings {
+		objs = append(objs, w.Object)
+	}
+	assert.Equal(t, []string{"pod ns/done", "pod ns/pending", "pod ns/lost"}, objs)
+	require.Len(t, snap.Nodes(), 2)
+	assert.Equal(t, "a", snap.Nodes()[0].Name)
+	assert.Equal(t, int64(4000), snap.Nodes()[0].Allocatable.MilliCPU, "capacity when allocatable is unset")
+	b, ok := snap.Node("b")
+	require.True(t, ok)
+	assert.Equal(t, 1, b.Index)
+	var keys []string
+	for _, p := range b.Pods {
+		keys = append(keys, p.Key)
+	}
+	assert.Equal(t, []string{"ns/besteffort", "ns/web", "ns/x"}, keys)
+	assert.Equal(t, int64(1500), b.Requested.MilliCPU)
+	assert.Equal(t, int64(1), b.Requested.Scalar["example.com/gpu"])
+	assert.Equal(t, int64(1600), b.NonZeroRequested.MilliCPU)
+	assert.Equal(t, []HostPort{{IP: "0.0.0.0", Protocol: corev1.ProtocolTCP, Port: 80}, {IP: "10.0.0.1", Protocol: corev1.ProtocolUDP, Port: 53}}, b.UsedPorts)
+	assert.Equal(t, map[string]string{"team": "a", "kubernetes.io/metadata.name": "ns"}, snap.NamespaceLabels("ns"))
+	assert.Nil(t, snap.NamespaceLabels("other"))
+}
+
+// TestViews: WithPod and WithoutPods change only the touched node, leave the
+// receiver unchanged, and undo each other.
+func TestViews(t *testing.T) {
+	p1 := pod("ns", "p1", "n1", rl("cpu", "1"))
+	p1.Spec.Containers[0].Ports = []corev1.ContainerPort{{HostPort: 8080}}
+	snap, _, err := New(Input{
+		Nodes: []*corev1.Node{node("n1", nil, rl("cpu", "4", "pods", "10")), node("n2", nil, rl("cpu", "4", "pods", "10"))},
+		Pods:  []*corev1.Pod{p1},
+	})
+	require.NoError(t, err)
+	n1, n2 := snap.Nodes()[0], snap.Nodes()[1]
+
+	added, err := snap.WithPod(pod("ns", "p2", "n1", rl("cpu", "2")))
+	require.NoError(t, err)
+	assert.Same(t, n2, added.Nodes()[1], "untouched node shared")
+	assert.NotSame(t, n1, added.Nodes()[0])
+	assert.Equal(t, int64(3000), added.Nodes()[0].Requested.MilliCPU)
+	assert.Equal(t, int64(1000), snap.Nodes()[0].Requested.MilliCPU, "receiver unchanged")
+	_, _, ok := added.Pod("ns/p2")
+	assert.True(t, ok)
+
+	_, err = added.WithPod(pod("ns", "p2", "n2", nil))
+	require.ErrorIs(t, err, ErrInvalidView, "already bound")
+	_, err = snap.WithPod(pod("ns", "p3", "nope", nil))
+	require.ErrorIs(t, err, ErrInvalidView, "unknown node")
+
+	removed := added.WithoutPods("ns/p1", "ns/unknown")
+	got := removed.Nodes()[0]
+	assert.Equal(t, int64(2000), got.Requested.MilliCPU)
+	assert.Empty(t, got.UsedPorts)
+	assert.Len(t, got.Pods, 1)
+	_, _, ok = removed.Pod("ns/p1")
+	assert.False(t, ok)
+	assert.Same(t, snap, snap.WithoutPods("ns/unknown"), "nothing to remove: same snapshot")
+
+	back, err := removed.WithPod(p1)
+	require.NoError(t, err)
+	assert.Equal(t, int64(3000), back.Nodes()[0].Requested.MilliCPU)
+	assert.Equal(t, 2, back.NumPods())
+}
+
+// TestViewChainCompacts: a long chain of WithPod views keeps finding pods.
+func TestViewChainCompacts(t *testing.T) {
+	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("pods", "5000"))}})
+	require.NoError(t, err)
+	for i := range compactThreshold + 10 {
+		snap, err = snap.WithPod(pod("ns", "p"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+itoa(i), "n1", nil))
+		require.NoError(t, err)
+	}
+	assert.Equal(t, compactThreshold+10, snap.NumPods())
+	_, _, ok := snap.Pod("ns/pa0")
+	assert.True(t, ok)
+	assert.Equal(t, compactThreshold+9, snap.WithoutPods("ns/pa0").NumPods())
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
