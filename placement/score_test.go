@@ -1,0 +1,149 @@
+package placement
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// scoresOf evaluates pod and returns, per node, plugin -> [raw, normalized].
+func scoresOf(t *testing.T, nodes []*corev1.Node, bound []*corev1.Pod, pod *corev1.Pod, opts Options) (map[string]map[string][2]int64, *Result) {
+	t.Helper()
+	r, err := Evaluate(snapshotOf(t, nodes, bound...), pod, opts)
+	require.NoError(t, err)
+	out := map[string]map[string][2]int64{}
+	for _, n := range r.Nodes {
+		if !n.Feasible {
+			continue
+		}
+		out[n.Node] = map[string][2]int64{}
+		for _, s := range n.Scores {
+			out[n.Node][s.Plugin] = [2]int64{s.Raw, s.Normalized}
+		}
+	}
+	return out, r
+}
+
+// TestTaintTolerationScore mirrors TaintToleration Score and its reversed
+// DefaultNormalizeScore.
+func TestTaintTolerationScore(t *testing.T) {
+	nodes := []*corev1.Node{
+		mkNode("a", "4", "8Gi"),
+		mkNode("b", "4", "8Gi", withTaint("x", "", corev1.TaintEffectPreferNoSchedule)),
+		mkNode("c", "4", "8Gi", withTaint("x", "", corev1.TaintEffectPreferNoSchedule), withTaint("y", "", corev1.TaintEffectPreferNoSchedule)),
+	}
+	got, _ := scoresOf(t, nodes, nil, mkPod("p"), Options{})
+	assert.Equal(t, [2]int64{0, 100}, got["a"][sched.TaintToleration])
+	assert.Equal(t, [2]int64{1, 50}, got["b"][sched.TaintToleration])
+	assert.Equal(t, [2]int64{2, 0}, got["c"][sched.TaintToleration])
+	// Only tolerations with an empty or PreferNoSchedule effect count.
+	got, _ = scoresOf(t, nodes, nil, mkPod("p", tolerate("x", "", corev1.TolerationOpExists, corev1.TaintEffectPreferNoSchedule),
+		tolerate("y", "", corev1.TolerationOpExists, corev1.TaintEffectNoSchedule)), Options{})
+	assert.Equal(t, [2]int64{1, 0}, got["c"][sched.TaintToleration])
+	assert.Equal(t, [2]int64{0, 100}, got["b"][sched.TaintToleration])
+}
+
+// TestNodeAffinityScore mirrors NodeAffinity PreScore/Score/NormalizeScore.
+func TestNodeAffinityScore(t *testing.T) {
+	nodes := []*corev1.Node{mkNode("a", "4", "8Gi", withLabels("zone", "1")), mkNode("b", "4", "8Gi", withLabels("zone", "2", "disk", "ssd"))}
+	pref := func(w int32, e corev1.NodeSelectorRequirement) corev1.PreferredSchedulingTerm {
+		return corev1.PreferredSchedulingTerm{Weight: w, Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{e}}}
+	}
+	pod := mkPod("p", nodeAffinity(&corev1.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{
+		pref(10, expr("zone", corev1.NodeSelectorOpIn, "1")), pref(30, expr("disk", corev1.NodeSelectorOpExists)),
+		pref(0, expr("zone", corev1.NodeSelectorOpIn, "2")), // weight 0 is dropped
+	}}))
+	got, r := scoresOf(t, nodes, nil, pod, Options{})
+	assert.Equal(t, [2]int64{10, 33}, got["a"][sched.NodeAffinity])
+	assert.Equal(t, [2]int64{30, 100}, got["b"][sched.NodeAffinity])
+	assert.NotContains(t, r.PreScoreSkippedPlugins, sched.NodeAffinity)
+
+	_, r = scoresOf(t, nodes, nil, mkPod("p"), Options{})
+	assert.Contains(t, r.PreScoreSkippedPlugins, sched.NodeAffinity, "no preferred terms: PreScore Skip")
+
+	added := &corev1.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{pref(5, expr("zone", corev1.NodeSelectorOpIn, "2"))}}
+	got, _ = scoresOf(t, nodes, nil, mkPod("p"), Options{AddedAffinity: added})
+	assert.Equal(t, [2]int64{5, 100}, got["b"][sched.NodeAffinity])
+	assert.Equal(t, [2]int64{0, 0}, got["a"][sched.NodeAffinity])
+}
+
+// TestResourceScores mirrors LeastAllocated, MostAllocated,
+// RequestedToCapacityRatio and BalancedAllocation with the non-zero request
+// defaults (resource_allocation.go, v1.36).
+func TestResourceScores(t *testing.T) {
+	nodes := []*corev1.Node{mkNode("a", "4", "8Gi")}
+	bound := []*corev1.Pod{mkPod("b", onNode("a"), requests("cpu", "1", "memory", "2Gi"))}
+	pod := mkPod("p", requests("cpu", "1", "memory", "2Gi"))
+
+	got, _ := scoresOf(t, nodes, bound, pod, Options{})
+	// requested cpu 2000/4000 -> 50, memory 4Gi/8Gi -> 50.
+	assert.Equal(t, [2]int64{50, 50}, got["a"][sched.NodeResourcesFit])
+	// Fractions 0.5 and 0.5 with and without... without: 0.25/0.25 -> 100;
+	// with: 0.5/0.5 -> 100; 50 + (50 + 100 - 100)/2 = 75.
+	assert.Equal(t, [2]int64{75, 75}, got["a"][sched.NodeResourcesBalancedAllocation])
+
+	got, _ = scoresOf(t, nodes, bound, pod, Options{ScoringStrategy: ScoringStrategy{Type: MostAllocated}})
+	assert.Equal(t, [2]int64{50, 50}, got["a"][sched.NodeResourcesFit])
+
+	got, _ = scoresOf(t, nodes, bound, pod, Options{ScoringStrategy: ScoringStrategy{Type: RequestedToCapacityRatio,
+		Shape: []UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}}})
+	assert.Equal(t, [2]int64{50, 50}, got["a"][sched.NodeResourcesFit])
+
+	got, _ = scoresOf(t, nodes, bound, pod, Options{ScoringStrategy: ScoringStrategy{
+		Resources: []ResourceSpec{{Name: corev1.ResourceCPU, Weight: 3}, {Name: corev1.ResourceMemory, Weight: 1}}}})
+	assert.Equal(t, [2]int64{50, 50}, got["a"][sched.NodeResourcesFit])
+
+	// A best-effort pod: Fit counts 100m / 200Mi per container; Balanced skips.
+	got, r := scoresOf(t, nodes, bound, mkPod("p"), Options{})
+	// cpu (1000+100+100... bound has cpu so no default) = (4000-1100)*100/4000 = 72;
+	// memory (8Gi - 2Gi - 200Mi)*100/8Gi = 72.
+	assert.Equal(t, [2]int64{72, 72}, got["a"][sched.NodeResourcesFit])
+	assert.Contains(t, r.PreScoreSkippedPlugins, sched.NodeResourcesBalancedAllocation)
+}
+
+// TestImageLocalityScore mirrors imagelocality Score: normalized names,
+// spread over nodes, thresholds, image volumes (v1.36).
+func TestImageLocalityScore(t *testing.T) {
+	const mb = 1024 * 1024
+	nodes := []*corev1.Node{
+		mkNode("a", "4", "8Gi", withImage(500*mb, "registry/app:1.0"), withImage(300*mb, "registry/data:latest")),
+		mkNode("b", "4", "8Gi", withImage(500*mb, "registry/app:1.0")),
+	}
+	pod := mkPod("p")
+	pod.Spec.Containers[0].Image = "registry/app:1.0"
+	got, _ := scoresOf(t, nodes, nil, pod, Options{})
+	// 500MB on both nodes (spread 1): (500-23)*100/(1000-23) = 48.
+	assert.Equal(t, [2]int64{48, 48}, got["a"][sched.ImageLocality])
+
+	pod.Spec.Volumes = []corev1.Volume{{Name: "v", VolumeSource: corev1.VolumeSource{Image: &corev1.ImageVolumeSource{Reference: "registry/data"}}}}
+	got, _ = scoresOf(t, nodes, nil, pod, Options{})
+	// + 300MB * 1/2 on a: (650-23)*100/977 = 64.
+	assert.Equal(t, [2]int64{64, 64}, got["a"][sched.ImageLocality])
+	assert.Equal(t, [2]int64{48, 48}, got["b"][sched.ImageLocality])
+	got, _ = scoresOf(t, nodes, nil, pod, Options{Version: V1_35})
+	assert.Equal(t, [2]int64{48, 48}, got["a"][sched.ImageLocality], "v1.35 ignores image volumes")
+}
+
+// TestScoreWeights: weights are applied and a zero weight disables a plugin.
+func TestScoreWeights(t *testing.T) {
+	nodes := []*corev1.Node{mkNode("a", "4", "8Gi"), mkNode("b", "8", "16Gi")}
+	_, r := scoresOf(t, nodes, nil, mkPod("p", requests("cpu", "1")), Options{ScoreWeights: map[string]int64{
+		sched.TaintToleration: 0, sched.NodeResourcesFit: 5}})
+	for _, n := range r.Nodes {
+		var total int64
+		for _, s := range n.Scores {
+			assert.NotEqual(t, sched.TaintToleration, s.Plugin)
+			if s.Plugin == sched.NodeResourcesFit {
+				assert.Equal(t, int64(5), s.Weight)
+				assert.Equal(t, s.Normalized*5, s.Weighted)
+			}
+			total += s.Weighted
+		}
+		assert.Equal(t, total, n.TotalScore)
+	}
+	assert.Equal(t, []string{"b"}, r.BestNodes)
+}
