@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -99,22 +101,40 @@ type decoder struct {
 }
 
 // decodeList decodes each item on its own so that problems name the item.
+// Items are independent, so they are decoded in parallel; results and
+// problems are kept by index and reported in document order.
 func decodeList[T any](d *decoder, list string, raws []json.RawMessage, namespaced bool) []T {
 	if raws == nil {
 		return nil
 	}
 	out := make([]T, len(raws))
-	for i, raw := range raws {
-		unknown, problems := decodeItem(raw, &out[i])
-		if len(unknown) == 0 && len(problems) == 0 {
+	type itemReport struct {
+		unknown  []string
+		problems []problem
+	}
+	reports := make([]itemReport, len(raws))
+	workers := min(runtime.GOMAXPROCS(0), (len(raws)+63)/64)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(raws); i += workers {
+				reports[i].unknown, reports[i].problems = decodeItem(raws[i], &out[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for i, r := range reports {
+		if len(r.unknown) == 0 && len(r.problems) == 0 {
 			continue
 		}
-		name := itemName(raw, namespaced)
-		for _, u := range unknown {
+		name := itemName(raws[i], namespaced)
+		for _, u := range r.unknown {
 			e := ObjectError{List: list, Index: i, Name: name, Detail: fmt.Sprintf("unknown field %q ignored", u)}
 			d.warnings = append(d.warnings, e.Error())
 		}
-		for _, p := range problems {
+		for _, p := range r.problems {
 			d.errs = append(d.errs, &ObjectError{List: list, Index: i, Name: name, Field: p.path, Detail: p.detail})
 		}
 	}
