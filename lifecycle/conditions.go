@@ -99,30 +99,35 @@ func GenerateStatus(pod *corev1.Pod, opts StatusOptions) (PodStatus, error) {
 		}
 	}
 	visible = append(visible, init)
+	cr := containersReadyCondition(pod, ph)
 	return PodStatus{
-		Phase: ph,
-		Conditions: []corev1.PodCondition{
-			init,
-			readyCondition(pod, ph, visible),
-			containersReadyCondition(pod, ph),
-		},
+		Phase:      ph,
+		Conditions: []corev1.PodCondition{init, readyFrom(pod, cr, visible), cr},
 	}, nil
 }
 
-// allStatuses returns the init container statuses followed by the regular
-// ones, as the kubelet passes them to the condition generators; nil exactly
-// when upstream's append would give nil.
-func allStatuses(pod *corev1.Pod) []corev1.ContainerStatus {
-	if pod.Status.InitContainerStatuses == nil && len(pod.Status.ContainerStatuses) == 0 {
-		return nil
+// statusList is the init container statuses followed by the regular ones,
+// the list the kubelet passes to the condition generators, without copying
+// them.
+type statusList struct{ init, regular []corev1.ContainerStatus }
+
+func allStatuses(pod *corev1.Pod) statusList {
+	return statusList{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses}
+}
+
+// isNil reports whether upstream's append(init, regular...) would be nil.
+func (l statusList) isNil() bool { return l.init == nil && len(l.regular) == 0 }
+
+// find returns the first status named name, init statuses first.
+func (l statusList) find(name string) (*corev1.ContainerStatus, bool) {
+	if s, ok := containerStatus(l.init, name); ok {
+		return s, true
 	}
-	out := make([]corev1.ContainerStatus, 0, len(pod.Status.InitContainerStatuses)+len(pod.Status.ContainerStatuses))
-	out = append(out, pod.Status.InitContainerStatuses...)
-	return append(out, pod.Status.ContainerStatuses...)
+	return containerStatus(l.regular, name)
 }
 
 // listNames renders names the way upstream's %s of a []string does: "[a b]".
-func listNames(names []string) string { return fmt.Sprintf("%s", names) }
+func listNames(names []string) string { return "[" + strings.Join(names, " ") + "]" }
 
 // ContainersReadyCondition returns the ContainersReady condition the kubelet
 // generates for pod in phase ph: True when every sidecar and regular
@@ -141,13 +146,13 @@ func ContainersReadyCondition(pod *corev1.Pod, ph corev1.PodPhase) (corev1.PodCo
 func containersReadyCondition(pod *corev1.Pod, ph corev1.PodPhase) corev1.PodCondition {
 	cond := corev1.PodCondition{Type: corev1.ContainersReady, ObservedGeneration: pod.Generation, Status: corev1.ConditionFalse}
 	statuses := allStatuses(pod)
-	if statuses == nil {
+	if statuses.isNil() {
 		cond.Reason = ReasonUnknownContainerStatuses
 		return cond
 	}
 	var unknown, unready []string
 	visit := func(c *corev1.Container) {
-		if st, ok := containerStatus(statuses, c.Name); ok {
+		if st, ok := statuses.find(c.Name); ok {
 			if !st.Ready {
 				unready = append(unready, c.Name)
 			}
@@ -209,7 +214,11 @@ func ReadyCondition(pod *corev1.Pod, ph corev1.PodPhase, conditions []corev1.Pod
 }
 
 func readyCondition(pod *corev1.Pod, ph corev1.PodPhase, conditions []corev1.PodCondition) corev1.PodCondition {
-	cr := containersReadyCondition(pod, ph)
+	return readyFrom(pod, containersReadyCondition(pod, ph), conditions)
+}
+
+// readyFrom derives Ready from the ContainersReady condition cr.
+func readyFrom(pod *corev1.Pod, cr corev1.PodCondition, conditions []corev1.PodCondition) corev1.PodCondition {
 	cond := corev1.PodCondition{Type: corev1.PodReady, ObservedGeneration: pod.Generation}
 	if cr.Status != corev1.ConditionTrue {
 		cond.Status, cond.Reason, cond.Message = cr.Status, cr.Reason, cr.Message
@@ -259,7 +268,7 @@ func InitializedCondition(pod *corev1.Pod, ph corev1.PodPhase) (corev1.PodCondit
 func initializedCondition(pod *corev1.Pod, ph corev1.PodPhase) corev1.PodCondition {
 	cond := corev1.PodCondition{Type: corev1.PodInitialized, ObservedGeneration: pod.Generation, Status: corev1.ConditionTrue}
 	statuses := allStatuses(pod)
-	if statuses == nil && len(pod.Spec.InitContainers) > 0 {
+	if statuses.isNil() && len(pod.Spec.InitContainers) > 0 {
 		cond.Status = corev1.ConditionFalse
 		cond.Reason = ReasonUnknownContainerStatuses
 		return cond
@@ -267,7 +276,7 @@ func initializedCondition(pod *corev1.Pod, ph corev1.PodPhase) corev1.PodConditi
 	var unknown, incomplete []string
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
-		st, ok := containerStatus(statuses, c.Name)
+		st, ok := statuses.find(c.Name)
 		if !ok {
 			unknown = append(unknown, c.Name)
 			continue
@@ -312,15 +321,17 @@ func initializedCondition(pod *corev1.Pod, ph corev1.PodPhase) corev1.PodConditi
 
 // anyRegularContainerStarted mirrors kubecontainer.HasAnyRegularContainerStarted:
 // some status of a regular container (by name) is running or terminated.
-func anyRegularContainerStarted(spec *corev1.PodSpec, statuses []corev1.ContainerStatus) bool {
-	for i := range statuses {
-		st := &statuses[i]
-		if st.State.Running == nil && st.State.Terminated == nil {
-			continue
-		}
-		for j := range spec.Containers {
-			if spec.Containers[j].Name == st.Name {
-				return true
+func anyRegularContainerStarted(spec *corev1.PodSpec, statuses statusList) bool {
+	for _, list := range [2][]corev1.ContainerStatus{statuses.init, statuses.regular} {
+		for i := range list {
+			st := &list[i]
+			if st.State.Running == nil && st.State.Terminated == nil {
+				continue
+			}
+			for j := range spec.Containers {
+				if spec.Containers[j].Name == st.Name {
+					return true
+				}
 			}
 		}
 	}

@@ -103,9 +103,7 @@ func CollectGarbage(in GCInput) ([]GCAction, error) {
 		nodes[n.Name] = n
 	}
 	pods := slices.Clone(in.Pods)
-	slices.SortStableFunc(pods, func(a, b *corev1.Pod) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
+	slices.SortFunc(pods, byNamespaceName)
 
 	var out []GCAction
 	done := map[*corev1.Pod]bool{}
@@ -135,7 +133,7 @@ func CollectGarbage(in GCInput) ([]GCAction, error) {
 			}
 		}
 		if n := len(terminated) - in.TerminatedPodThreshold; n > 0 {
-			slices.SortStableFunc(terminated, gcOrder)
+			slices.SortFunc(terminated, gcOrder)
 			for _, p := range terminated[:n] {
 				collect(p, GCTerminated, nil)
 			}
@@ -151,7 +149,7 @@ func CollectGarbage(in GCInput) ([]GCAction, error) {
 			terminating = append(terminating, p)
 		}
 	}
-	slices.SortStableFunc(terminating, gcOrder)
+	slices.SortFunc(terminating, gcOrder)
 	for _, p := range terminating {
 		collect(p, GCTerminatingOutOfService, nil)
 	}
@@ -204,13 +202,16 @@ func gcOrder(a, b *corev1.Pod) int {
 		}
 		return 1
 	}
-	if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
-		if a.CreationTimestamp.Before(&b.CreationTimestamp) {
-			return -1
-		}
-		return 1
+	if c := a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time); c != 0 {
+		return c
 	}
-	return cmp.Compare(a.Name, b.Name)
+	// Upstream stops at the name (its list holds one namespace's pods in
+	// practice); the namespace makes the order total.
+	return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Namespace, b.Namespace))
+}
+
+func byNamespaceName(a, b *corev1.Pod) int {
+	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 }
 
 func isNodeReady(n *corev1.Node) bool {

@@ -111,7 +111,42 @@ func validatePod(pod *corev1.Pod) error {
 	if pod == nil {
 		return fmt.Errorf("%w: pod is nil", ErrInvalidInput)
 	}
+	if specLooksValid(&pod.Spec) {
+		return nil
+	}
 	return invalid(validateSpec(&pod.Spec, field.NewPath("spec")))
+}
+
+// specLooksValid is validateSpec's allocation-free fast path: true when
+// validateSpec would report nothing.
+func specLooksValid(spec *corev1.PodSpec) bool {
+	switch spec.RestartPolicy {
+	case "", corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever:
+	default:
+		return false
+	}
+	for _, cs := range [2][]corev1.Container{spec.InitContainers, spec.Containers} {
+		for i := range cs {
+			c := &cs[i]
+			if c.RestartPolicy != nil {
+				switch *c.RestartPolicy {
+				case corev1.ContainerRestartPolicyAlways, corev1.ContainerRestartPolicyOnFailure, corev1.ContainerRestartPolicyNever:
+				default:
+					return false
+				}
+			}
+			for j := range c.RestartPolicyRules {
+				r := &c.RestartPolicyRules[j]
+				if r.Action != corev1.ContainerRestartRuleActionRestart && r.Action != corev1.ContainerRestartRuleActionRestartAllContainers {
+					return false
+				}
+				if r.ExitCodes == nil || (r.ExitCodes.Operator != corev1.ContainerRestartRuleOnExitCodesOpIn && r.ExitCodes.Operator != corev1.ContainerRestartRuleOnExitCodesOpNotIn) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // IsRestartableInitContainer reports whether an init container is a sidecar:
