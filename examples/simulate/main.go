@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -114,6 +115,28 @@ func main() {
 	}
 }
 
+// inputError names the input file and, when there are several problems,
+// puts each on its own indented line.
+func inputError(path string, err error) error {
+	prefix := ""
+	if path != "-" && path != "" {
+		prefix = path + ": "
+	}
+	var list scenario.ErrorList
+	if errors.As(err, &list) && len(list) > 1 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s%d problems:", prefix, len(list))
+		for _, e := range list {
+			b.WriteString("\n  " + e.Error())
+		}
+		return errors.New(b.String())
+	}
+	if prefix == "" {
+		return err
+	}
+	return fmt.Errorf("%s%w", prefix, err)
+}
+
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
@@ -134,10 +157,7 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	in, err := prepare(data, cfg)
 	if err != nil {
-		if cfg.in != "-" {
-			return fmt.Errorf("%s:\n%w", cfg.in, err)
-		}
-		return err
+		return inputError(cfg.in, err)
 	}
 
 	start := time.Now()

@@ -429,8 +429,16 @@ func TestNormalizeErrors(t *testing.T) {
 		Pending: []corev1.Pod{
 			pod("web-1", func(p *corev1.Pod) { p.Namespace = "default" }),
 			pod("bad", func(p *corev1.Pod) {
+				bogus := corev1.NodeInclusionPolicy("Sometimes")
+				p.Spec.Tolerations = []corev1.Toleration{
+					{Key: "k", Operator: corev1.TolerationOpLt, Value: "3"},
+					{Operator: corev1.TolerationOpEqual, Value: "v", Effect: "Never"},
+					{Key: "k", Operator: corev1.TolerationOpExists, Value: "v"},
+					{Operator: corev1.TolerationOpExists}, // tolerates everything: valid
+				}
 				p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
-					MaxSkew: 0, TopologyKey: "zone", WhenUnsatisfiable: corev1.DoNotSchedule,
+					NodeTaintsPolicy: &bogus,
+					MaxSkew:          0, TopologyKey: "zone", WhenUnsatisfiable: corev1.DoNotSchedule,
 					LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: "Like", Values: []string{"x"}}}},
 				}}
 				p.Spec.Affinity = &corev1.Affinity{
@@ -467,7 +475,12 @@ func TestNormalizeErrors(t *testing.T) {
 		`pending[1] (default/bad): spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].key: Unsupported value: "metadata.uid": supported values: "metadata.name"`,
 		`pending[1] (default/bad): spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: can not be empty`,
 		`pending[1] (default/bad): spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchLabels.bad key!: key: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+		"pending[1] (default/bad): spec.tolerations[0].operator: Unsupported value: \"Lt\": supported values: \"Equal\", \"Exists\"",
+		"pending[1] (default/bad): spec.tolerations[1].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
+		"pending[1] (default/bad): spec.tolerations[1].effect: Unsupported value: \"Never\": supported values: \"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"",
+		"pending[1] (default/bad): spec.tolerations[2].operator: Invalid value: \"v\": value must be empty when `operator` is 'Exists'",
 		`pending[1] (default/bad): spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero`,
+		`pending[1] (default/bad): spec.topologySpreadConstraints[0].nodeTaintsPolicy: Unsupported value: "Sometimes": supported values: "Honor", "Ignore"`,
 		`pending[1] (default/bad): spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0].operator: Unsupported value: "Like": supported values: "DoesNotExist", "Exists", "In", "NotIn"`,
 		`pdbs[0] (ns/b): spec.selector.matchExpressions[0]: values: Invalid value: ["x"]: values set must be empty for exists and does not exist`,
 	}, got)

@@ -15,8 +15,9 @@ import (
 // Validation here covers what would make a scheduling rule undefined: label
 // and node selectors that labels.NewRequirement or the node affinity helper
 // (component-helpers scheduling/corev1/nodeaffinity) refuse, spread
-// constraints without a positive maxSkew or a topology key, and taints with
-// an unknown effect. The API server validates much more; objects it would
+// constraints without a positive maxSkew or a topology key or with an
+// unknown inclusion policy, tolerations with an unsupported operator or
+// effect, and taints with an unknown effect. The API server validates much more; objects it would
 // have refused for other reasons are simulated as given.
 
 func validateNode(i int, n *corev1.Node) ErrorList {
@@ -69,6 +70,9 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 			}
 		}
 	}
+	for j, tol := range spec.Tolerations {
+		probs = append(probs, tolerationProblems(fmt.Sprintf("spec.tolerations[%d]", j), &tol)...)
+	}
 	for c := range spec.TopologySpreadConstraints {
 		tsc := &spec.TopologySpreadConstraints[c]
 		path := fmt.Sprintf("spec.topologySpreadConstraints[%d]", c)
@@ -83,6 +87,14 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 		default:
 			probs = append(probs, problem{path + ".whenUnsatisfiable", fmt.Sprintf("Unsupported value: %q: supported values: \"DoNotSchedule\", \"ScheduleAnyway\"", tsc.WhenUnsatisfiable)})
 		}
+		for _, pol := range []struct {
+			name  string
+			value *corev1.NodeInclusionPolicy
+		}{{"nodeAffinityPolicy", tsc.NodeAffinityPolicy}, {"nodeTaintsPolicy", tsc.NodeTaintsPolicy}} {
+			if pol.value != nil && *pol.value != corev1.NodeInclusionPolicyHonor && *pol.value != corev1.NodeInclusionPolicyIgnore {
+				probs = append(probs, problem{path + "." + pol.name, fmt.Sprintf("Unsupported value: %q: supported values: \"Honor\", \"Ignore\"", *pol.value)})
+			}
+		}
 		if tsc.MinDomains != nil && *tsc.MinDomains <= 0 {
 			probs = append(probs, problem{path + ".minDomains", fmt.Sprintf("Invalid value: %d: must be greater than zero", *tsc.MinDomains)})
 		}
@@ -93,6 +105,32 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 		errs = append(errs, &ObjectError{List: list, Index: i, Name: PodKey(p), Field: pr.path, Detail: pr.detail})
 	}
 	return errs
+}
+
+// tolerationProblems mirrors the parts of ValidateTolerations
+// (pkg/apis/core/validation) that change what a toleration matches: the
+// operator (Lt and Gt need TaintTolerationComparisonOperators, off in
+// v1.36), an empty key only with Exists, no value with Exists, the effect.
+func tolerationProblems(path string, t *corev1.Toleration) []problem {
+	var probs []problem
+	switch t.Operator {
+	case corev1.TolerationOpEqual, "":
+		if t.Key == "" {
+			probs = append(probs, problem{path + ".operator", fmt.Sprintf("Invalid value: %q: operator must be Exists when `key` is empty, which means \"match all values and all keys\"", t.Operator)})
+		}
+	case corev1.TolerationOpExists:
+		if t.Value != "" {
+			probs = append(probs, problem{path + ".operator", fmt.Sprintf("Invalid value: %q: value must be empty when `operator` is 'Exists'", t.Value)})
+		}
+	default:
+		probs = append(probs, problem{path + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"Equal\", \"Exists\"", t.Operator)})
+	}
+	switch t.Effect {
+	case "", corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
+	default:
+		probs = append(probs, problem{path + ".effect", fmt.Sprintf("Unsupported value: %q: supported values: \"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"", t.Effect)})
+	}
+	return probs
 }
 
 func podAffinityRequired(a *corev1.PodAffinity) []corev1.PodAffinityTerm {
