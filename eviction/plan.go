@@ -3,6 +3,7 @@ package eviction
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"sort"
 	"time"
@@ -10,8 +11,10 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
@@ -172,15 +175,34 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 // view only before a pod whose filters read other pods' placements (hard
 // spread constraints, required pod (anti-)affinity) or after a placed pod
 // that other pods' filters read (required anti-affinity).
-func placeEvicted(view *placement.Snapshot, drained map[string]bool, evs []PlannedEviction, opts placement.Options) (map[string]int, error) {
+//
+// Pods of one controller with the same labels and spec share one compiled
+// form, and such a pod's scan starts where the previous one of its template
+// fitted: for pods that read no placements every filter is monotone (nodes
+// only gain pods), so the earlier nodes cannot fit and first fit is kept
+// (cluster-autoscaler's hinting, made exact).
+func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []PlannedEviction, opts placement.Options) (map[string]int, error) {
 	unplaced := map[string]int{}
 	nodes := append([]*cluster.NodeInfo(nil), view.Nodes()...)
+	drained := make([]bool, len(nodes))
+	for j, n := range nodes {
+		drained[j] = drainedNames[n.Name]
+	}
 	var pending []*cluster.PodInfo
 	antiPending := false
+	type template struct {
+		pod  *corev1.Pod
+		c    *placement.Compiled
+		from int // the scan may start here
+	}
+	templates := map[types.UID][]*template{}
 	for i := range evs {
-		pod := evs[i].Pod.DeepCopy()
+		src := evs[i].Pod
+		pod := new(corev1.Pod)
+		*pod = *src
 		pod.Spec.NodeName = ""
-		if antiPending || readsPlacements(pod) {
+		reads := readsPlacements(pod)
+		if antiPending || reads {
 			for _, pi := range pending {
 				v, err := view.WithPodInfo(pi)
 				if err != nil {
@@ -189,34 +211,64 @@ func placeEvicted(view *placement.Snapshot, drained map[string]bool, evs []Plann
 				view = v
 			}
 			pending, antiPending = pending[:0], false
+			clear(templates) // compiled against the old view
 		}
-		c, err := placement.Compile(view, pod, opts)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
-		}
-		placed := false
-		for j, n := range nodes {
-			if drained[n.Name] || !c.Fits(n) {
-				continue
+		var tpl *template
+		ref := metav1.GetControllerOf(src)
+		if ref != nil && !reads {
+			for _, t := range templates[ref.UID] {
+				if sameTemplate(t.pod, pod) {
+					tpl = t
+					break
+				}
 			}
-			bound := pod.DeepCopy()
-			bound.Spec.NodeName = n.Name
-			pi, err := cluster.NewPodInfo(bound)
+		}
+		if tpl == nil {
+			c, err := placement.Compile(view, pod, opts)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
 			}
+			tpl = &template{pod: pod, c: c}
+			if ref != nil && !reads {
+				templates[ref.UID] = append(templates[ref.UID], tpl)
+			}
+		}
+		placed := false
+		for j := tpl.from; j < len(nodes); j++ {
+			n := nodes[j]
+			if drained[j] || !tpl.c.Fits(n) {
+				continue
+			}
+			bound := new(corev1.Pod)
+			*bound = *pod
+			bound.Spec.NodeName = n.Name
+			pi := new(cluster.PodInfo)
+			*pi = *tpl.c.PodInfo()
+			pi.Pod, pi.Key = bound, src.Namespace+"/"+src.Name
 			nodes[j] = n.WithPodInfo(pi)
 			pending = append(pending, pi)
 			antiPending = antiPending || len(pi.RequiredAntiAffinityTerms) > 0
 			evs[i].To = n.Name
+			if !reads {
+				tpl.from = j
+			}
 			placed = true
 			break
 		}
 		if !placed {
 			unplaced[evs[i].From]++
+			if !reads {
+				tpl.from = len(nodes)
+			}
 		}
 	}
 	return unplaced, nil
+}
+
+// sameTemplate: two pods of one controller filter alike (labels and spec,
+// the node name cleared in both).
+func sameTemplate(a, b *corev1.Pod) bool {
+	return maps.Equal(a.Labels, b.Labels) && apiequality.Semantic.DeepEqual(a.Spec, b.Spec)
 }
 
 // readsPlacements: the pod's filters count other pods (hard topology spread,
@@ -237,7 +289,7 @@ func readsPlacements(p *corev1.Pod) bool {
 type budgetIndex struct {
 	now     time.Time
 	all     []*policyv1.PodDisruptionBudget // namespace/name order; replaced when charged
-	sels    []labels.Selector
+	sels    []budgetSelector
 	byNS    map[string][]int
 	charged []bool
 }
@@ -259,10 +311,10 @@ func newBudgetIndex(pdbs []*policyv1.PodDisruptionBudget, now time.Time) (*budge
 		}
 		return x.all[i].Name < x.all[j].Name
 	})
-	x.sels = make([]labels.Selector, len(x.all))
+	x.sels = make([]budgetSelector, len(x.all))
 	x.charged = make([]bool, len(x.all))
 	for i, p := range x.all {
-		sel, err := metav1.LabelSelectorAsSelector(p.Spec.Selector)
+		sel, err := compileBudgetSelector(p.Spec.Selector)
 		if err != nil {
 			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidPlan, p.Namespace, p.Name, err)
 		}
@@ -279,9 +331,8 @@ func (x *budgetIndex) evict(pod *corev1.Pod) (string, *metav1.Status) {
 		return "", nil
 	}
 	match := -1
-	set := labels.Set(pod.Labels)
 	for _, i := range x.byNS[pod.Namespace] {
-		if !x.sels[i].Matches(set) {
+		if !x.sels[i].matches(pod.Labels) {
 			continue
 		}
 		if match >= 0 {
@@ -330,4 +381,42 @@ func bypassesBudget(pod *corev1.Pod, pdb *policyv1.PodDisruptionBudget) bool {
 		return true
 	}
 	return pdb.Status.CurrentHealthy >= pdb.Status.DesiredHealthy && pdb.Status.DesiredHealthy > 0
+}
+
+// budgetSelector is a compiled PDB selector: nil matches nothing, plain
+// matchLabels are compared directly, expressions go through labels.Selector.
+type budgetSelector struct {
+	nothing bool
+	pairs   [][2]string
+	exprs   labels.Selector // nil without matchExpressions
+}
+
+func compileBudgetSelector(ls *metav1.LabelSelector) (budgetSelector, error) {
+	if ls == nil {
+		return budgetSelector{nothing: true}, nil
+	}
+	var s budgetSelector
+	for _, k := range sortedStringKeys(ls.MatchLabels) {
+		s.pairs = append(s.pairs, [2]string{k, ls.MatchLabels[k]})
+	}
+	if len(ls.MatchExpressions) > 0 {
+		sel, err := metav1.LabelSelectorAsSelector(&metav1.LabelSelector{MatchExpressions: ls.MatchExpressions})
+		if err != nil {
+			return s, err
+		}
+		s.exprs = sel
+	}
+	return s, nil
+}
+
+func (s *budgetSelector) matches(l map[string]string) bool {
+	if s.nothing {
+		return false
+	}
+	for _, p := range s.pairs {
+		if v, ok := l[p[0]]; !ok || v != p[1] {
+			return false
+		}
+	}
+	return s.exprs == nil || s.exprs.Matches(labels.Set(l))
 }
