@@ -38,14 +38,53 @@
 // a terminated container may only become non-terminated if it can restart.
 // A refusal is a verdict with upstream's text, not an error.
 //
+// MergePhase adds the kubelet's three-way merge with its cached and the
+// API's phase, so that a written phase never leaves Succeeded or Failed.
+//
+// # Restart back-off
+//
+// Backoff mirrors the kubelet's crash-loop back-off (client-go's
+// flowcontrol.Backoff as kuberuntime's doBackOff drives it, no jitter):
+// 10 s, doubling, capped at maxContainerRestartPeriod (default 300 s; a cap
+// below 10 s is also the first delay). An entry is forgotten when the
+// container exits more than 600 s after the entry was last raised (the
+// kubelet's own expiry, whatever the cap). BackoffState is a value the
+// caller keeps per container; every method takes the times it needs:
+//
+//	Initial <= Delay <= Max;  Delay never decreases until a reset
+//
 // # Deletion
 //
 // GracePeriod mirrors the pod strategy's CheckGracefulDelete and Delete the
 // API server's rest.BeforeDelete plus the generic store's finalizer rule:
 // the request's gracePeriodSeconds, else terminationGracePeriodSeconds
 // (unset = 30), 0 for unbound or terminal pods; once a deletion has started
-// a later DELETE can only shorten the deadline; grace 0 removes the object
-// unless finalizers keep it.
+// a later DELETE can only shorten the grace period, and the deadline never
+// moves later, except that upstream moves an already passed deadline to now:
+//
+//	deadline' <= max(deadline, now);  deletionGracePeriodSeconds' <= deletionGracePeriodSeconds
+//
+// Grace 0 removes the object unless finalizers keep it.
+//
+// PlanKill mirrors kuberuntime's killContainer: the preStop hook within the
+// grace period, the termination signal with what is left, the kill at least
+// 2 s later; a kubelet restart begins the sequence again (call PlanKill with
+// the restart time).
+//
+// CollectGarbage mirrors the pod garbage collector's cycle: terminated pods
+// over the threshold (evicted first, then oldest), terminating pods on
+// not-ready out-of-service nodes, pods of nodes missing for 40 s (with
+// DisruptionTarget DeletionByPodGC), unscheduled terminating pods; each
+// marked Failed when not terminal, then deleted with grace 0.
+//
+// # Deliberate differences
+//
+// Where upstream's order depends on informer (map) order, the orphaned and
+// unscheduled GC passes take pods in namespace/name order, and equal
+// creation times and names are ordered by namespace. The status generation
+// covers the kubelet's phase and its Initialized, Ready and ContainersReady
+// conditions; probes, resize conditions and pod sync handlers' evictions are
+// the caller's. Kill plans assume no termination ordering between sidecars.
 //
 // # Input handling
 //
