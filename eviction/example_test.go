@@ -1,0 +1,138 @@
+package eviction_test
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/schedkit/schedkit/eviction"
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+func readyPod(name, node string, cpu string) *corev1.Pod {
+	grace := int64(30)
+	ctrl := true
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: name, UID: types.UID("uid-shop-" + name), ResourceVersion: "7",
+			Labels:          map[string]string{"app": "web"},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-5d8f", UID: "rs-uid", Controller: &ctrl}}},
+		Spec: corev1.PodSpec{NodeName: node, TerminationGracePeriodSeconds: &grace,
+			Containers: []corev1.Container{{Name: "web", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}}}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}},
+	}
+}
+
+func webBudget() *policyv1.PodDisruptionBudget {
+	one := intstr.FromInt32(1)
+	return &policyv1.PodDisruptionBudget{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", Generation: 1},
+		Spec:       policyv1.PodDisruptionBudgetSpec{MaxUnavailable: &one, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},
+	}
+}
+
+// Decide answers POST pods/web-0/eviction: the first eviction takes the
+// budget's only disruption, the second is refused with 429 and the cause.
+func ExampleDecide() {
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	pods := []*corev1.Pod{readyPod("web-0", "a", "1"), readyPod("web-1", "a", "1"), readyPod("web-2", "b", "1")}
+	// The disruption controller's view of the budget: 3 healthy, 1 may go.
+	st, err := eviction.Status(webBudget(), pods, eviction.Workloads{}, now)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("expected", st.PDB.Status.ExpectedPods, "error:", st.SyncErr)
+	rs := eviction.Workloads{Scales: []eviction.Scale{{Group: "apps", Kind: "ReplicaSet", Namespace: "shop", Name: "web-5d8f", UID: "rs-uid", Replicas: 3}}}
+	st, _ = eviction.Status(webBudget(), pods, rs, now)
+	s := st.PDB.Status
+	fmt.Println("healthy", s.CurrentHealthy, "desired", s.DesiredHealthy, "allowed", s.DisruptionsAllowed)
+
+	d, _ := eviction.Decide(eviction.Request{Pod: pods[0], PDBs: []*policyv1.PodDisruptionBudget{st.PDB}, Now: now})
+	fmt.Println(d.Status.Code, d.DisruptionTarget().Reason, "grace", *d.Delete.GracePeriodSeconds)
+	after := d.PDBs[0].PDB
+	fmt.Println("allowed now", after.Status.DisruptionsAllowed, "disrupted", len(after.Status.DisruptedPods))
+
+	d, _ = eviction.Decide(eviction.Request{Pod: pods[1], PDBs: []*policyv1.PodDisruptionBudget{after}, Now: now})
+	fmt.Println(d.Status.Code, d.Status.Message)
+	fmt.Println(d.Status.Details.Causes[0].Message)
+	// Output:
+	// expected 0 error: found no controllers for pod "web-0"
+	// healthy 3 desired 2 allowed 1
+	// 201 EvictionByEvictionAPI grace 30
+	// allowed now 0 disrupted 1
+	// 429 Cannot evict pod as it would violate the pod's disruption budget.
+	// The disruption budget web does not allow evicting pods currently
+}
+
+// PlanDrain drains node a: one pod may go under the budget and fits on b,
+// the other is blocked by the budget.
+func ExamplePlanDrain() {
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	node := func(name, cpu string) *corev1.Node {
+		rl := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse("8Gi"), corev1.ResourcePods: resource.MustParse("110")}
+		return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Status: corev1.NodeStatus{Allocatable: rl, Capacity: rl}}
+	}
+	pods := []*corev1.Pod{readyPod("web-0", "a", "1"), readyPod("web-1", "a", "1"), readyPod("web-2", "b", "1")}
+	snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{node("a", "2"), node("b", "2")}, Pods: pods})
+	if err != nil {
+		panic(err)
+	}
+	budget := webBudget()
+	budget.Status = policyv1.PodDisruptionBudgetStatus{ObservedGeneration: 1, ExpectedPods: 3, CurrentHealthy: 3, DesiredHealthy: 2, DisruptionsAllowed: 1}
+
+	plan, err := eviction.PlanDrain(snap, []string{"a"}, []*policyv1.PodDisruptionBudget{budget}, eviction.PlanOptions{Drain: eviction.DrainOptions{Now: now}})
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range plan.Evictions {
+		fmt.Printf("evict %s from %s (budget %s), fits on %s\n", e.Pod.Name, e.From, e.PDB, e.To)
+	}
+	for _, b := range plan.Blocked {
+		fmt.Printf("blocked %s by %s: %d\n", b.Pod.Name, b.PDB, b.Status.Code)
+	}
+	fmt.Println("node a removable:", plan.Nodes[0].Removable())
+	// Output:
+	// evict web-0 from a (budget shop/web), fits on b
+	// blocked web-1 by shop/web: 429
+	// node a removable: false
+}
+
+// RankMemory orders pods for eviction under memory pressure; SelectVictim
+// takes the first that is not critical.
+func ExampleRankMemory() {
+	mib := func(v uint64) *uint64 { v <<= 20; return &v }
+	pod := func(name string, priority int32, request string) *corev1.Pod {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}, Spec: corev1.PodSpec{Priority: &priority,
+			Containers: []corev1.Container{{Name: "c"}}}}
+		if request != "" {
+			p.Spec.Containers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(request)}
+		}
+		return p
+	}
+	pods := []*corev1.Pod{
+		pod("critical", eviction.SystemCriticalPriority, ""),
+		pod("within-request", 0, "512Mi"),
+		pod("over-request", 1000, "64Mi"),
+		pod("best-effort", 0, ""),
+	}
+	usage := map[string]*uint64{"critical": mib(900), "within-request": mib(300), "over-request": mib(100), "best-effort": mib(50)}
+	stats := func(p *corev1.Pod) (eviction.PodStats, bool) {
+		return eviction.PodStats{MemoryWorkingSetBytes: usage[p.Name]}, true
+	}
+	for _, p := range eviction.RankMemory(pods, stats) {
+		fmt.Println(p.Name)
+	}
+	v, _ := eviction.SelectVictim(eviction.DefaultHardThresholds()[2:3], pods, stats, eviction.PressureOptions{})
+	fmt.Println("victim:", v.Pod.Name, "grace", v.GracePeriodSeconds)
+	// Output:
+	// best-effort
+	// over-request
+	// critical
+	// within-request
+	// victim: best-effort grace 1
+}
