@@ -22,8 +22,9 @@ const (
 	ReasonSchedulingGated = corev1.PodReasonSchedulingGated
 	ReasonUnschedulable   = corev1.PodReasonUnschedulable
 
-	// SchedulingGatedMessage is the scheduler's message for a gated pod
-	// (pkg/scheduler/framework/plugins/schedulinggates).
+	// SchedulingGatedMessage is the message of the PodScheduled condition
+	// the API server writes on a pod created with scheduling gates
+	// (pkg/registry/core/pod applySchedulingGatedCondition).
 	SchedulingGatedMessage = "Scheduling is blocked due to non-empty scheduling gates"
 )
 
@@ -31,13 +32,24 @@ const (
 // component decided to disrupt the pod.
 type DisruptionReason string
 
-// The DisruptionTarget reasons of v1.36 (k8s.io/api/core/v1 constants).
+// The DisruptionTarget reasons of v1.36.
 const (
 	DisruptionPreemptionByScheduler = DisruptionReason(corev1.PodReasonPreemptionByScheduler)
 	DisruptionByTaintManager        = DisruptionReason("DeletionByTaintManager")
+	DisruptionByDeviceTaintManager  = DisruptionReason("DeletionByDeviceTaintManager")
 	DisruptionByEvictionAPI         = DisruptionReason("EvictionByEvictionAPI")
 	DisruptionByPodGC               = DisruptionReason("DeletionByPodGC")
 	DisruptionTerminationByKubelet  = DisruptionReason(corev1.PodReasonTerminationByKubelet)
+)
+
+// DisruptionTarget messages written by upstream components as of v1.36 (the
+// scheduler's is "<schedulerName>: preempting to accommodate a higher
+// priority pod", the kubelet's node-pressure one names the resource).
+const (
+	MessageEvictionAPI        = "Eviction API: evicting"
+	MessageTaintManager       = "Taint manager: deleting due to NoExecute taint"
+	MessageDeviceTaintManager = "Device Taint manager: deleting due to NoExecute taint"
+	MessageKubeletPreemption  = "Pod was preempted by Kubelet to accommodate a critical pod."
 )
 
 // kubeletOwned reports whether the kubelet owns the condition type: it drops
@@ -338,18 +350,19 @@ func anyRegularContainerStarted(spec *corev1.PodSpec, statuses statusList) bool 
 	return false
 }
 
-// ScheduledCondition returns the PodScheduled condition the scheduler writes
-// for pod: True once spec.nodeName is set; False with SchedulingGated and
-// upstream's message while scheduling gates remain; else False with
-// Unschedulable and the given message (the scheduler's FitError text).
-// Mirrors the scheduler's handling in pkg/scheduler (schedule_one.go
-// handleSchedulingFailure, SchedulingGates PreEnqueue) as of v1.36. The pod
-// is not modified.
+// ScheduledCondition returns the PodScheduled condition a pod carries:
+// True once bound to a node (the binding subresource, pod storage's
+// assignPod, sets no observedGeneration); False with SchedulingGated and
+// upstream's message while scheduling gates remain (the pod strategy's
+// applySchedulingGatedCondition at creation, no observedGeneration); else
+// False with Unschedulable, the scheduler's failure message and
+// observedGeneration = metadata.generation (schedule_one.go
+// handleSchedulingFailure), as of v1.36. The pod is not modified.
 func ScheduledCondition(pod *corev1.Pod, unschedulableMessage string) (corev1.PodCondition, error) {
 	if pod == nil {
 		return corev1.PodCondition{}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
 	}
-	cond := corev1.PodCondition{Type: corev1.PodScheduled, ObservedGeneration: pod.Generation}
+	cond := corev1.PodCondition{Type: corev1.PodScheduled}
 	switch {
 	case pod.Spec.NodeName != "":
 		cond.Status = corev1.ConditionTrue
@@ -361,6 +374,7 @@ func ScheduledCondition(pod *corev1.Pod, unschedulableMessage string) (corev1.Po
 		cond.Status = corev1.ConditionFalse
 		cond.Reason = ReasonUnschedulable
 		cond.Message = unschedulableMessage
+		cond.ObservedGeneration = pod.Generation
 	}
 	return cond, nil
 }
@@ -382,16 +396,20 @@ func ReadyToStartContainersCondition(pod *corev1.Pod, sandboxReady bool) (corev1
 }
 
 // DisruptionTargetCondition returns the DisruptionTarget condition a
-// component writes before it deletes a pod: status True, the reason, and the
-// message (for example "Eviction API: evicting" or
-// "PodGC: node no longer exists"). The error wraps ErrInvalidInput for a
-// reason that is not one of the v1.36 reasons.
-func DisruptionTargetCondition(reason DisruptionReason, message string) (corev1.PodCondition, error) {
+// component writes on pod before deleting it: status True, the reason, the
+// message (see the Message constants and OrphanMessage) and
+// observedGeneration = metadata.generation. The pod is not modified. The
+// error wraps ErrInvalidInput for a nil pod or a reason that is not one of
+// the v1.36 reasons.
+func DisruptionTargetCondition(pod *corev1.Pod, reason DisruptionReason, message string) (corev1.PodCondition, error) {
+	if pod == nil {
+		return corev1.PodCondition{}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
+	}
 	switch reason {
-	case DisruptionPreemptionByScheduler, DisruptionByTaintManager, DisruptionByEvictionAPI,
+	case DisruptionPreemptionByScheduler, DisruptionByTaintManager, DisruptionByDeviceTaintManager, DisruptionByEvictionAPI,
 		DisruptionByPodGC, DisruptionTerminationByKubelet:
 	default:
 		return corev1.PodCondition{}, fmt.Errorf("%w: unknown DisruptionTarget reason %q", ErrInvalidInput, reason)
 	}
-	return corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: string(reason), Message: message}, nil
+	return corev1.PodCondition{Type: corev1.DisruptionTarget, ObservedGeneration: pod.Generation, Status: corev1.ConditionTrue, Reason: string(reason), Message: message}, nil
 }

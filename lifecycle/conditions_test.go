@@ -126,7 +126,7 @@ func TestOtherConditions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, condWant{"False", "", ""}, condOf(c))
 
-	c, err = lifecycle.DisruptionTargetCondition(lifecycle.DisruptionByEvictionAPI, "Eviction API: evicting")
+	c, err = lifecycle.DisruptionTargetCondition(bound, lifecycle.DisruptionByEvictionAPI, lifecycle.MessageEvictionAPI)
 	require.NoError(t, err)
 	assert.Equal(t, corev1.DisruptionTarget, c.Type)
 	assert.Equal(t, condWant{"True", "EvictionByEvictionAPI", "Eviction API: evicting"}, condOf(c))

@@ -153,7 +153,7 @@ func TestInvalidInput(t *testing.T) {
 	assert.ErrorIs(t, err, lifecycle.ErrInvalidInput)
 	_, err = lifecycle.Delete(nil, nil, t0)
 	assert.ErrorIs(t, err, lifecycle.ErrInvalidInput)
-	_, err = lifecycle.DisruptionTargetCondition("Because", "")
+	_, err = lifecycle.DisruptionTargetCondition(pod(always).pod(), "Because", "")
 	assert.ErrorIs(t, err, lifecycle.ErrInvalidInput)
 	_, err = lifecycle.CollectGarbage(lifecycle.GCInput{Pods: []*corev1.Pod{nil}})
 	assert.ErrorIs(t, err, lifecycle.ErrInvalidInput)
