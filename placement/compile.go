@@ -106,6 +106,9 @@ func Compile(snap *Snapshot, pod *corev1.Pod, opts Options) (*Compiled, error) {
 	if pod == nil {
 		return nil, fmt.Errorf("%w: nil pod", ErrInvalidPod)
 	}
+	if !opts.Version.Valid() {
+		return nil, fmt.Errorf("%w: Options.Version %d", ErrUnsupportedVersion, uint8(opts.Version))
+	}
 	c := &Compiled{snap: snap, pod: pod, opts: opts}
 	var errs field.ErrorList
 

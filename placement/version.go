@@ -45,6 +45,9 @@ import (
 //     larger of spec, status.resources and status.allocatedResources (only
 //     actuated and allocated when the resize is Infeasible), as
 //     resourcehelper.PodRequests with InPlacePodLevelResourcesVerticalScalingEnabled.
+//     Bound pods' requests are indexed when the snapshot is built, so this
+//     rule is the snapshot's: build it with cluster.Input.WithoutPodLevelResize
+//     set to !v.UsesPodLevelResizeStatus() (simulate does).
 //   - DRAExtendedResource is off. Without DeviceClasses (schedkit models none)
 //     NodeResourcesFit decides the same either way, so this changes nothing
 //     here.
@@ -68,6 +71,9 @@ import (
 // iterating, but since their removal never writes beyond the visited index
 // every pod is still visited once, in the same order, so the victims, the PDB
 // split and the candidate order are the same.
+//
+// Compile and Evaluate reject a Version that is not one of the constants
+// with an error wrapping ErrUnsupportedVersion.
 type Version uint8
 
 const (
