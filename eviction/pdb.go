@@ -490,6 +490,15 @@ func (w *workloadIndex) findScale(ref *metav1.OwnerReference, ns string) (types.
 	if err != nil {
 		return "", 0, false, err
 	}
+	if gv.version == "" {
+		// The REST mapper then takes the group's preferred version.
+		for _, v := range []string{"v1", "v1beta2", "v1beta1"} {
+			if _, ok := builtinKinds[builtinKind{gv.group, v, ref.Kind}]; ok {
+				gv.version = v
+				break
+			}
+		}
+	}
 	resource, known := builtinKinds[builtinKind{gv.group, gv.version, ref.Kind}]
 	if !known {
 		// A Scale given by the caller stands for a custom resource with a
@@ -537,8 +546,10 @@ func (w *workloadIndex) findScale(ref *metav1.OwnerReference, ns string) (types.
 
 type builtinKind struct{ group, version, kind string }
 
-// builtinKinds maps the built-in kinds that commonly own pods to their
-// resources, in the versions client-go's scheme registers.
+// builtinKinds maps built-in kinds to their resources, in the versions
+// client-go's scheme registers: the kinds that own pods and a few other
+// common ones (an owner of any other built-in kind is reported as an
+// unknown kind).
 var builtinKinds = func() map[builtinKind]string {
 	m := map[builtinKind]string{}
 	add := func(group string, versions []string, kinds ...string) {
@@ -554,11 +565,19 @@ var builtinKinds = func() map[builtinKind]string {
 	add("extensions", []string{"v1beta1"}, "Deployment", "ReplicaSet", "DaemonSet")
 	add("batch", []string{"v1"}, "Job", "CronJob")
 	add("batch", []string{"v1beta1"}, "CronJob")
+	add("policy", []string{"v1"}, "PodDisruptionBudget", "Eviction")
+	add("policy", []string{"v1beta1"}, "PodDisruptionBudget", "Eviction")
+	add("networking.k8s.io", []string{"v1"}, "Ingress", "NetworkPolicy", "IngressClass")
+	add("rbac.authorization.k8s.io", []string{"v1"}, "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding")
+	add("autoscaling", []string{"v1", "v2"}, "HorizontalPodAutoscaler")
+	add("", []string{"v1"}, "LimitRange", "ResourceQuota", "PersistentVolume", "Event", "PodTemplate")
 	return m
 }()
 
-// servedScales lists, per group/version the API server serves, which
-// resources have a scale subresource.
+// servedScales lists the group/versions discovery reports and their
+// resources with a scale subresource: the groups of the kinds that own pods
+// (as the reference oracle's discovery serves them; other group/versions
+// are reported as not found).
 var servedScales = map[string]map[string]bool{
 	"v1":       {"replicationcontrollers": true},
 	"apps/v1":  {"deployments": true, "replicasets": true, "statefulsets": true},
