@@ -26,11 +26,7 @@ const handDir = "../../testdata/conformance/hand"
 // upstream, each with the reason. A listed run is still executed and its
 // disagreements logged, then skipped; a listed run that agrees fully fails,
 // so the list can only shrink. The lead empties it.
-var knownDisagreements = map[string]string{
-	"filter-score/hand/normalization": "NodeResourcesFit scores the incoming pod without its pod-level " +
-		"requests (upstream quirk: noderesources/fit.go getScorer builds the resourceAllocationScorer " +
-		"without enablePodLevelResources/enableInPlacePodVerticalScaling); placement counts them",
-}
+var knownDisagreements = map[string]string{}
 
 // maxReportedDiffs bounds the disagreement lines printed per case.
 const maxReportedDiffs = 40

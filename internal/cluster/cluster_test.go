@@ -108,6 +108,38 @@ func TestPodRequests(t *testing.T) {
 	}
 }
 
+// TestScoringRequests mirrors resourceAllocationScorer.calculatePodResourceRequest
+// (noderesources/resource_allocation.go, v1.36) for the two scorers:
+// NodeResourcesFit's scorer is built without feature flags
+// (fit.go nodeResourceStrategyTypeMap), so it skips pod-level requests and
+// adds the per-container defaults; BalancedAllocation uses pod-level requests.
+func TestScoringRequests(t *testing.T) {
+	podLevel := corev1.PodSpec{
+		Containers: []corev1.Container{ctr("a", rl("cpu", "100m")), ctr("b", nil)},
+		Resources:  &corev1.ResourceRequirements{Requests: rl("cpu", "3", "memory", "5Gi")},
+		Overhead:   rl("cpu", "50m"),
+	}
+	tests := []struct {
+		name        string
+		spec        corev1.PodSpec
+		useDefaults bool
+		want        map[string]string
+	}{
+		{name: "fit scorer ignores pod-level requests, defaults missing container requests",
+			spec: podLevel, useDefaults: true,
+			want: map[string]string{"cpu": "250m", "memory": "419430400"}},
+		{name: "balanced scorer takes pod-level requests",
+			spec: podLevel, useDefaults: false,
+			want: map[string]string{"cpu": "3050m", "memory": "5Gi"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pod := &corev1.Pod{Spec: tt.spec}
+			assert.Equal(t, tt.want, quantities(ScoringRequests(pod, tt.useDefaults)))
+		})
+	}
+}
+
 // TestPodResources mirrors framework.PodInfo.CalculateResource (v1.36),
 // including getNonMissingContainerRequests with pod-level requests.
 func TestPodResources(t *testing.T) {

@@ -31,6 +31,9 @@ type RequestOptions struct {
 	// NonMissing is added to every container (init or not) that does not
 	// name the resource at all (explicit zero counts as named).
 	NonMissing corev1.ResourceList
+	// SkipPodLevel ignores spec.resources (resourcehelper's
+	// SkipPodLevelResources), as NodeResourcesFit's scorer does.
+	SkipPodLevel bool
 }
 
 // nonMissingDefaults is the scoring plugins' per-container default.
@@ -49,7 +52,7 @@ var nonMissingDefaults = corev1.ResourceList{
 // not modified; the result is a new list.
 func PodRequests(pod *corev1.Pod, opts RequestOptions) corev1.ResourceList {
 	reqs := aggregateContainerRequests(pod, opts)
-	if isPodLevelRequestsSet(pod) {
+	if !opts.SkipPodLevel && isPodLevelRequestsSet(pod) {
 		var effective corev1.ResourceList
 		// InPlacePodLevelResourcesVerticalScaling is beta and on in v1.36.
 		if opts.UseStatusResources && !opts.WithoutPodLevelResize && pod.Status.Resources != nil {
@@ -318,11 +321,14 @@ func podResourcesAt(pod *corev1.Pod, withoutPodLevelResize bool) (req, nonZero R
 // plugins compute it (resourceAllocationScorer.calculatePodResourceRequest,
 // v1.36): with per-container defaults for cpu and memory when useDefaults
 // (LeastAllocated, MostAllocated, RequestedToCapacityRatio), without them for
-// BalancedAllocation.
+// BalancedAllocation. NodeResourcesFit builds its scorer
+// (noderesources/fit.go nodeResourceStrategyTypeMap) without the feature
+// flags, so with useDefaults pod-level requests and resize status are
+// ignored; BalancedAllocation passes the gates (both on).
 func ScoringRequests(pod *corev1.Pod, useDefaults bool) corev1.ResourceList {
 	opts := RequestOptions{UseStatusResources: true}
 	if useDefaults {
-		opts.NonMissing = nonMissingDefaults
+		opts = RequestOptions{NonMissing: nonMissingDefaults, SkipPodLevel: true}
 	}
 	return PodRequests(pod, opts)
 }
