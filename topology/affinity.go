@@ -92,29 +92,57 @@ func existingTermMatches(t *cluster.AffinityTerm, p *corev1.Pod, nsLabels labels
 	return t.Selector != nil && t.Selector.Matches(labels.Set(p.Labels))
 }
 
-// pairCounts counts matched terms per topology pair (key, value), as
-// upstream's topologyToMatchedTermCount.
-type pairCounts struct {
-	byKey map[string]map[string]int64
-	pairs int
+// topoCounts counts matched terms per topology pair (key, value), as
+// upstream's topologyToMatchedTermCount, with each key's values as the
+// dense IDs of the snapshot's column for that key. nonEmpty records whether
+// any pair was ever added (upstream's map being non-empty).
+type topoCounts struct {
+	keys     []*keyCounts
+	nonEmpty bool
 }
 
-func (c *pairCounts) add(key, value string, n int64) {
-	if c.byKey == nil {
-		c.byKey = map[string]map[string]int64{}
-	}
-	vals := c.byKey[key]
-	if vals == nil {
-		vals = map[string]int64{}
-		c.byKey[key] = vals
-	}
-	if _, ok := vals[value]; !ok {
-		c.pairs++
-	}
-	vals[value] += n
+type keyCounts struct {
+	col    *cluster.Column
+	counts []int64 // by value ID
 }
 
-func (c *pairCounts) get(key, value string) int64 { return c.byKey[key][value] }
+// forKey returns the counts of one topology key, creating them.
+func (c *topoCounts) forKey(ix *interned, key string) *keyCounts {
+	for _, k := range c.keys {
+		if k.col.Key == key {
+			return k
+		}
+	}
+	col := ix.column(key)
+	k := &keyCounts{col: col, counts: make([]int64, len(col.Values))}
+	c.keys = append(c.keys, k)
+	return k
+}
+
+func (c *topoCounts) add(k *keyCounts, d int32, n int64) {
+	k.counts[d] += n
+	c.nonEmpty = true
+}
+
+// at returns the count of node n's pair for key k (0 when the node lacks the
+// key or its value is unknown).
+func (k *keyCounts) at(ix *interned, n *cluster.NodeInfo) (int64, bool) {
+	d := ix.domainOf(k.col, n)
+	if d < 0 {
+		return 0, d != noLabel
+	}
+	return k.counts[d], true
+}
+
+// termKeys resolves, lazily and per call, each interned term's key counts.
+type termKeys []*keyCounts
+
+func (tk termKeys) get(c *topoCounts, ix *interned, id int32) *keyCounts {
+	if tk[id] == nil {
+		tk[id] = c.forKey(ix, ix.view.Terms[id].TopologyKey)
+	}
+	return tk[id]
+}
 
 // InterPodAffinity is the InterPodAffinity plugin compiled for one pod
 // against one snapshot: its PreFilter state (topology pairs of pods matching
@@ -124,6 +152,7 @@ func (c *pairCounts) get(key, value string) int64 { return c.byKey[key][value] }
 type InterPodAffinity struct {
 	pod  *corev1.Pod
 	snap *cluster.Snapshot
+	ix   interned
 	opts AffinityOptions
 
 	nsLabels labels.Set // the incoming pod's namespace labels (nil when unknown)
@@ -131,10 +160,11 @@ type InterPodAffinity struct {
 	reqAff, reqAnti   []incomingTerm
 	prefAff, prefAnti []incomingTerm
 
-	affinityCounts     pairCounts
-	antiAffinityCounts pairCounts
-	existingAntiCounts pairCounts
-	selfMatchesAll     bool // the first-pod rule's second half
+	affinityCounts     topoCounts
+	antiAffinityCounts topoCounts
+	existingAntiCounts topoCounts
+	affKeys, antiKeys  []*keyCounts // per required term
+	selfMatchesAll     bool         // the first-pod rule's second half
 	skip               bool
 }
 
@@ -147,7 +177,7 @@ type InterPodAffinity struct {
 // always nil today; it is kept for invalid input yet to be detected.
 func NewInterPodAffinity(pod *cluster.PodInfo, snap *cluster.Snapshot, opts AffinityOptions) (*InterPodAffinity, error) {
 	p := pod.Pod
-	a := &InterPodAffinity{pod: p, snap: snap, opts: opts}
+	a := &InterPodAffinity{pod: p, snap: snap, ix: newInterned(snap), opts: opts}
 	if snap != nil {
 		if l := snap.NamespaceLabels(p.Namespace); l != nil {
 			a.nsLabels = labels.Set(l)
@@ -167,28 +197,32 @@ func NewInterPodAffinity(pod *cluster.PodInfo, snap *cluster.Snapshot, opts Affi
 		t := &pod.PreferredAntiAffinityTerms[i]
 		a.prefAnti = append(a.prefAnti, newIncomingTerm(&t.AffinityTerm, t.Weight))
 	}
+	ix := &a.ix
 
-	ix := newInterned(snap)
 	// getExistingAntiAffinityCounts: each distinct term is matched against
 	// the incoming pod once.
 	termMemo := make(memo, len(ix.view.Terms))
-	for i, n := range ix.nodes {
-		refs := ix.view.Nodes[i].RequiredAntiAffinity
-		if len(refs) == 0 || len(n.Node.Labels) == 0 {
-			continue
-		}
-		for _, r := range refs {
-			t := &ix.view.Terms[r.Term]
-			if !a.existingMatches(r.Term, t, termMemo) {
+	keys := make(termKeys, len(ix.view.Terms))
+	for i := range ix.nodes {
+		for _, r := range ix.view.Nodes[i].RequiredAntiAffinity {
+			if !a.existingMatches(r.Term, &ix.view.Terms[r.Term], termMemo) {
 				continue
 			}
-			if v, ok := n.Node.Labels[t.TopologyKey]; ok {
-				a.existingAntiCounts.add(t.TopologyKey, v, 1)
+			k := keys.get(&a.existingAntiCounts, ix, r.Term)
+			if d := k.col.Of[i]; d >= 0 {
+				a.existingAntiCounts.add(k, d, 1)
 			}
 		}
 	}
+
 	// getIncomingAffinityAntiAffinityCounts: each distinct label set is
 	// matched against each term once; counts are added per node.
+	for i := range a.reqAff {
+		a.affKeys = append(a.affKeys, a.affinityCounts.forKey(ix, a.reqAff[i].key))
+	}
+	for i := range a.reqAnti {
+		a.antiKeys = append(a.antiKeys, a.antiAffinityCounts.forKey(ix, a.reqAnti[i].key))
+	}
 	if len(a.reqAff) > 0 || len(a.reqAnti) > 0 {
 		cache := nsCache{}
 		allMemo := ix.newMemo()
@@ -197,27 +231,26 @@ func NewInterPodAffinity(pod *cluster.PodInfo, snap *cluster.Snapshot, opts Affi
 			antiMemos[i] = ix.newMemo()
 		}
 		antiCount := make([]int64, len(a.reqAnti))
-		for i, n := range ix.nodes {
-			nl := n.Node.Labels
+		for i := range ix.nodes {
 			var affCount int64
 			clear(antiCount)
 			for _, id := range ix.view.Nodes[i].Sets {
 				if id < 0 {
 					id = -1 - id // terminating pods count for affinity
 				}
-				if len(a.reqAff) > 0 && a.setMatchesAll(&ix, id, allMemo, cache) {
+				if len(a.reqAff) > 0 && a.setMatchesAll(ix, id, allMemo, cache) {
 					affCount++
 				}
 				for j := range a.reqAnti {
-					if a.reqAnti[j].setMatches(&ix, id, antiMemos[j], cache) {
+					if a.reqAnti[j].setMatches(ix, id, antiMemos[j], cache) {
 						antiCount[j]++
 					}
 				}
 			}
 			if affCount > 0 {
-				for j := range a.reqAff {
-					if v, ok := nl[a.reqAff[j].key]; ok {
-						a.affinityCounts.add(a.reqAff[j].key, v, affCount)
+				for _, k := range a.affKeys {
+					if d := k.col.Of[i]; d >= 0 {
+						a.affinityCounts.add(k, d, affCount)
 					}
 				}
 			}
@@ -225,14 +258,14 @@ func NewInterPodAffinity(pod *cluster.PodInfo, snap *cluster.Snapshot, opts Affi
 				if c == 0 {
 					continue
 				}
-				if v, ok := nl[a.reqAnti[j].key]; ok {
-					a.antiAffinityCounts.add(a.reqAnti[j].key, v, c)
+				if d := a.antiKeys[j].col.Of[i]; d >= 0 {
+					a.antiAffinityCounts.add(a.antiKeys[j], d, c)
 				}
 			}
 		}
 		a.selfMatchesAll = len(a.reqAff) > 0 && a.matchesAll(p, cache)
 	}
-	a.skip = a.existingAntiCounts.pairs == 0 && len(a.reqAff) == 0 && len(a.reqAnti) == 0
+	a.skip = !a.existingAntiCounts.nonEmpty && len(a.reqAff) == 0 && len(a.reqAnti) == 0
 	return a, nil
 }
 
@@ -324,43 +357,38 @@ func (a *InterPodAffinity) Filter(n *cluster.NodeInfo) sched.Status {
 	if a.skip {
 		return sched.Status{}
 	}
-	nl := n.Node.Labels
-	if !a.satisfiesAffinity(nl) {
+	if !a.satisfiesAffinity(n) {
 		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.InterPodAffinity, Reasons: reasonsAffinity}
 	}
-	if a.antiAffinityCounts.pairs > 0 {
-		for i := range a.reqAnti {
-			t := &a.reqAnti[i]
-			if v, ok := nl[t.key]; ok && a.antiAffinityCounts.get(t.key, v) > 0 {
+	if a.antiAffinityCounts.nonEmpty {
+		for _, k := range a.antiKeys {
+			if c, _ := k.at(&a.ix, n); c > 0 {
 				return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsAntiAffinity}
 			}
 		}
 	}
-	if a.existingAntiCounts.pairs > 0 {
-		for key, vals := range a.existingAntiCounts.byKey {
-			if v, ok := nl[key]; ok && vals[v] > 0 {
-				return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsExistingAntiAff}
-			}
+	for _, k := range a.existingAntiCounts.keys {
+		if c, _ := k.at(&a.ix, n); c > 0 {
+			return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsExistingAntiAff}
 		}
 	}
 	return sched.Status{}
 }
 
 // satisfiesAffinity is upstream's satisfyPodAffinity.
-func (a *InterPodAffinity) satisfiesAffinity(nl map[string]string) bool {
+func (a *InterPodAffinity) satisfiesAffinity(n *cluster.NodeInfo) bool {
 	podsExist := true
-	for i := range a.reqAff {
-		t := &a.reqAff[i]
-		v, ok := nl[t.key]
-		if !ok {
+	for _, k := range a.affKeys {
+		c, hasKey := k.at(&a.ix, n)
+		if !hasKey {
 			return false
 		}
-		if a.affinityCounts.get(t.key, v) <= 0 {
+		if c <= 0 {
 			podsExist = false
 		}
 	}
 	if podsExist {
 		return true
 	}
-	return a.affinityCounts.pairs == 0 && a.selfMatchesAll
+	return !a.affinityCounts.nonEmpty && a.selfMatchesAll
 }

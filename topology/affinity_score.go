@@ -34,62 +34,57 @@ func (a *InterPodAffinity) Score(feasible []*cluster.NodeInfo) (raw, normalized 
 	if hard == 0 {
 		hard = defaultHardAffinityWght
 	}
-	var topo pairCounts
+	var topo topoCounts
 	cache := nsCache{}
-	ix := newInterned(a.snap)
+	ix := &a.ix
 	termMemo := make(memo, len(ix.view.Terms))
+	keys := make(termKeys, len(ix.view.Terms))
 	prefAffMemos := make([]memo, len(a.prefAff))
-	for i := range prefAffMemos {
+	prefAffKeys := make([]*keyCounts, len(a.prefAff))
+	for i := range a.prefAff {
 		prefAffMemos[i] = ix.newMemo()
+		prefAffKeys[i] = topo.forKey(ix, a.prefAff[i].key)
 	}
 	prefAntiMemos := make([]memo, len(a.prefAnti))
-	for i := range prefAntiMemos {
+	prefAntiKeys := make([]*keyCounts, len(a.prefAnti))
+	for i := range a.prefAnti {
 		prefAntiMemos[i] = ix.newMemo()
+		prefAntiKeys[i] = topo.forKey(ix, a.prefAnti[i].key)
 	}
+	// Keys created only to be ready are not pairs yet.
+	topo.nonEmpty = false
 	for i, n := range ix.nodes {
-		nl := n.Node.Labels
-		if len(nl) == 0 {
+		if len(n.Node.Labels) == 0 {
 			continue // processExistingPod skips pods of unlabelled nodes
 		}
 		idx := ix.view.Nodes[i]
 		// The incoming pod's preferred terms against every pod (only when it
 		// has some, which is when upstream walks every pod).
 		if hasConstraints {
-			a.addIncoming(&topo, &ix, idx, nl, a.prefAff, prefAffMemos, 1, cache)
-			a.addIncoming(&topo, &ix, idx, nl, a.prefAnti, prefAntiMemos, -1, cache)
+			addIncoming(&topo, ix, i, idx, a.prefAff, prefAffKeys, prefAffMemos, 1, cache)
+			addIncoming(&topo, ix, i, idx, a.prefAnti, prefAntiKeys, prefAntiMemos, -1, cache)
 		}
 		// Existing pods' terms against the incoming pod.
 		if hard > 0 {
 			for _, r := range idx.RequiredAffinity {
-				t := &ix.view.Terms[r.Term]
-				if v, ok := nl[t.TopologyKey]; ok && a.existingMatches(r.Term, t, termMemo) {
-					topo.add(t.TopologyKey, v, int64(hard))
-				}
+				a.addExisting(&topo, keys, termMemo, r.Term, i, int64(hard))
 			}
 		}
 		for _, r := range idx.PreferredAffinity {
-			t := &ix.view.Terms[r.Term]
-			if v, ok := nl[t.TopologyKey]; ok && a.existingMatches(r.Term, t, termMemo) {
-				topo.add(t.TopologyKey, v, int64(r.Weight))
-			}
+			a.addExisting(&topo, keys, termMemo, r.Term, i, int64(r.Weight))
 		}
 		for _, r := range idx.PreferredAntiAffinity {
-			t := &ix.view.Terms[r.Term]
-			if v, ok := nl[t.TopologyKey]; ok && a.existingMatches(r.Term, t, termMemo) {
-				topo.add(t.TopologyKey, v, -int64(r.Weight))
-			}
+			a.addExisting(&topo, keys, termMemo, r.Term, i, -int64(r.Weight))
 		}
 	}
-	if topo.pairs == 0 {
+	if !topo.nonEmpty {
 		return raw, normalized, true
 	}
 	for fi, n := range feasible {
-		nl := n.Node.Labels
 		var score int64
-		for key, vals := range topo.byKey {
-			if v, ok := nl[key]; ok {
-				score += vals[v]
-			}
+		for _, k := range topo.keys {
+			c, _ := k.at(ix, n)
+			score += c
 		}
 		raw[fi] = score
 	}
@@ -110,15 +105,27 @@ func (a *InterPodAffinity) Score(feasible []*cluster.NodeInfo) (raw, normalized 
 	return raw, normalized, false
 }
 
+// addExisting adds w at node index i's pair for an existing pod's term
+// that matches the incoming pod.
+func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo, id int32, i int, w int64) {
+	if !a.existingMatches(id, &a.ix.view.Terms[id], mm) {
+		return
+	}
+	k := keys.get(topo, &a.ix, id)
+	if d := k.col.Of[i]; d >= 0 {
+		topo.add(k, d, w)
+	}
+}
+
 // addIncoming adds, for each of the incoming pod's preferred terms, sign *
-// weight per pod of the node that the term matches (terminating pods
+// weight per pod of node index i that the term matches (terminating pods
 // included), at the node's value of the term's key.
-func (a *InterPodAffinity) addIncoming(topo *pairCounts, ix *interned, idx *cluster.NodeLabels, nl map[string]string,
-	terms []incomingTerm, memos []memo, sign int64, cache nsCache) {
+func addIncoming(topo *topoCounts, ix *interned, i int, idx *cluster.NodeLabels,
+	terms []incomingTerm, keys []*keyCounts, memos []memo, sign int64, cache nsCache) {
 	for j := range terms {
 		t := &terms[j]
-		v, ok := nl[t.key]
-		if !ok {
+		d := keys[j].col.Of[i]
+		if d < 0 {
 			continue
 		}
 		var c int64
@@ -131,7 +138,7 @@ func (a *InterPodAffinity) addIncoming(topo *pairCounts, ix *interned, idx *clus
 			}
 		}
 		if c > 0 {
-			topo.add(t.key, v, sign*c*int64(t.weight))
+			topo.add(keys[j], d, sign*c*int64(t.weight))
 		}
 	}
 }

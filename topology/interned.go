@@ -73,3 +73,34 @@ func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm me
 	}
 	return c
 }
+
+// Domain IDs returned by domainOf besides a column's value IDs.
+const (
+	noLabel      int32 = -1 // the node lacks the key
+	unknownValue int32 = -2 // the node is not in the indexed snapshot and its value is not in the column
+)
+
+// column returns the snapshot's column for a node label key.
+func (x *interned) column(key string) *cluster.Column {
+	if x.snap == nil {
+		return &cluster.Column{Key: key, ID: map[string]int32{}}
+	}
+	return x.snap.Column(key)
+}
+
+// domainOf returns node n's value ID in column c: an array load for a node
+// of the indexed snapshot (or of any view of it: views keep the nodes and
+// their order), a label lookup otherwise.
+func (x *interned) domainOf(c *cluster.Column, n *cluster.NodeInfo) int32 {
+	if i := n.Index; i >= 0 && i < len(c.Of) && i < len(x.nodes) && x.nodes[i].Name == n.Name {
+		return c.Of[i]
+	}
+	v, ok := n.Node.Labels[c.Key]
+	if !ok {
+		return noLabel
+	}
+	if id, ok := c.ID[v]; ok {
+		return id
+	}
+	return unknownValue
+}

@@ -199,16 +199,6 @@ func countMatching(pods []*cluster.PodInfo, m *matcher, ns string) int {
 	return n
 }
 
-// hasAllKeys is upstream's nodeLabelsMatchSpreadConstraints.
-func hasAllKeys(nodeLabels map[string]string, cs []constraint) bool {
-	for i := range cs {
-		if _, ok := nodeLabels[cs[i].key]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // inclusion decides, once per node, the node inclusion policies of the
 // incoming pod (matchNodeInclusionPolicies).
 type inclusion struct {
@@ -233,22 +223,19 @@ func (in *inclusion) includes(c *constraint, node *corev1.Node) bool {
 type Spread struct {
 	pod  *corev1.Pod
 	snap *cluster.Snapshot
+	ix   interned
 	incl inclusion
 
 	hard []constraint
-	// Per hard constraint: the domain ID of every snapshot node (-1 when the
-	// node lacks the topology key), matching pods per domain, the domain IDs
-	// by value (for nodes outside the snapshot) and the minimum that Filter
-	// subtracts (0 when fewer eligible domains than minDomains).
-	nodeNames   []string
-	domainOf    [][]int32
+	// Per hard constraint: the topology key's column (domain = value ID),
+	// matching pods per domain, and the minimum that Filter subtracts (0
+	// when fewer eligible domains than minDomains).
+	cols        []*cluster.Column
 	domainCount [][]int
-	domainByVal []map[string]int32
 	minMatch    []int
 
 	soft       []constraint
 	requireAll bool
-	softErr    error
 }
 
 // NewSpread compiles the pod's spread constraints against the snapshot and
@@ -267,6 +254,7 @@ func NewSpread(pod *cluster.PodInfo, snap *cluster.Snapshot, opts SpreadOptions)
 	s := &Spread{
 		pod:        p,
 		snap:       snap,
+		ix:         newInterned(snap),
 		incl:       inclusion{pod: p, affinity: newRequiredNodeAffinity(p)},
 		requireAll: len(p.Spec.TopologySpreadConstraints) > 0 || !systemDefaulted,
 	}
@@ -275,10 +263,10 @@ func NewSpread(pod *cluster.PodInfo, snap *cluster.Snapshot, opts SpreadOptions)
 		return nil, err
 	}
 	// PreScore's constraints are compiled now so that an invalid selector is
-	// reported once, here; Score reports Skip for them otherwise.
-	s.soft, s.softErr = spreadConstraints(p, snap, defaults, corev1.ScheduleAnyway)
-	if s.softErr != nil {
-		return nil, s.softErr
+	// reported here, once.
+	s.soft, err = spreadConstraints(p, snap, defaults, corev1.ScheduleAnyway)
+	if err != nil {
+		return nil, err
 	}
 	s.hard = hard
 	if len(hard) > 0 {
@@ -287,56 +275,41 @@ func NewSpread(pod *cluster.PodInfo, snap *cluster.Snapshot, opts SpreadOptions)
 	return s, nil
 }
 
-func (s *Spread) nodes() []*cluster.NodeInfo {
-	if s.snap == nil {
-		return nil
+// missingAny reports whether node index ni lacks one of the columns' keys
+// (upstream's nodeLabelsMatchSpreadConstraints, negated).
+func missingAny(cols []*cluster.Column, ni int) bool {
+	for _, c := range cols {
+		if c.Of[ni] < 0 {
+			return true
+		}
 	}
-	return s.snap.Nodes()
+	return false
 }
 
 // countHard is calPreFilterState: per eligible node and constraint, add the
 // node's matching pods to its domain; then the minimum over the domains.
 func (s *Spread) countHard() {
-	nodes := s.nodes()
+	nodes := s.ix.nodes
 	nc := len(s.hard)
 	nSel := assignSelectorIDs(s.hard)
-	s.nodeNames = make([]string, len(nodes))
-	s.domainOf = make([][]int32, nc)
+	s.cols = make([]*cluster.Column, nc)
 	s.domainCount = make([][]int, nc)
-	s.domainByVal = make([]map[string]int32, nc)
 	s.minMatch = make([]int, nc)
-	for i := range s.hard {
-		s.domainOf[i] = make([]int32, len(nodes))
-		s.domainByVal[i] = map[string]int32{}
-	}
 	eligible := make([][]bool, nc) // per constraint, per domain
+	for i := range s.hard {
+		s.cols[i] = s.ix.column(s.hard[i].key)
+		s.domainCount[i] = make([]int, len(s.cols[i].Values))
+		eligible[i] = make([]bool, len(s.cols[i].Values))
+	}
 	counts := make([]int, nSel)
-	ix := newInterned(s.snap)
 	memos := make([]memo, nSel)
 	for i := range s.hard {
 		if memos[s.hard[i].selID] == nil {
-			memos[s.hard[i].selID] = ix.newMemo()
+			memos[s.hard[i].selID] = s.ix.newMemo()
 		}
 	}
 	for ni, n := range nodes {
-		s.nodeNames[ni] = n.Name
-		nl := n.Node.Labels
-		for i := range s.hard {
-			v, ok := nl[s.hard[i].key]
-			if !ok {
-				s.domainOf[i][ni] = -1
-				continue
-			}
-			d, ok := s.domainByVal[i][v]
-			if !ok {
-				d = int32(len(s.domainCount[i]))
-				s.domainByVal[i][v] = d
-				s.domainCount[i] = append(s.domainCount[i], 0)
-				eligible[i] = append(eligible[i], false)
-			}
-			s.domainOf[i][ni] = d
-		}
-		if !hasAllKeys(nl, s.hard) {
+		if missingAny(s.cols, ni) {
 			continue
 		}
 		for k := range counts {
@@ -348,9 +321,9 @@ func (s *Spread) countHard() {
 				continue
 			}
 			if counts[c.selID] < 0 {
-				counts[c.selID] = ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
+				counts[c.selID] = s.ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
 			}
-			d := s.domainOf[i][ni]
+			d := s.cols[i].Of[ni]
 			s.domainCount[i][d] += counts[c.selID]
 			eligible[i][d] = true
 		}
@@ -385,25 +358,10 @@ func (s *Spread) FilterSkipped() bool { return len(s.hard) == 0 }
 // - the global minimum exceeds maxSkew is Unschedulable. It allocates
 // nothing.
 func (s *Spread) Filter(n *cluster.NodeInfo) sched.Status {
-	if len(s.hard) == 0 {
-		return sched.Status{}
-	}
-	known := n.Index >= 0 && n.Index < len(s.nodeNames) && s.nodeNames[n.Index] == n.Name
 	for i := range s.hard {
 		c := &s.hard[i]
-		d := int32(-1)
-		if known {
-			d = s.domainOf[i][n.Index]
-		} else {
-			v, ok := n.Node.Labels[c.key]
-			if ok {
-				d = -2
-				if id, ok := s.domainByVal[i][v]; ok {
-					d = id
-				}
-			}
-		}
-		if d == -1 {
+		d := s.ix.domainOf(s.cols[i], n)
+		if d == noLabel {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.PodTopologySpread, Reasons: reasonsSpreadMissingLabel}
 		}
 		match := 0

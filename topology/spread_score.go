@@ -29,25 +29,51 @@ import (
 func (s *Spread) Score(feasible []*cluster.NodeInfo) (raw, normalized []int64, skipped bool) {
 	raw = make([]int64, len(feasible))
 	normalized = make([]int64, len(feasible))
-	nodes := s.nodes()
+	nodes := s.ix.nodes
 	if len(nodes) == 0 || len(s.soft) == 0 {
 		return raw, normalized, true
 	}
 	cs := make([]constraint, len(s.soft))
 	copy(cs, s.soft)
 	nSel := assignSelectorIDs(cs)
+	cols := make([]*cluster.Column, len(cs))
+	for i := range cs {
+		cols[i] = s.ix.column(cs[i].key)
+	}
 
 	// initPreScoreState: ignored nodes, and the topology values (other than
-	// hostname) present among the feasible nodes.
+	// hostname) present among the feasible nodes. Upstream reads a missing
+	// key as the value "", so a node without the key shares the slot of a
+	// node whose value is "": missingSlot.
+	missingSlot := make([]int32, len(cs))
+	registered := make([][]bool, len(cs))
+	sizes := make([]int, len(cs))
+	for i, c := range cols {
+		missingSlot[i] = int32(len(c.Values))
+		if id, ok := c.ID[""]; ok {
+			missingSlot[i] = id
+		}
+		registered[i] = make([]bool, len(c.Values)+1)
+	}
+	slotOf := func(i int, d int32) int32 {
+		if d == noLabel {
+			return missingSlot[i]
+		}
+		return d
+	}
+	doms := make([]int32, len(feasible)*len(cs)) // feasible node x constraint
 	ignored := make([]bool, len(feasible))
 	nIgnored := 0
-	slots := make([]map[string]int, len(cs))
-	for i := range cs {
-		slots[i] = map[string]int{}
-	}
 	for fi, n := range feasible {
-		nl := n.Node.Labels
-		if s.requireAll && !hasAllKeys(nl, cs) {
+		missing := false
+		for i, c := range cols {
+			d := s.ix.domainOf(c, n)
+			doms[fi*len(cs)+i] = d
+			if d == noLabel {
+				missing = true
+			}
+		}
+		if s.requireAll && missing {
 			ignored[fi] = true
 			nIgnored++
 			continue
@@ -56,15 +82,15 @@ func (s *Spread) Score(feasible []*cluster.NodeInfo) (raw, normalized []int64, s
 			if cs[i].key == corev1.LabelHostname {
 				continue
 			}
-			v := nl[cs[i].key] // a missing key counts as the value ""
-			if _, ok := slots[i][v]; !ok {
-				slots[i][v] = len(slots[i])
+			if d := slotOf(i, doms[fi*len(cs)+i]); d >= 0 && !registered[i][d] {
+				registered[i][d] = true
+				sizes[i]++
 			}
 		}
 	}
 	weights := make([]float64, len(cs))
 	for i := range cs {
-		size := len(slots[i])
+		size := sizes[i]
 		if cs[i].key == corev1.LabelHostname {
 			size = len(feasible) - nIgnored
 		}
@@ -75,23 +101,21 @@ func (s *Spread) Score(feasible []*cluster.NodeInfo) (raw, normalized []int64, s
 	slotCounts := make([][]int64, len(cs))
 	needWalk := false
 	for i := range cs {
-		slotCounts[i] = make([]int64, len(slots[i]))
-		if len(slots[i]) > 0 {
+		slotCounts[i] = make([]int64, len(registered[i]))
+		if sizes[i] > 0 {
 			needWalk = true
 		}
 	}
 	counts := make([]int, nSel)
-	ix := newInterned(s.snap)
 	memos := make([]memo, nSel)
 	for i := range cs {
 		if memos[cs[i].selID] == nil {
-			memos[cs[i].selID] = ix.newMemo()
+			memos[cs[i].selID] = s.ix.newMemo()
 		}
 	}
 	if needWalk {
-		for _, n := range nodes {
-			nl := n.Node.Labels
-			if s.requireAll && !hasAllKeys(nl, cs) {
+		for ni, n := range nodes {
+			if s.requireAll && missingAny(cols, ni) {
 				continue
 			}
 			for k := range counts {
@@ -99,15 +123,15 @@ func (s *Spread) Score(feasible []*cluster.NodeInfo) (raw, normalized []int64, s
 			}
 			for i := range cs {
 				c := &cs[i]
-				if len(slots[i]) == 0 || !s.incl.includes(c, n.Node) {
+				if sizes[i] == 0 {
 					continue
 				}
-				slot, ok := slots[i][nl[c.key]]
-				if !ok {
+				slot := slotOf(i, cols[i].Of[ni])
+				if !registered[i][slot] || !s.incl.includes(c, n.Node) {
 					continue
 				}
 				if counts[c.selID] < 0 {
-					counts[c.selID] = ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
+					counts[c.selID] = s.ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
 				}
 				slotCounts[i][slot] += int64(counts[c.selID])
 			}
@@ -119,25 +143,25 @@ func (s *Spread) Score(feasible []*cluster.NodeInfo) (raw, normalized []int64, s
 		if ignored[fi] {
 			continue
 		}
-		nl := n.Node.Labels
 		for k := range counts {
 			counts[k] = -1
 		}
 		var score float64
 		for i := range cs {
 			c := &cs[i]
-			v, ok := nl[c.key]
-			if !ok {
+			d := doms[fi*len(cs)+i]
+			if d == noLabel {
 				continue
 			}
 			var cnt int64
-			if c.key == corev1.LabelHostname {
+			switch {
+			case c.key == corev1.LabelHostname:
 				if counts[c.selID] < 0 {
-					counts[c.selID] = ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
+					counts[c.selID] = s.ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
 				}
 				cnt = int64(counts[c.selID])
-			} else {
-				cnt = slotCounts[i][slots[i][v]]
+			case d >= 0:
+				cnt = slotCounts[i][d]
 			}
 			score += scoreForCount(cnt, c.maxSkew, weights[i])
 		}

@@ -27,6 +27,7 @@ type LabelIndex struct {
 	termByKey map[string]int32
 	terms     []AffinityTerm
 	nodes     map[*NodeInfo]*NodeLabels
+	columns   map[string]*Column
 
 	// The per-node lists of the last snapshot asked for: a view is usually
 	// asked many times in a row.
@@ -76,7 +77,54 @@ func newLabelIndex() *LabelIndex {
 		setByKey:  map[string]int32{},
 		termByKey: map[string]int32{},
 		nodes:     map[*NodeInfo]*NodeLabels{},
+		columns:   map[string]*Column{},
 	}
+}
+
+// Column is one node label key as a column over the snapshot's nodes: the
+// distinct values get dense IDs, and Of gives each node's value ID by node
+// index (-1 when the node lacks the key). Views share their parent's columns
+// (they never change nodes). A Column is immutable: never modify it.
+type Column struct {
+	Key    string
+	Values []string         // by ID, in order of first appearance by node index
+	ID     map[string]int32 // value -> ID
+	Of     []int32          // by node index
+}
+
+// Column returns the column of a node label key, building it on first use.
+func (s *Snapshot) Column(key string) *Column {
+	x := s.labels
+	if x == nil {
+		return buildColumn(s.nodes, key)
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	c, ok := x.columns[key]
+	if !ok {
+		c = buildColumn(s.nodes, key)
+		x.columns[key] = c
+	}
+	return c
+}
+
+func buildColumn(nodes []*NodeInfo, key string) *Column {
+	c := &Column{Key: key, ID: map[string]int32{}, Of: make([]int32, len(nodes))}
+	for i, ni := range nodes {
+		v, ok := ni.Node.Labels[key]
+		if !ok {
+			c.Of[i] = -1
+			continue
+		}
+		id, seen := c.ID[v]
+		if !seen {
+			id = int32(len(c.Values))
+			c.Values = append(c.Values, v)
+			c.ID[v] = id
+		}
+		c.Of[i] = id
+	}
+	return c
 }
 
 // Labels returns the interned view of the snapshot's bound pods, building
