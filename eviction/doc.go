@@ -18,10 +18,12 @@
 //     an order of evictions for a set of nodes that never breaks a budget,
 //     and where the evicted pods fit on the remaining nodes.
 //   - RankMemory, RankPID, RankDisk, Rank: the kubelet's node-pressure
-//     eviction order (pkg/kubelet/eviction/helpers.go); Thresholds and
-//     friends: signals, default hard thresholds, soft thresholds with grace
-//     periods; Admit: admission under pressure; EvictedStatus: the status a
-//     pressure-evicted pod gets.
+//     eviction order (pkg/kubelet/eviction/helpers.go); ParseThresholds,
+//     DefaultHardThresholds, ThresholdsMet, GracePeriodMet, NodeConditions:
+//     signals, the Linux default hard thresholds, soft thresholds with grace
+//     periods, which are met; SelectVictim: one eviction cycle (the first
+//     non-critical pod of the ranking, its grace period and its new status,
+//     EvictedStatus); Admit: admission under pressure.
 //   - TaintEvictionTime: when the taint-eviction controller evicts a pod
 //     from a node with NoExecute taints (pkg/controller/tainteviction).
 //
@@ -51,6 +53,31 @@
 // warnings and errors are sorted, and pressure rankings are stable sorts, so
 // pods the comparators cannot order keep their input order (upstream's
 // sort.Sort leaves them in an unspecified order). Time is always a parameter.
+//
+// # Usage
+//
+//	d, err := eviction.Decide(eviction.Request{Pod: pod, PDBs: pdbs, Now: now})
+//	if d.Allowed() { ... d.PDBs[i].PDB is the budget to write back ... }
+//	st, err := eviction.Status(pdb, pods, workloads, now) // the controller's view
+//	plan, err := eviction.PlanDrain(snap, []string{"node-a"}, pdbs, eviction.PlanOptions{})
+//
+// A caller simulating a cluster keeps budgets current the way the cluster
+// does: it writes back the budget Decide returns, and re-runs Status when
+// pods change (an evicted pod stays counted out for DeletionTimeout).
+//
+// # Drain plans
+//
+// PlanDrain issues evictions node by node (name order) and pod by pod
+// (namespace/name order); each is checked with Decide's rules against the
+// budgets as the earlier planned evictions left them, so the plan never
+// takes a budget below zero. Evicted pods are then placed, in the same
+// order, on the first node in name order that is not being drained and
+// passes every placement Filter with the earlier pods already placed:
+// cluster-autoscaler's "does it fit elsewhere" question, answered with the
+// scheduler's filters. Pods of one controller with identical specs are
+// compiled once, and their scan resumes where the previous one fitted,
+// which is exact because, for pods whose filters read no other pods'
+// placements, nodes only become less feasible as pods are added.
 //
 // # Concurrency and inputs
 //

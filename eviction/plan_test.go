@@ -155,3 +155,35 @@ func minAllowed(pdbs []*policyv1.PodDisruptionBudget) int32 {
 	}
 	return m
 }
+
+// TestPlanDrainMetamorphic: the plan does not depend on the order of the
+// nodes or the budgets given.
+func TestPlanDrainMetamorphic(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		names := []string{"n0", "n1", "n2", "n3"}
+		var nodes []*corev1.Node
+		for _, n := range names {
+			nodes = append(nodes, testNode(n, rapid.SampledFrom([]string{"1", "2"}).Draw(t, "cpu")))
+		}
+		var pods []*corev1.Pod
+		for i := range rapid.IntRange(0, 8).Draw(t, "pods") {
+			app := rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")
+			pods = append(pods, cpuPod("ns", app+"-"+itoa(i), rapid.SampledFrom(names).Draw(t, "node"), "500m").labels("app", app).obj())
+		}
+		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+		require.NoError(t, err)
+		web := newPDB("ns", "web").selector(&metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}).status(1, 3, 2, 3).obj()
+		db := newPDB("ns", "db").selector(&metav1.LabelSelector{MatchLabels: map[string]string{"app": "db"}}).status(2, 3, 1, 3).obj()
+		drain := rapid.SliceOfNDistinct(rapid.SampledFrom(names), 1, 3, rapid.ID[string]).Draw(t, "drain")
+		rev := append([]string(nil), drain...)
+		for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+			rev[i], rev[j] = rev[j], rev[i]
+		}
+		a, err := PlanDrain(snap, drain, []*policyv1.PodDisruptionBudget{web, db}, PlanOptions{Drain: DrainOptions{Now: testNow}})
+		require.NoError(t, err)
+		b, err := PlanDrain(snap, rev, []*policyv1.PodDisruptionBudget{db, web}, PlanOptions{Drain: DrainOptions{Now: testNow}})
+		require.NoError(t, err)
+		require.Equal(t, a, b)
+	})
+}
+
