@@ -191,8 +191,8 @@ func Compile(snap *Snapshot, pod *corev1.Pod, opts Options) (*Compiled, error) {
 		}
 		c.reqScalars = append(c.reqScalars, name)
 	}
-	c.fitReqs = scoringRequests(pod, opts.fitResources(), true)
-	c.balReqs = scoringRequests(pod, opts.balancedResources(), false)
+	c.fitReqs = scoringRequests(pod, opts.fitResources(), true, opts.Version)
+	c.balReqs = scoringRequests(pod, opts.balancedResources(), false, opts.Version)
 
 	// NodeDeclaredFeatures.
 	if opts.Version.RunsNodeDeclaredFeatures() {
@@ -249,8 +249,12 @@ func maxResource(r cluster.Resource) cluster.Resource {
 
 // scoringRequests is calculatePodResourceRequestList: the pod's request per
 // scored resource, in millicores for cpu and units otherwise.
-func scoringRequests(pod *corev1.Pod, resources []ResourceSpec, useDefaults bool) []int64 {
+func scoringRequests(pod *corev1.Pod, resources []ResourceSpec, useDefaults bool, v Version) []int64 {
 	reqs := cluster.ScoringRequests(pod, useDefaults)
+	if !useDefaults && !v.UsesPodLevelResizeStatus() {
+		// BalancedAllocation before v1.36: InPlacePodLevelResourcesVerticalScaling off.
+		reqs = cluster.PodRequests(pod, cluster.RequestOptions{UseStatusResources: true, WithoutPodLevelResize: true})
+	}
 	out := make([]int64, len(resources))
 	for i, r := range resources {
 		q := reqs[r.Name]
