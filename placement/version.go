@@ -45,7 +45,9 @@ import (
 //     larger of spec, status.resources and status.allocatedResources (only
 //     actuated and allocated when the resize is Infeasible), as
 //     resourcehelper.PodRequests with InPlacePodLevelResourcesVerticalScalingEnabled.
-//     Bound pods' requests are indexed when the snapshot is built, so this
+//     NodeResourcesBalancedAllocation likewise ignores the incoming pod's
+//     pod-level resize status (its scorer passes the gate; NodeResourcesFit's
+//     never does). Bound pods' requests are indexed when the snapshot is built, so this
 //     rule is the snapshot's: build it with cluster.Input.WithoutPodLevelResize
 //     set to !v.UsesPodLevelResizeStatus() (simulate does).
 //   - DRAExtendedResource is off. Without DeviceClasses (schedkit models none)
