@@ -165,3 +165,28 @@ func BenchmarkFilterScore(b *testing.B) {
 		})
 	}
 }
+
+// FuzzSimulate: whatever the scenario, simulate either answers or refuses
+// the input with an error; it never panics, in either mode, and a refusal
+// writes nothing.
+func FuzzSimulate(f *testing.F) {
+	for _, name := range []string{"tiny.json"} {
+		data, err := os.ReadFile(filepath.Join(casesDir, name))
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	hand, err := os.ReadFile(filepath.Join(handDir, "normalization.json"))
+	require.NoError(f, err)
+	f.Add(hand)
+	f.Add([]byte(`{"nodes":[{"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"1","pods":"3"}}}],"pending":[{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}]}`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		for _, mode := range []string{"filter-score", "schedule"} {
+			out, _, err := runCmd(t, config{mode: mode, in: "-", version: placement.V1_36}, doc)
+			if err != nil {
+				require.Empty(t, out)
+				continue
+			}
+			require.True(t, json.Valid([]byte(out)), mode)
+		}
+	})
+}
