@@ -66,9 +66,34 @@ type Candidate struct {
 	Victims          []Victim `json:"victims"`
 	NumPDBViolations int      `json:"numPDBViolations"`
 	// LostAt is the criterion that eliminated this candidate (ChosenNode for
-	// the winner); LostReason explains it with the values compared.
-	LostAt     Criterion `json:"lostAt"`
-	LostReason string    `json:"lostReason,omitempty"`
+	// the winner); LostReason explains it.
+	LostAt Criterion `json:"lostAt"`
+	// mine and best are the scores compared at LostAt; winner names the
+	// candidate that won a LowestNodeName tie.
+	mine, best candidateKey
+	winner     string
+}
+
+// LostReason explains why the candidate lost, with the values compared
+// ("" for the chosen candidate).
+func (c *Candidate) LostReason() string {
+	m, b := c.mine, c.best
+	switch c.LostAt {
+	case FewestPDBViolations:
+		return fmt.Sprintf("%d PDB violation(s), another candidate has %d", m.pdb, b.pdb)
+	case LowestHighestPriority:
+		return fmt.Sprintf("highest victim priority %d, another candidate's is %d", m.highest, b.highest)
+	case SmallestPrioritySum:
+		return fmt.Sprintf("victim priority sum %d, another candidate's is %d (each priority plus 2^31)", m.sum, b.sum)
+	case FewestVictims:
+		return fmt.Sprintf("%d victim(s), another candidate has %d", m.count, b.count)
+	case LatestStartTime:
+		return fmt.Sprintf("its highest-priority victims started earlier (%s) than another candidate's (%s)",
+			fmtNanos(m.latestStart), fmtNanos(b.latestStart))
+	case LowestNodeName:
+		return fmt.Sprintf("tied on every criterion with %s, which has the lower name", c.winner)
+	}
+	return ""
 }
 
 // candidate scores, precomputed once per candidate.
@@ -122,70 +147,51 @@ func pickCandidate(cands []Candidate) int {
 		return -1
 	}
 	keys := make([]candidateKey, len(cands))
+	alive := make([]int, len(cands))
 	for i := range cands {
 		keys[i] = keyOf(&cands[i])
-		cands[i].LostAt, cands[i].LostReason = ChosenNode, ""
-	}
-	alive := make([]int, len(cands))
-	for i := range alive {
+		cands[i].LostAt, cands[i].winner = ChosenNode, ""
 		alive[i] = i
 	}
-	type crit struct {
-		c     Criterion
-		score func(k candidateKey) int64 // higher is better
-		say   func(mine, best candidateKey) string
-	}
-	crits := []crit{
-		{FewestPDBViolations, func(k candidateKey) int64 { return -k.pdb },
-			func(m, b candidateKey) string {
-				return fmt.Sprintf("%d PDB violation(s), another candidate has %d", m.pdb, b.pdb)
-			}},
-		{LowestHighestPriority, func(k candidateKey) int64 { return -k.highest },
-			func(m, b candidateKey) string {
-				return fmt.Sprintf("highest victim priority %d, another candidate's is %d", m.highest, b.highest)
-			}},
-		{SmallestPrioritySum, func(k candidateKey) int64 { return -k.sum },
-			func(m, b candidateKey) string {
-				return fmt.Sprintf("victim priority sum %d, another candidate's is %d (each priority plus 2^31)", m.sum, b.sum)
-			}},
-		{FewestVictims, func(k candidateKey) int64 { return -k.count },
-			func(m, b candidateKey) string {
-				return fmt.Sprintf("%d victim(s), another candidate has %d", m.count, b.count)
-			}},
-		{LatestStartTime, func(k candidateKey) int64 { return k.latestStart },
-			func(m, b candidateKey) string {
-				return fmt.Sprintf("its highest-priority victims started earlier (%s) than another candidate's (%s)",
-					fmtNanos(m.latestStart), fmtNanos(b.latestStart))
-			}},
-	}
-	for _, cr := range crits {
-		if len(alive) == 1 {
-			break
-		}
-		best := int64(math.MinInt64)
-		bi := -1
+	for c := FewestPDBViolations; c <= LatestStartTime && len(alive) > 1; c++ {
+		best, bi := int64(math.MinInt64), -1
 		for _, i := range alive {
-			if s := cr.score(keys[i]); s > best {
+			if s := keys[i].score(c); s > best {
 				best, bi = s, i
 			}
 		}
-		kept := alive[:0:0]
+		kept := alive[:0]
 		for _, i := range alive {
-			if cr.score(keys[i]) == best {
+			if keys[i].score(c) == best {
 				kept = append(kept, i)
 				continue
 			}
-			cands[i].LostAt = cr.c
-			cands[i].LostReason = cr.say(keys[i], keys[bi])
+			cands[i].LostAt, cands[i].mine, cands[i].best = c, keys[i], keys[bi]
 		}
 		alive = kept
 	}
 	win := alive[0] // candidates are in node-name order
 	for _, i := range alive[1:] {
-		cands[i].LostAt = LowestNodeName
-		cands[i].LostReason = fmt.Sprintf("tied on every criterion with %s, which has the lower name", cands[win].Node)
+		cands[i].LostAt, cands[i].winner = LowestNodeName, cands[win].Node
 	}
 	return win
+}
+
+// score is the candidate's score under one criterion; higher is better.
+func (k *candidateKey) score(c Criterion) int64 {
+	switch c {
+	case FewestPDBViolations:
+		return -k.pdb
+	case LowestHighestPriority:
+		return -k.highest
+	case SmallestPrioritySum:
+		return -k.sum
+	case FewestVictims:
+		return -k.count
+	case LatestStartTime:
+		return k.latestStart
+	}
+	return 0
 }
 
 func fmtNanos(n int64) string {

@@ -29,8 +29,12 @@ func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Res
 	}
 	topo := !c.FilterSkipped(sched.PodTopologySpread) || !c.FilterSkipped(sched.InterPodAffinity)
 	var firstErr error
+	t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, topo: topo, err: &firstErr}
 	newTrial := func(n *cluster.NodeInfo) trial {
-		return &nodeTrial{c: c, node: n, topo: topo, err: &firstErr}
+		// One trial at a time: the scratch node is reused for every node.
+		t.buf = n.CopyInto(t.node, t.buf)
+		t.removed = t.removed[:0]
+		return t
 	}
 	res := preempt(nodes, c.Pod(), codes, newTrial, snap.Input().PDBs, opts)
 	if firstErr != nil {
@@ -39,8 +43,8 @@ func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Res
 	return res, nil
 }
 
-// nodeTrial dry-runs one node: a private copy-on-write NodeInfo that pods
-// leave and rejoin as in SelectVictimsOnNode. When the pod's
+// nodeTrial dry-runs one node: a private copy of its NodeInfo that pods
+// leave and rejoin in place as in SelectVictimsOnNode. When the pod's
 // PodTopologySpread or InterPodAffinity filter is active, their PreFilter
 // state is recomputed on a snapshot view without the removed pods, which
 // gives the counts upstream's AddPod/RemovePod extensions keep; otherwise
@@ -48,20 +52,21 @@ func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Res
 type nodeTrial struct {
 	c       *placement.Compiled
 	node    *cluster.NodeInfo
+	buf     []*cluster.PodInfo
 	topo    bool
 	removed []string
 	err     *error
 }
 
 func (t *nodeTrial) remove(p *cluster.PodInfo) {
-	t.node = t.node.WithoutPod(p)
+	t.node.RemovePodInPlace(p)
 	if t.topo {
 		t.removed = append(t.removed, p.Key)
 	}
 }
 
 func (t *nodeTrial) add(p *cluster.PodInfo) {
-	t.node = t.node.WithPodInfo(p)
+	t.node.AddPodInPlace(p)
 	if t.topo {
 		if i := slices.Index(t.removed, p.Key); i >= 0 {
 			t.removed = slices.Delete(t.removed, i, i+1)

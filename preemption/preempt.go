@@ -102,7 +102,10 @@ type preemptor struct {
 	priority int32
 	budgets  *budgets
 	now      time.Time
-	scratch  []rankedPod
+	// Scratch buffers reused from node to node.
+	scratch          []rankedPod
+	violating, other []int
+	broken           [][]string
 }
 
 func (pr *preemptor) startOf(pi *cluster.PodInfo) int64 {

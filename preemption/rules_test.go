@@ -159,8 +159,8 @@ func TestPickCandidate(t *testing.T) {
 			assert.Equal(t, ChosenNode, tt.cands[i].LostAt)
 			for j := range tt.cands {
 				if j != i {
-					assert.Equal(t, tt.lostAt, tt.cands[j].LostAt, tt.cands[j].LostReason)
-					assert.NotEmpty(t, tt.cands[j].LostReason)
+					assert.Equal(t, tt.lostAt, tt.cands[j].LostAt, tt.cands[j].LostReason())
+					assert.NotEmpty(t, tt.cands[j].LostReason())
 				}
 			}
 		})

@@ -87,8 +87,7 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 
 	// filterPodsWithPDBViolation: split, keeping the importance order.
 	w := pr.budgets.walk()
-	var violating, other []int
-	var broken [][]string
+	violating, other, broken := pr.violating[:0], pr.other[:0], pr.broken[:0]
 	for i := range ranked {
 		var b []string
 		if w.next(ranked[i].pi.Pod, &b) {
@@ -98,6 +97,7 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 		}
 		broken = append(broken, b)
 	}
+	pr.violating, pr.other, pr.broken = violating, other, broken
 
 	var vs victimSet
 	reprieve := func(i int) bool {

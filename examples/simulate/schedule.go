@@ -145,7 +145,7 @@ func convertResult(r *preemption.PodOutcome) scheduleResult {
 			po.Victims = append(po.Victims, victimOut{Pod: v.Key, Node: v.Node, Priority: v.Priority, BrokenPDBs: v.BrokenPDBs})
 		}
 		for _, c := range p.Candidates {
-			co := candidateOut{Node: c.Node, Victims: []string{}, NumPDBViolations: c.NumPDBViolations, LostReason: c.LostReason}
+			co := candidateOut{Node: c.Node, Victims: []string{}, NumPDBViolations: c.NumPDBViolations, LostReason: c.LostReason()}
 			if c.LostAt != preemption.ChosenNode {
 				co.LostAt = c.LostAt.String()
 			}

@@ -1,5 +1,7 @@
 package cluster
 
+import corev1 "k8s.io/api/core/v1"
+
 // Added by the preemption work: per-node copy-on-write changes for the dry
 // run of DefaultPreemption, which takes pods off one node and puts them back
 // one at a time (SelectVictimsOnNode's nodeInfo.RemovePod / AddPodInfo).
@@ -57,4 +59,84 @@ func (ni *NodeInfo) WithPodInfo(pi *PodInfo) *NodeInfo {
 	out.NonZeroRequested.Memory += pi.NonZeroRequests.Memory
 	out.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts)
 	return &out
+}
+
+// CopyInto makes dst a private copy of the node for in-place what-if
+// changes with RemovePodInPlace and AddPodInPlace: dst gets its own pod list
+// (stored in buf's backing array, which is returned for reuse) and its own
+// scalar request map; every other slice stays shared and is only ever
+// replaced, never written. ni is unchanged.
+func (ni *NodeInfo) CopyInto(dst *NodeInfo, buf []*PodInfo) []*PodInfo {
+	*dst = *ni
+	dst.Pods = append(buf[:0], ni.Pods...)
+	if ni.Requested.Scalar != nil {
+		dst.Requested.Scalar = make(map[corev1.ResourceName]int64, len(ni.Requested.Scalar))
+		for k, v := range ni.Requested.Scalar {
+			dst.Requested.Scalar[k] = v
+		}
+	}
+	return dst.Pods
+}
+
+// RemovePodInPlace takes the pod of pi's key off a node made by CopyInto,
+// as framework.NodeInfo.RemovePod does. It reports whether the pod was there.
+// It must not be called on a node of a snapshot.
+func (ni *NodeInfo) RemovePodInPlace(pi *PodInfo) bool {
+	j, ok := findPod(ni.Pods, pi.Key)
+	if !ok {
+		return false
+	}
+	p := ni.Pods[j]
+	ni.Pods = append(ni.Pods[:j], ni.Pods[j+1:]...)
+	if hasPodAffinity(p.Pod) || hasRequiredAntiAffinity(p.Pod) {
+		gone := map[string]bool{p.Key: true}
+		ni.PodsWithAffinity = filterOut(ni.PodsWithAffinity, gone)
+		ni.PodsWithRequiredAntiAffinity = filterOut(ni.PodsWithRequiredAntiAffinity, gone)
+	}
+	ni.addRequestsInPlace(p, -1)
+	if len(p.HostPorts) > 0 {
+		ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts)
+	}
+	return true
+}
+
+// AddPodInPlace puts pi on a node made by CopyInto (kept in key order), as
+// framework.NodeInfo.AddPodInfo does. It reports whether the pod was added
+// (false when already there). It must not be called on a node of a snapshot.
+func (ni *NodeInfo) AddPodInPlace(pi *PodInfo) bool {
+	j, ok := findPod(ni.Pods, pi.Key)
+	if ok {
+		return false
+	}
+	ni.Pods = append(ni.Pods, nil)
+	copy(ni.Pods[j+1:], ni.Pods[j:])
+	ni.Pods[j] = pi
+	if hasPodAffinity(pi.Pod) {
+		ni.PodsWithAffinity = insertSorted(ni.PodsWithAffinity, pi)
+	}
+	if hasRequiredAntiAffinity(pi.Pod) {
+		ni.PodsWithRequiredAntiAffinity = insertSorted(ni.PodsWithRequiredAntiAffinity, pi)
+	}
+	ni.addRequestsInPlace(pi, 1)
+	if len(pi.HostPorts) > 0 {
+		ni.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts)
+	}
+	return true
+}
+
+func (ni *NodeInfo) addRequestsInPlace(p *PodInfo, sign int64) {
+	r := &ni.Requested
+	r.MilliCPU += sign * p.Requests.MilliCPU
+	r.Memory += sign * p.Requests.Memory
+	r.EphemeralStorage += sign * p.Requests.EphemeralStorage
+	if len(p.Requests.Scalar) > 0 {
+		if r.Scalar == nil {
+			r.Scalar = make(map[corev1.ResourceName]int64, len(p.Requests.Scalar))
+		}
+		for k, v := range p.Requests.Scalar {
+			r.Scalar[k] += sign * v
+		}
+	}
+	ni.NonZeroRequested.MilliCPU += sign * p.NonZeroRequests.MilliCPU
+	ni.NonZeroRequested.Memory += sign * p.NonZeroRequests.Memory
 }
