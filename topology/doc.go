@@ -10,9 +10,21 @@
 // PreFilter: the pod's constraints and terms are compiled (selectors are
 // flattened into a matcher that costs one map lookup per requirement), then
 // the bound pods are walked once to build counts. Filter is then a few array
-// loads (spread) or map lookups (affinity) per constraint or term and node,
-// with no allocation; Score runs PreScore, Score and NormalizeScore over the
-// feasible nodes in one call.
+// loads per constraint or term and node, with no allocation; Score runs
+// PreScore, Score and NormalizeScore over the feasible nodes in one call.
+//
+// The walks read the snapshot's label index (cluster.Snapshot.Labels and
+// Column), shared by a snapshot and all its views: bound pods with the same
+// namespace and labels share a label-set ID and equal affinity terms share a
+// term ID, so a selector is evaluated once per distinct label set (memoized
+// per incoming pod) and a node's pods are a contiguous []int32; a topology
+// key is a column of dense value IDs by node index, so a domain is an array
+// load. Counts per domain and per topology pair are slices indexed by value
+// ID. At 5000 nodes, 50,000 bound pods and 3 zones, compiling a pod, filtering
+// every node and scoring the feasible ones costs about 0.2 ms of CPU without
+// topology rules, 0.45 ms with a zone spread constraint, 0.65 ms with
+// required hostname anti-affinity and 0.55 ms with required zone affinity
+// (BenchmarkEvaluate).
 //
 // PodTopologySpread. For every DoNotSchedule constraint, a node is eligible
 // when it carries every constraint's topology key and passes the

@@ -183,3 +183,51 @@ func skewOf(snap *cluster.Snapshot, key, app string) int {
 	}
 	return hi - lo
 }
+
+// TestConcurrentUse evaluates one compiled pod from several goroutines, and
+// compiles pods concurrently against one fresh snapshot (its label index is
+// built lazily under a lock): every result equals the sequential one. Run
+// with -race to check the claim of the type docs.
+func TestConcurrentUse(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWorld(t)
+		pod := genIncoming(t)
+		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+		require.NoError(t, err)
+		fresh, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+		require.NoError(t, err)
+		want := verdicts(t, snap, pod)
+		const workers = 4
+		got := make([]map[string]string, workers)
+		done := make(chan int, workers)
+		for g := 0; g < workers; g++ {
+			go func(g int) {
+				defer func() { done <- g }()
+				pi, err := cluster.NewPodInfo(pod)
+				if err != nil {
+					return
+				}
+				s, _ := NewSpread(pi, fresh, SpreadOptions{})
+				a, _ := NewInterPodAffinity(pi, fresh, AffinityOptions{})
+				if s == nil || a == nil {
+					return
+				}
+				out := map[string]string{}
+				nodes := fresh.Nodes()
+				sRaw, sNorm, sSkip := s.Score(nodes)
+				aRaw, aNorm, aSkip := a.Score(nodes)
+				for i, n := range nodes {
+					out[n.Name] = fmt.Sprintf("%v|%v|%d/%d/%v|%d/%d/%v", s.Filter(n), a.Filter(n), sRaw[i], sNorm[i], sSkip, aRaw[i], aNorm[i], aSkip)
+				}
+				out["skips"] = fmt.Sprint(s.FilterSkipped(), a.FilterSkipped())
+				got[g] = out
+			}(g)
+		}
+		for g := 0; g < workers; g++ {
+			<-done
+		}
+		for g := 0; g < workers; g++ {
+			require.Equal(t, want, got[g], "goroutine %d", g)
+		}
+	})
+}
