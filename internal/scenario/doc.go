@@ -66,7 +66,21 @@
 //
 // The rules follow the upstream oracle's API-server emulation
 // (../shared/oracle/internal/scenario), which runs the real defaulting code;
-// the tests of this package pin each rule.
+// the tests of this package pin each rule, and the normalized objects of
+// every public conformance scenario are identical to the oracle's
+// (-normalized-out), apart from Service and StatefulSet defaults that no
+// scheduling rule reads.
+//
+// # Deliberate differences from the oracle
+//
+//   - PDBs, Services, ReplicaSets, StatefulSets and ReplicationControllers
+//     without a namespace are put in "default", as the API server would; the
+//     oracle leaves their namespace empty, so that they match no pod.
+//   - Defaults of Service, ReplicaSet and StatefulSet specs (session
+//     affinity, update strategy, ...) are not applied.
+//   - Objects the API server would refuse for reasons that matter to a
+//     scheduling rule (see validate.go) are errors here; the oracle passes
+//     them to the scheduler as they are.
 //
 // # Concurrency
 //
