@@ -147,3 +147,10 @@ func (b Backoff) Decide(s BackoffState, container, podRef string, finishedAt, no
 func PodRef(name, namespace, uid string) string {
 	return fmt.Sprintf("%s_%s(%s)", name, namespace, uid)
 }
+
+// Expired reports whether the kubelet's periodic clean-up (flowcontrol's GC
+// with the kubelet's expiry) drops the entry at time now: more than 600 s
+// since it was last raised. A dropped entry is the zero BackoffState.
+func (b Backoff) Expired(s BackoffState, now time.Time) bool {
+	return !s.IsZero() && expired(s, now)
+}

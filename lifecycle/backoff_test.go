@@ -93,6 +93,9 @@ func TestBackoffReset(t *testing.T) {
 		})
 	}
 	assert.False(t, b.InBackoff(lifecycle.BackoffState{}, t0, t0), "no entry, no back-off")
+	assert.False(t, b.Expired(s, t0.Add(600*time.Second)))
+	assert.True(t, b.Expired(s, t0.Add(601*time.Second)))
+	assert.False(t, b.Expired(lifecycle.BackoffState{}, t0.Add(time.Hour)))
 	assert.Equal(t, t0, b.NextRestart(lifecycle.BackoffState{}, t0))
 }
 
@@ -136,4 +139,36 @@ func TestPlanKill(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, again.KillAt.After(first.KillAt))
 	assert.Equal(t, t0.Add(20*time.Second), again.KillAt)
+}
+
+// TestEffectiveGracePeriod mirrors pod_workers.go calculateEffectiveGracePeriod.
+func TestEffectiveGracePeriod(t *testing.T) {
+	p := pod(always).ctrs(ctr("a")).pod()
+	p.Spec.TerminationGracePeriodSeconds = ptr[int64](45)
+	deleting := p.DeepCopy()
+	deleting.DeletionGracePeriodSeconds = ptr[int64](20)
+	forced := p.DeepCopy()
+	forced.DeletionGracePeriodSeconds = ptr[int64](0)
+	tests := []struct {
+		name     string
+		previous int64
+		pod      *corev1.Pod
+		override *int64
+		want     int64
+	}{
+		{"nothing requested: the pod's grace period", 0, p, nil, 45},
+		{"unset terminationGracePeriodSeconds is 30", 0, pod(always).ctrs(ctr("a")).pod(), nil, 30},
+		{"deletion grace period", 0, deleting, nil, 20},
+		{"deletion may only shorten", 10, deleting, nil, 10},
+		{"eviction override shortens", 20, deleting, ptr[int64](5), 5},
+		{"a longer override is ignored", 0, deleting, ptr[int64](60), 20},
+		{"grace 0 becomes 1", 0, forced, nil, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := lifecycle.EffectiveGracePeriod(tt.previous, tt.pod, tt.override)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
 }

@@ -37,8 +37,9 @@ type KillPlan struct {
 	KillAt time.Time
 }
 
-// KillGracePeriod returns the budget the kubelet uses to kill container
-// containerName of pod: gracePeriodOverride if given (hard evictions),
+// KillGracePeriod returns the budget the kubelet uses to kill a container
+// of pod: gracePeriodOverride if given (the pod worker always gives
+// EffectiveGracePeriod when it terminates a pod),
 // else metadata.deletionGracePeriodSeconds, else
 // spec.terminationGracePeriodSeconds (unset = 30), else 2. Mirrors
 // kuberuntime's setTerminationGracePeriod for a kill that is not caused by a
@@ -56,6 +57,35 @@ func KillGracePeriod(pod *corev1.Pod, gracePeriodOverride *int64) (int64, error)
 		return *pod.Spec.TerminationGracePeriodSeconds, nil
 	}
 	return DefaultTerminationGracePeriodSeconds, nil
+}
+
+// EffectiveGracePeriod returns the grace period the kubelet's pod worker
+// uses to terminate pod, given the value it used so far (previous, 0 when
+// termination just began) and an optional kubelet override (eviction): the
+// deletion grace period and the override may only shorten it, the pod's
+// terminationGracePeriodSeconds (unset = 30) fills in when nothing else
+// did, and it is at least 1. Mirrors pod_workers.go
+// calculateEffectiveGracePeriod as of v1.36; the kubelet passes the result
+// to every container kill as the override (see PlanKill). A kubelet restart
+// forgets previous. The pod is not modified.
+func EffectiveGracePeriod(previous int64, pod *corev1.Pod, override *int64) (int64, error) {
+	if pod == nil {
+		return 0, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
+	}
+	grace := previous
+	overridden := false
+	for _, o := range []*int64{pod.DeletionGracePeriodSeconds, override} {
+		if o != nil && (grace == 0 || *o < grace) {
+			grace, overridden = *o, true
+		}
+	}
+	if !overridden && grace == 0 {
+		grace = DefaultTerminationGracePeriodSeconds
+		if pod.Spec.TerminationGracePeriodSeconds != nil {
+			grace = *pod.Spec.TerminationGracePeriodSeconds
+		}
+	}
+	return max(grace, 1), nil
 }
 
 // PlanKill returns the kill sequence of container containerName of pod

@@ -580,7 +580,12 @@ func (c *Cluster) syncKubelet(n *Node, cause int) {
 			if inst != nil && inst.Running {
 				k := slices.IndexFunc(n.killing, func(k killing) bool { return k.uid == p.pod.UID })
 				if k < 0 {
-					plan, err := lifecycle.PlanKill(p.pod, "app", nil, c.now, 0)
+					grace, err := lifecycle.EffectiveGracePeriod(0, p.pod, nil)
+					if err != nil {
+						c.logf("kubelet %s: %v", n.Name, err)
+						continue
+					}
+					plan, err := lifecycle.PlanKill(p.pod, "app", &grace, c.now, 0)
 					if err != nil {
 						c.logf("kubelet %s: %v", n.Name, err)
 						continue

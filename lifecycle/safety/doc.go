@@ -28,8 +28,8 @@
 //     node with the fewest pods (lowest name first);
 //  5. each reachable kubelet, in node-name order: kills instances whose
 //     pod object is gone, runs the kill sequence of pods marked for deletion
-//     (lifecycle.PlanKill: the grace period, at least 2 s, begun again after
-//     a kubelet restart) and then confirms the deletion (DELETE with grace
+//     (lifecycle.EffectiveGracePeriod and PlanKill: the grace period, at
+//     least 2 s, begun again after a kubelet restart) and then confirms the deletion (DELETE with grace
 //     0), and starts pods bound to it once their volume is attached.
 //
 // Deletions go through lifecycle.Delete, so a second DELETE only shortens a
