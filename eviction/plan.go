@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"reflect"
 	"sort"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -268,7 +268,9 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 // sameTemplate: two pods of one controller filter alike (labels and spec,
 // the node name cleared in both).
 func sameTemplate(a, b *corev1.Pod) bool {
-	return maps.Equal(a.Labels, b.Labels) && apiequality.Semantic.DeepEqual(a.Spec, b.Spec)
+	// reflect.DeepEqual is stricter than semantic equality (1Gi != 1024Mi),
+	// which only costs a compilation, and much cheaper.
+	return maps.Equal(a.Labels, b.Labels) && reflect.DeepEqual(a.Spec, b.Spec)
 }
 
 // readsPlacements: the pod's filters count other pods (hard topology spread,
@@ -290,12 +292,13 @@ type budgetIndex struct {
 	now     time.Time
 	all     []*policyv1.PodDisruptionBudget // namespace/name order; replaced when charged
 	sels    []budgetSelector
-	byNS    map[string][]int
+	byNS    map[string][]int // budgets without matchLabels
+	byPair  map[string][]int // namespace, first matchLabels key and value
 	charged []bool
 }
 
 func newBudgetIndex(pdbs []*policyv1.PodDisruptionBudget, now time.Time) (*budgetIndex, error) {
-	x := &budgetIndex{now: now, byNS: map[string][]int{}}
+	x := &budgetIndex{now: now, byNS: map[string][]int{}, byPair: map[string][]int{}}
 	for i, p := range pdbs {
 		if p == nil {
 			return nil, fmt.Errorf("%w: pdbs[%d] is nil", ErrInvalidPlan, i)
@@ -319,7 +322,14 @@ func newBudgetIndex(pdbs []*policyv1.PodDisruptionBudget, now time.Time) (*budge
 			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidPlan, p.Namespace, p.Name, err)
 		}
 		x.sels[i] = sel
-		x.byNS[p.Namespace] = append(x.byNS[p.Namespace], i)
+		switch {
+		case sel.nothing:
+		case len(sel.pairs) > 0:
+			k := pairKey(p.Namespace, sel.pairs[0][0], sel.pairs[0][1])
+			x.byPair[k] = append(x.byPair[k], i)
+		default:
+			x.byNS[p.Namespace] = append(x.byNS[p.Namespace], i)
+		}
 	}
 	return x, nil
 }
@@ -330,15 +340,26 @@ func (x *budgetIndex) evict(pod *corev1.Pod) (string, *metav1.Status) {
 	if canIgnorePDB(pod) {
 		return "", nil
 	}
-	match := -1
-	for _, i := range x.byNS[pod.Namespace] {
+	match, several := -1, false
+	consider := func(i int) {
 		if !x.sels[i].matches(pod.Labels) {
-			continue
+			return
 		}
 		if match >= 0 {
-			return "", &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusInternalServerError, Message: MessageMultiplePDBs}
+			several = true
 		}
 		match = i
+	}
+	for _, i := range x.byNS[pod.Namespace] {
+		consider(i)
+	}
+	for k, v := range pod.Labels {
+		for _, i := range x.byPair[pairKey(pod.Namespace, k, v)] {
+			consider(i)
+		}
+	}
+	if several {
+		return "", &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusInternalServerError, Message: MessageMultiplePDBs}
 	}
 	if match < 0 {
 		return "", nil
@@ -420,3 +441,5 @@ func (s *budgetSelector) matches(l map[string]string) bool {
 	}
 	return s.exprs == nil || s.exprs.Matches(labels.Set(l))
 }
+
+func pairKey(ns, k, v string) string { return ns + "\x00" + k + "\x00" + v }

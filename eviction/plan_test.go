@@ -103,7 +103,14 @@ func TestPlanDrainProperties(t *testing.T) {
 				}
 				b := genBudget(t)
 				b.Name = app
-				b.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}
+				switch rapid.IntRange(0, 3).Draw(t, "selector") {
+				case 0:
+					b.Spec.Selector = &metav1.LabelSelector{}
+				case 1:
+					b.Spec.Selector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: metav1.LabelSelectorOpIn, Values: []string{app}}}}
+				default:
+					b.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}
+				}
 				st, err := Status(b, pods, Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", int32(len(pods)))}}, testNow)
 				require.NoError(t, err)
 				pdbs = append(pdbs, st.PDB)
@@ -186,4 +193,3 @@ func TestPlanDrainMetamorphic(t *testing.T) {
 		require.Equal(t, a, b)
 	})
 }
-
