@@ -29,8 +29,9 @@
 //
 //	Ready=True ⇒ ContainersReady=True ⇒ Initialized=True
 //
-// (Ready copies ContainersReady unless that is True, and every container
-// ready means every regular container started). ScheduledCondition,
+// for statuses as the kubelet writes them (ready only while running): Ready
+// copies ContainersReady unless that is True, and every container ready
+// means a regular container has started. ScheduledCondition,
 // ReadyToStartContainersCondition and DisruptionTargetCondition give the
 // other conditions a pod carries.
 //
@@ -66,10 +67,11 @@
 //
 // Grace 0 removes the object unless finalizers keep it.
 //
-// PlanKill mirrors kuberuntime's killContainer: the preStop hook within the
-// grace period, the termination signal with what is left, the kill at least
-// 2 s later; a kubelet restart begins the sequence again (call PlanKill with
-// the restart time).
+// EffectiveGracePeriod mirrors the pod worker's grace period (it only
+// shrinks, at least 1 s) and PlanKill kuberuntime's killContainer: the
+// preStop hook within the grace period, the termination signal with what is
+// left, the kill at least 2 s later; a kubelet restart begins the sequence
+// again (call both anew at the restart time).
 //
 // CollectGarbage mirrors the pod garbage collector's cycle: terminated pods
 // over the threshold (evicted first, then oldest), terminating pods on
