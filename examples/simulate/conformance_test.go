@@ -22,6 +22,10 @@ const casesDir = "../../testdata/conformance/cases"
 // handDir holds hand-written scenarios answered by the upstream oracle.
 const handDir = "../../testdata/conformance/hand"
 
+// extraDir holds more hand-written scenarios, one feature family each,
+// answered by the upstream oracle (see testdata/conformance/README.md).
+const extraDir = "../../testdata/conformance/extra"
+
 // knownDisagreements lists "mode/case" (public) and "mode/hand/case" runs that still disagree with
 // upstream, each with the reason. A listed run is still executed and its
 // disagreements logged, then skipped; a listed run that agrees fully fails,
@@ -42,6 +46,11 @@ func TestConformance(t *testing.T) {
 // TestConformanceHand does the same for the hand-written scenarios.
 func TestConformanceHand(t *testing.T) {
 	conformanceDir(t, handDir, "hand/", "hand-written")
+}
+
+// TestConformanceExtra does the same for the per-family extra scenarios.
+func TestConformanceExtra(t *testing.T) {
+	conformanceDir(t, extraDir, "extra/", "extra hand-written")
 }
 
 func conformanceDir(t *testing.T, dir, keyPrefix, what string) {
