@@ -28,6 +28,7 @@ import (
 // is malformed, an ErrorList naming every malformed object and field; then
 // the scenario is nil. data is not retained.
 func Decode(data []byte) (*Scenario, []string, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, nil, ErrorList{{Index: -1, Detail: "empty scenario document"}}

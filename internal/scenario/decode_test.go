@@ -148,6 +148,11 @@ pending:
 	b, _, err := Decode([]byte(handJSON))
 	require.NoError(t, err)
 	assert.Equal(t, b, a)
+	for _, doc := range []string{handYAML, handJSON} {
+		withBOM, _, err := Decode(append([]byte("\xef\xbb\xbf"), doc...))
+		require.NoError(t, err, "a byte order mark is ignored")
+		assert.Equal(t, b, withBOM)
+	}
 }
 
 // FuzzDecode: decoding and normalizing caller input never panics, and a
