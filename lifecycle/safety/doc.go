@@ -32,6 +32,10 @@
 //     least 2 s, begun again after a kubelet restart) and then confirms the deletion (DELETE with grace
 //     0), and starts pods bound to it once their volume is attached.
 //
+// Events can also be written as text, one per line or separated by
+// semicolons ("Partition(node-a); ForceDelete(web-0); Advance(6m)"), and
+// read with ParseEvents; Event.String writes the same form.
+//
 // Deletions go through lifecycle.Delete, so a second DELETE only shortens a
 // deadline and grace 0 removes the object.
 //

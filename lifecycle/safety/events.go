@@ -3,6 +3,7 @@ package safety
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -126,3 +127,91 @@ func MarkNodeOutOfService(node string) Event { return Event{Kind: MarkOutOfServi
 
 // AdvanceBy returns Advance(d).
 func AdvanceBy(d time.Duration) Event { return Event{Kind: Advance, Duration: d} }
+
+// ParseEvent parses the form String writes: "Partition(node-a)",
+// "GracefulDelete(web-0)", "GracefulDelete(web-0, 5s)", "ForceDelete(web-0)",
+// "Advance(10m)" (a Go duration). It checks the syntax only; Apply checks
+// that the node or identity exists. The error wraps ErrInvalidEvent.
+func ParseEvent(s string) (Event, error) {
+	s = strings.TrimSpace(s)
+	open := strings.IndexByte(s, '(')
+	if open <= 0 || !strings.HasSuffix(s, ")") {
+		return Event{}, fmt.Errorf("%w: %q is not of the form Kind(argument)", ErrInvalidEvent, s)
+	}
+	kind := EventKind(s[:open])
+	args := strings.Split(s[open+1:len(s)-1], ",")
+	for i := range args {
+		args[i] = strings.TrimSpace(args[i])
+	}
+	if args[0] == "" {
+		return Event{}, fmt.Errorf("%w: %q has an empty argument", ErrInvalidEvent, s)
+	}
+	one := func() error {
+		if len(args) != 1 {
+			return fmt.Errorf("%w: %q takes one argument", ErrInvalidEvent, s)
+		}
+		return nil
+	}
+	switch kind {
+	case Partition, Heal, CrashKubelet, RestartKubelet, DeleteNode, Fence, MarkOutOfService:
+		if err := one(); err != nil {
+			return Event{}, err
+		}
+		return Event{Kind: kind, Node: args[0]}, nil
+	case ForceDelete:
+		if err := one(); err != nil {
+			return Event{}, err
+		}
+		return Event{Kind: kind, Identity: args[0]}, nil
+	case GracefulDelete:
+		e := Event{Kind: kind, Identity: args[0]}
+		switch len(args) {
+		case 1:
+			return e, nil
+		case 2:
+			d, err := time.ParseDuration(args[1])
+			if err != nil || d%time.Second != 0 {
+				return Event{}, fmt.Errorf("%w: %q: grace period %q is not a whole number of seconds", ErrInvalidEvent, s, args[1])
+			}
+			g := int64(d / time.Second)
+			e.GracePeriodSeconds = &g
+			return e, nil
+		}
+		return Event{}, fmt.Errorf("%w: %q takes one or two arguments", ErrInvalidEvent, s)
+	case Advance:
+		if err := one(); err != nil {
+			return Event{}, err
+		}
+		d, err := time.ParseDuration(args[0])
+		if err != nil || d < 0 {
+			return Event{}, fmt.Errorf("%w: %q: %q is not a non-negative duration", ErrInvalidEvent, s, args[0])
+		}
+		return Event{Kind: kind, Duration: d}, nil
+	}
+	return Event{}, fmt.Errorf("%w: unknown event kind %q", ErrInvalidEvent, kind)
+}
+
+// ParseEvents parses a script of events separated by newlines or
+// semicolons; blank lines and lines starting with # are skipped. Errors name
+// the 1-based position of the bad event.
+func ParseEvents(script string) ([]Event, error) {
+	var out []Event
+	n := 0
+	for _, line := range strings.Split(script, "\n") {
+		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		for _, part := range strings.Split(line, ";") {
+			if strings.TrimSpace(part) == "" {
+				continue
+			}
+			n++
+			e, err := ParseEvent(part)
+			if err != nil {
+				return nil, fmt.Errorf("event %d: %w", n, err)
+			}
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
