@@ -13,12 +13,19 @@
 //	schedule      pending pods scheduled one by one in queue order, with
 //	              preemption (schedule.go)
 //
-// The input (JSON or YAML, "-" for stdin) is decoded and normalized as the
-// API server would have stored it (internal/scenario); malformed input gives
-// exit status 1 with every problem named by object and field, and no output.
-// Warnings go to stderr and into the output's meta.warnings. -timing prints
+// Flags: -mode (filter-score, the default, or schedule), -in and -out ("-",
+// the default, for stdin and stdout), -format (json, the conformance format,
+// or text, a readable report), -pretty (indent the JSON), -timing and
+// -kubernetes-version (1.36, the default, 1.35 or 1.34: that release's
+// scheduler rules).
+//
+// The input (JSON or YAML) is decoded and normalized as the API server would
+// have stored it (internal/scenario); malformed input gives exit status 1
+// with every problem named by object and field, and no output. Warnings go
+// to stderr and into the output's meta.warnings. -timing prints
 // "timing: evaluation 0.123s" to stderr: the seconds from after decoding and
-// normalization to before encoding, snapshot building included.
+// normalization to before encoding, snapshot building included. The output
+// is deterministic: the same input gives the same bytes.
 package main
 
 import (
