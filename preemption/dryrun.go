@@ -27,13 +27,12 @@ func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Res
 	for i, s := range statuses {
 		codes[i] = s.Code
 	}
-	topo := !c.FilterSkipped(sched.PodTopologySpread) || !c.FilterSkipped(sched.InterPodAffinity)
 	var firstErr error
-	t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, topo: topo, err: &firstErr}
+	t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, scope: newTopologyScope(c), err: &firstErr}
 	newTrial := func(n *cluster.NodeInfo) trial {
 		// One trial at a time: the scratch node is reused for every node.
 		t.buf = n.CopyInto(t.node, t.buf)
-		t.removed = t.removed[:0]
+		t.removed, t.view = t.removed[:0], nil
 		return t
 	}
 	res := preempt(nodes, c.Pod(), codes, newTrial, snap.Input().PDBs, opts)
@@ -44,47 +43,56 @@ func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Res
 }
 
 // nodeTrial dry-runs one node: a private copy of its NodeInfo that pods
-// leave and rejoin in place as in SelectVictimsOnNode. When the pod's
-// PodTopologySpread or InterPodAffinity filter is active, their PreFilter
-// state is recomputed on a snapshot view without the removed pods, which
-// gives the counts upstream's AddPod/RemovePod extensions keep; otherwise
-// only the node itself matters and the compiled pod is reused as is.
+// leave and rejoin in place as in SelectVictimsOnNode. While a removed pod
+// can move the counts of the pod's PodTopologySpread or InterPodAffinity
+// PreFilter state (topologyScope), that state is recomputed on a snapshot
+// view without those pods, which gives the counts upstream's AddPod /
+// RemovePod extensions keep; otherwise only the node itself matters and the
+// compiled pod is reused as is.
 type nodeTrial struct {
 	c       *placement.Compiled
 	node    *cluster.NodeInfo
 	buf     []*cluster.PodInfo
-	topo    bool
-	removed []string
+	scope   *topologyScope
+	removed []string // removed pods within scope
+	// view is the pod compiled on the snapshot without removed, while
+	// removed is unchanged (nil when it must be rebuilt).
+	view *placement.Compiled
 	err     *error
 }
 
 func (t *nodeTrial) remove(p *cluster.PodInfo) {
 	t.node.RemovePodInPlace(p)
-	if t.topo {
+	if t.scope.affects(p) {
 		t.removed = append(t.removed, p.Key)
+		t.view = nil
 	}
 }
 
 func (t *nodeTrial) add(p *cluster.PodInfo) {
 	t.node.AddPodInPlace(p)
-	if t.topo {
+	if len(t.removed) > 0 {
 		if i := slices.Index(t.removed, p.Key); i >= 0 {
 			t.removed = slices.Delete(t.removed, i, i+1)
+			t.view = nil
 		}
 	}
 }
 
 func (t *nodeTrial) filter() sched.Status {
 	c := t.c
-	if t.topo {
-		v, err := c.On(c.Snapshot().WithoutPods(t.removed...))
-		if err != nil {
-			if *t.err == nil {
-				*t.err = fmt.Errorf("preemption: dry run on %s: %w", t.node.Name, err)
+	if len(t.removed) > 0 {
+		if t.view == nil {
+			v, err := c.On(c.Snapshot().WithoutPods(t.removed...))
+			if err != nil {
+				if *t.err == nil {
+					*t.err = fmt.Errorf("preemption: dry run on %s: %w", t.node.Name, err)
+				}
+				return sched.Status{Code: sched.Error, Reasons: []string{err.Error()}}
 			}
-			return sched.Status{Code: sched.Error, Reasons: []string{err.Error()}}
+			t.view = v
 		}
-		c = v
+		c = t.view
 	}
 	return c.Filter(t.node)
 }

@@ -1,0 +1,108 @@
+package preemption
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/placement"
+)
+
+// topologyScope decides, conservatively, which bound pods can change the
+// preemptor's PodTopologySpread or InterPodAffinity PreFilter state when
+// they leave a node: upstream's RemovePod/AddPod extensions only move counts
+// for such pods (podtopologyspread updateWithPod: same namespace, matching a
+// DoNotSchedule constraint's selector; interpodaffinity updateWithPod: a pod
+// matching one of the preemptor's required terms, or one whose required
+// anti-affinity terms could match the preemptor). A pod outside the scope
+// leaves the state as compiled, so the dry run need not recompute it.
+type topologyScope struct {
+	spread      bool // the preemptor's PodTopologySpread filter is active
+	affinity    bool // its InterPodAffinity filter is active
+	all         bool // could not narrow: every pod is in scope
+	ns          string
+	spreadSels  []labels.Selector
+	affinityPod *cluster.PodInfo
+	podLabels   labels.Set
+}
+
+func newTopologyScope(c *placement.Compiled) *topologyScope {
+	s := &topologyScope{
+		spread:   !c.FilterSkipped(sched.PodTopologySpread),
+		affinity: !c.FilterSkipped(sched.InterPodAffinity),
+	}
+	if !s.spread && !s.affinity {
+		return s
+	}
+	pod := c.Pod()
+	s.ns = podNamespace(pod)
+	s.affinityPod = c.PodInfo()
+	s.podLabels = labels.Set(pod.Labels)
+	if s.spread {
+		for i := range pod.Spec.TopologySpreadConstraints {
+			tc := &pod.Spec.TopologySpreadConstraints[i]
+			if tc.WhenUnsatisfiable != corev1.DoNotSchedule {
+				continue
+			}
+			sel, err := metav1.LabelSelectorAsSelector(tc.LabelSelector)
+			if err != nil {
+				s.all = true
+				continue
+			}
+			// Ignoring matchLabelKeys only widens the scope.
+			s.spreadSels = append(s.spreadSels, sel)
+		}
+	}
+	return s
+}
+
+// active reports whether any topology filter runs for the preemptor.
+func (s *topologyScope) active() bool { return s.spread || s.affinity }
+
+// affects reports whether removing or adding p may change the state.
+func (s *topologyScope) affects(p *cluster.PodInfo) bool {
+	if !s.active() {
+		return false
+	}
+	if s.all {
+		return true
+	}
+	if s.spread && podNamespace(p.Pod) == s.ns {
+		set := labels.Set(p.Pod.Labels)
+		for _, sel := range s.spreadSels {
+			if sel.Matches(set) {
+				return true
+			}
+		}
+	}
+	if s.affinity {
+		if hasRequiredAntiAffinity(p.Pod) {
+			if len(p.RequiredAntiAffinityTerms) == 0 {
+				return true // not compiled: cannot narrow
+			}
+			// Only an anti-affinity term that selects the preemptor moves
+			// existingAntiAffinityCounts (namespaces ignored: wider).
+			for i := range p.RequiredAntiAffinityTerms {
+				if sel := p.RequiredAntiAffinityTerms[i].Selector; sel == nil || sel.Matches(s.podLabels) {
+					return true
+				}
+			}
+		}
+		set := labels.Set(p.Pod.Labels)
+		for _, terms := range [][]cluster.AffinityTerm{s.affinityPod.RequiredAffinityTerms, s.affinityPod.RequiredAntiAffinityTerms} {
+			for i := range terms {
+				if terms[i].Selector == nil || terms[i].Selector.Matches(set) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func hasRequiredAntiAffinity(p *corev1.Pod) bool {
+	a := p.Spec.Affinity
+	return a != nil && a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0
+}
