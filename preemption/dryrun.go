@@ -58,7 +58,7 @@ type nodeTrial struct {
 	// view is the pod compiled on the snapshot without removed, while
 	// removed is unchanged (nil when it must be rebuilt).
 	view *placement.Compiled
-	err     *error
+	err  *error
 }
 
 func (t *nodeTrial) remove(p *cluster.PodInfo) {
