@@ -254,7 +254,6 @@ func NewSpread(pod *cluster.PodInfo, snap *cluster.Snapshot, opts SpreadOptions)
 	s := &Spread{
 		pod:        p,
 		snap:       snap,
-		ix:         newInterned(snap),
 		incl:       inclusion{pod: p, affinity: newRequiredNodeAffinity(p)},
 		requireAll: len(p.Spec.TopologySpreadConstraints) > 0 || !systemDefaulted,
 	}
@@ -269,6 +268,13 @@ func NewSpread(pod *cluster.PodInfo, snap *cluster.Snapshot, opts SpreadOptions)
 		return nil, err
 	}
 	s.hard = hard
+	// The label index is only read when there is something to count; a pod
+	// without constraints (the common case) does not touch it.
+	if len(s.hard) > 0 || len(s.soft) > 0 {
+		s.ix = newInterned(snap)
+	} else if snap != nil {
+		s.ix.nodes = snap.Nodes()
+	}
 	if len(hard) > 0 {
 		s.countHard()
 	}

@@ -3,6 +3,7 @@ package cluster
 // OWNERSHIP: this file belongs to the topology work.
 
 import (
+	"hash/maphash"
 	"sort"
 	"strings"
 	"sync"
@@ -22,12 +23,14 @@ import (
 // It is safe for concurrent use.
 type LabelIndex struct {
 	mu        sync.Mutex
-	setByKey  map[string]int32
+	seed      maphash.Seed
+	setByHash map[uint64][]int32
 	sets      []LabelSet
 	termByKey map[string]int32
 	terms     []AffinityTerm
 	nodes     map[*NodeInfo]*NodeLabels
 	columns   map[string]*Column
+	slots     [][2]slot // by node index
 
 	// The per-node lists of the last snapshot asked for: a view is usually
 	// asked many times in a row.
@@ -74,7 +77,8 @@ type LabelView struct {
 
 func newLabelIndex() *LabelIndex {
 	return &LabelIndex{
-		setByKey:  map[string]int32{},
+		seed:      maphash.MakeSeed(),
+		setByHash: map[uint64][]int32{},
 		termByKey: map[string]int32{},
 		nodes:     map[*NodeInfo]*NodeLabels{},
 		columns:   map[string]*Column{},
@@ -141,22 +145,56 @@ func (s *Snapshot) Labels() LabelView {
 	defer x.mu.Unlock()
 	if x.lastSnap != s {
 		if len(x.nodes) > 2*len(s.nodes)+1024 {
-			// Forget nodes of older views; a view still in use re-indexes
-			// only what it does not share with this one.
-			x.nodes = make(map[*NodeInfo]*NodeLabels, len(s.nodes))
+			// Forget the nodes of older views, keeping this snapshot's; a
+			// view still in use re-indexes only what it does not share
+			// with this one.
+			kept := make(map[*NodeInfo]*NodeLabels, len(s.nodes))
+			for _, ni := range s.nodes {
+				if nl, ok := x.nodes[ni]; ok {
+					kept[ni] = nl
+				}
+			}
+			x.nodes = kept
+		}
+		if len(x.slots) != len(s.nodes) {
+			x.slots = make([][2]slot, len(s.nodes))
 		}
 		nodes := make([]*NodeLabels, len(s.nodes))
 		for i, ni := range s.nodes {
-			nl, ok := x.nodes[ni]
-			if !ok {
-				nl = x.indexNode(ni)
-				x.nodes[ni] = nl
-			}
-			nodes[i] = nl
+			nodes[i] = x.lookup(i, ni)
 		}
 		x.lastSnap, x.lastNodes = s, nodes
 	}
 	return LabelView{Sets: x.sets, Terms: x.terms, Nodes: x.lastNodes}
+}
+
+// slot remembers a recently indexed NodeInfo at a node index, so that a
+// view, which shares all but a few NodeInfos with its parent, finds the
+// others with a pointer compare instead of a map lookup.
+type slot struct {
+	ni *NodeInfo
+	nl *NodeLabels
+}
+
+// lookup returns the index of node ni at position i, indexing it when new;
+// x.mu is held.
+func (x *LabelIndex) lookup(i int, ni *NodeInfo) *NodeLabels {
+	sl := &x.slots[i]
+	if sl[0].ni == ni {
+		return sl[0].nl
+	}
+	if sl[1].ni == ni {
+		sl[0], sl[1] = sl[1], sl[0]
+		return sl[0].nl
+	}
+	nl, ok := x.nodes[ni]
+	if !ok {
+		nl = x.indexNode(ni)
+		x.nodes[ni] = nl
+	}
+	sl[1] = sl[0]
+	sl[0] = slot{ni, nl}
+	return nl
 }
 
 // indexNode interns one node's pods and terms; x.mu is held.
@@ -191,27 +229,33 @@ func (x *LabelIndex) indexNode(ni *NodeInfo) *NodeLabels {
 }
 
 func (x *LabelIndex) internSet(ns string, l map[string]string) int32 {
-	keys := make([]string, 0, len(l))
-	for k := range l {
-		keys = append(keys, k)
+	// An order-independent hash (a sum of per-label hashes) finds the
+	// candidates without sorting; equality is then checked label by label.
+	h := maphash.String(x.seed, ns)
+	for k, v := range l {
+		h += maphash.String(x.seed, k) ^ (maphash.String(x.seed, v) * 0x9E3779B97F4A7C15)
 	}
-	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteString(ns)
-	for _, k := range keys {
-		b.WriteByte(0)
-		b.WriteString(k)
-		b.WriteByte(1)
-		b.WriteString(l[k])
-	}
-	key := b.String()
-	if id, ok := x.setByKey[key]; ok {
-		return id
+	for _, id := range x.setByHash[h] {
+		if set := &x.sets[id]; set.Namespace == ns && sameLabels(set.Labels, l) {
+			return id
+		}
 	}
 	id := int32(len(x.sets))
 	x.sets = append(x.sets, LabelSet{Namespace: ns, Labels: l})
-	x.setByKey[key] = id
+	x.setByHash[h] = append(x.setByHash[h], id)
 	return id
+}
+
+func sameLabels(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }
 
 func (x *LabelIndex) internTerm(t *AffinityTerm) int32 {
