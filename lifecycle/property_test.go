@@ -3,6 +3,7 @@ package lifecycle_test
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -115,6 +116,27 @@ func TestProperties(t *testing.T) {
 			}
 			if condStatus(st, corev1.ContainersReady) == corev1.ConditionTrue && condStatus(st, corev1.PodInitialized) != corev1.ConditionTrue {
 				t.Fatalf("ContainersReady without Initialized: %+v", st.Conditions)
+			}
+		})
+	})
+
+	t.Run("the order of container statuses changes nothing", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			p := genPod(t)
+			opts := lifecycle.StatusOptions{PodIsTerminal: rapid.Bool().Draw(t, "terminal"), PodHasInitialized: rapid.Bool().Draw(t, "initialized")}
+			want, err := lifecycle.GenerateStatus(p, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := p.DeepCopy()
+			q.Status.ContainerStatuses = rapid.Permutation(q.Status.ContainerStatuses).Draw(t, "regular")
+			q.Status.InitContainerStatuses = rapid.Permutation(q.Status.InitContainerStatuses).Draw(t, "init")
+			got, err := lifecycle.GenerateStatus(q, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(want, got) {
+				t.Fatalf("permuted statuses changed the answer:\n%+v\n%+v", want, got)
 			}
 		})
 	})
