@@ -53,8 +53,10 @@ func (c *Compiled) Score(feasible []*cluster.NodeInfo) *Scores {
 		}
 	}
 	k := len(feasible)
+	block := make([]int64, 0, 5*k)
 	raw := func(p int) []int64 {
-		r := make([]int64, k)
+		r := block[len(block) : len(block)+k : len(block)+k]
+		block = block[:len(block)+k]
 		s.Raw[p] = r
 		return r
 	}
@@ -102,7 +104,7 @@ func (c *Compiled) Score(feasible []*cluster.NodeInfo) *Scores {
 		}
 	}
 	if !s.Skipped[sInterPodAffinity] {
-		if c.ipa == nil {
+		if c.ipa == nil || c.ipaPreScoreSkips() {
 			s.Skipped[sInterPodAffinity] = true
 		} else if r, norm, skipped := c.ipa.Score(feasible); skipped {
 			s.Skipped[sInterPodAffinity] = true
@@ -150,6 +152,22 @@ func (c *Compiled) Score(feasible []*cluster.NodeInfo) *Scores {
 		}
 	}
 	return s
+}
+
+// ipaPreScoreSkips reports a case where InterPodAffinity's PreScore surely
+// returns Skip, without walking the nodes: the pod has no preferred (anti-)
+// affinity term and no bound pod has any pod (anti-)affinity, so no
+// topology pair can be counted (interpodaffinity PreScore, v1.36).
+func (c *Compiled) ipaPreScoreSkips() bool {
+	if len(c.pi.PreferredAffinityTerms) > 0 || len(c.pi.PreferredAntiAffinityTerms) > 0 {
+		return false
+	}
+	for _, n := range c.snap.Nodes() {
+		if len(n.PodsWithAffinity) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // intolerablePreferTaints counts the node's PreferNoSchedule taints that no
