@@ -134,7 +134,7 @@ func writePodText(b *strings.Builder, r *placement.Result) {
 		fmt.Fprintf(b, "  schedulable on %d of %d node(s)%s\n", len(r.FeasibleNodes), total, best)
 	}
 	if st := r.PreFilter.Status; st.Code != "" && st.Code != "Success" {
-		fmt.Fprintf(b, "  PreFilter: %s %s: %s\n", st.Code, st.Plugin, strings.Join(st.Reasons, ", "))
+		fmt.Fprintf(b, "  PreFilter rejects every node: %s, %s: %s\n", st.Plugin, st.Code, strings.Join(st.Reasons, ", "))
 	} else if len(r.PreFilter.RestrictedBy) > 0 {
 		fmt.Fprintf(b, "  PreFilter: candidates restricted to %s by %s\n", nameList(r.PreFilter.NodeNames, maxNamesPerReason), strings.Join(r.PreFilter.RestrictedBy, ", "))
 	}
