@@ -1,0 +1,91 @@
+package preemption
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+func antiAffinity(app string) podOpt {
+	return func(p *corev1.Pod) {
+		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+				LabelSelector: sel("app", app), TopologyKey: "kubernetes.io/hostname"}}}}
+	}
+}
+
+func spreadOne(app string) podOpt {
+	return func(p *corev1.Pod) {
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
+			MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: corev1.DoNotSchedule,
+			LabelSelector: sel("app", app)}}
+	}
+}
+
+// TestDryRunTopology: SelectVictimsOnNode with InterPodAffinity and
+// PodTopologySpread state updated by RemovePod/AddPod (here recomputed).
+func TestDryRunTopology(t *testing.T) {
+	requireSnapshot(t)
+	tainted := mkNode("n2", 4000)
+	tainted.Spec.Taints = []corev1.Taint{{Key: "x", Effect: corev1.TaintEffectNoSchedule}}
+	tests := []struct {
+		name    string
+		nodes   []*corev1.Node
+		pods    []*corev1.Pod
+		pod     *corev1.Pod
+		node    string
+		victims []string
+		msg     string
+	}{
+		{
+			name:  "an existing pod's anti-affinity is removed by evicting it",
+			nodes: []*corev1.Node{mkNode("n1", 4000)},
+			pods: []*corev1.Pod{
+				mkPod("blocker", onNode("n1"), prio(1), labelled("app", "x"), antiAffinity("web"), started(0)),
+				mkPod("bystander", onNode("n1"), prio(1), labelled("app", "y"), started(0)),
+			},
+			pod:  mkPod("web", prio(100), labelled("app", "web")),
+			node: "n1", victims: []string{"default/blocker"},
+		},
+		{
+			name:  "spread skew: matching pods are evicted until the skew fits, others stay",
+			nodes: []*corev1.Node{mkNode("n1", 4000), tainted},
+			pods: []*corev1.Pod{
+				mkPod("web-0", onNode("n1"), prio(1), labelled("app", "web"), started(0)),
+				mkPod("web-1", onNode("n1"), prio(1), labelled("app", "web"), started(1)),
+				mkPod("other", onNode("n1"), prio(1), labelled("app", "y"), started(0)),
+			},
+			pod:  mkPod("web", prio(100), labelled("app", "web"), spreadOne("web")),
+			node: "n1", victims: []string{"default/web-0", "default/web-1"},
+		},
+		{
+			name:  "a higher-priority pod's anti-affinity cannot be preempted",
+			nodes: []*corev1.Node{mkNode("n1", 4000)},
+			pods: []*corev1.Pod{
+				mkPod("blocker", onNode("n1"), prio(1000), labelled("app", "x"), antiAffinity("web"), started(0)),
+				mkPod("low", onNode("n1"), prio(1), labelled("app", "y"), started(0)),
+			},
+			pod: mkPod("web", prio(100), labelled("app", "web")),
+			msg: "preemption: 0/1 nodes are available: 1 node(s) didn't satisfy existing pods anti-affinity rules.",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap, _, err := cluster.New(cluster.Input{Nodes: tt.nodes, Pods: tt.pods})
+			require.NoError(t, err)
+			r := preemptIn(t, snap, tt.pod, nil)
+			require.NotNil(t, r, "the pod must not fit anywhere")
+			assert.Equal(t, tt.node, r.NominatedNode)
+			var got []string
+			for _, v := range r.Victims {
+				got = append(got, v.Key)
+			}
+			assert.ElementsMatch(t, tt.victims, got)
+			assert.Equal(t, tt.msg, r.Message())
+		})
+	}
+}
