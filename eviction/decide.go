@@ -46,7 +46,8 @@ var ErrInvalidRequest = errors.New("eviction: invalid request")
 // Request is one POST /api/v1/namespaces/{Namespace}/pods/{Name}/eviction.
 type Request struct {
 	// Namespace and Name name the pod in the URL. They default to the pod's
-	// (and Namespace to "default" when neither gives one).
+	// (and Namespace to "default" when neither gives one). Objects without
+	// a namespace are in "default", as the API server would have them.
 	Namespace, Name string
 	// Pod is the pod as the API server stores it; nil means there is no such
 	// pod (404). It is never modified.
@@ -192,7 +193,7 @@ func Decide(req Request) (*Decision, error) {
 	}
 
 	h := &handler{
-		store:   newPodStore(req.Pod, req.Now),
+		store:   newPodStore(ns, req.Pod, req.Now),
 		pdbs:    pdbs,
 		written: make([]*policyv1.PodDisruptionBudget, len(pdbs)),
 		now:     req.Now,
@@ -348,7 +349,7 @@ func (h *handler) current(i int) *policyv1.PodDisruptionBudget {
 func (h *handler) matchingPDBs(pod *corev1.Pod) []int {
 	var out []int
 	for i, p := range h.pdbs {
-		if p.Namespace != pod.Namespace {
+		if namespaceOf(p.Namespace) != pod.Namespace {
 			continue
 		}
 		sel, err := metav1.LabelSelectorAsSelector(p.Spec.Selector)
@@ -549,4 +550,12 @@ func isPodReady(pod *corev1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// namespaceOf is the API server's default for a missing namespace.
+func namespaceOf(ns string) string {
+	if ns == "" {
+		return metav1.NamespaceDefault
+	}
+	return ns
 }

@@ -44,6 +44,11 @@ func TestDecide(t *testing.T) {
 			want: want{code: 404, reason: metav1.StatusReasonNotFound, message: `pods "gone" not found`},
 		},
 		{
+			name: "a pod of another namespace than the URL's is 404",
+			req:  Request{Namespace: "other", Pod: ready},
+			want: want{code: 404, reason: metav1.StatusReasonNotFound, message: `pods "web-0" not found`},
+		},
+		{
 			name: "ignoreStoreReadErrorWithClusterBreakingPotential is 422",
 			req:  Request{Pod: ready, DeleteOptions: &metav1.DeleteOptions{IgnoreStoreReadErrorWithClusterBreakingPotential: boolP(true)}},
 			want: want{code: 422, reason: metav1.StatusReasonInvalid,

@@ -19,6 +19,7 @@ import (
 // each write bumps), and Delete with rest.BeforeDelete's rules under the pod
 // strategy. It works on its own copy of the pod.
 type podStore struct {
+	ns      string      // the request's namespace
 	pod     *corev1.Pod // nil when the request has no pod
 	deleted bool
 	now     time.Time
@@ -33,16 +34,19 @@ var podsResource = schema.GroupResource{Resource: "pods"}
 // check name the pod in a Conflict: by Kind, "Pod".
 var podKindResource = schema.GroupResource{Resource: "Pod"}
 
-func newPodStore(pod *corev1.Pod, now time.Time) *podStore {
-	s := &podStore{now: now}
+func newPodStore(ns string, pod *corev1.Pod, now time.Time) *podStore {
+	s := &podStore{ns: ns, now: now}
 	if pod != nil {
 		s.pod = pod.DeepCopy()
+		if s.pod.Namespace == "" {
+			s.pod.Namespace = metav1.NamespaceDefault
+		}
 	}
 	return s
 }
 
 func (s *podStore) current(name string) (*corev1.Pod, error) {
-	if s.pod == nil || s.deleted || s.pod.Name != name {
+	if s.pod == nil || s.deleted || s.pod.Name != name || s.pod.Namespace != s.ns {
 		return nil, apierrors.NewNotFound(podsResource, name)
 	}
 	return s.pod, nil
