@@ -413,3 +413,32 @@ func DisruptionTargetCondition(pod *corev1.Pod, reason DisruptionReason, message
 	}
 	return corev1.PodCondition{Type: corev1.DisruptionTarget, ObservedGeneration: pod.Generation, Status: corev1.ConditionTrue, Reason: string(reason), Message: message}, nil
 }
+
+// GenerateConditions returns the whole condition list the kubelet writes for
+// pod in phase ph, in generateAPIPodStatus's order as of v1.36: the pod's
+// conditions the kubelet does not own (readiness-gate conditions,
+// DisruptionTarget, ...), then PodReadyToStartContainers (sandboxReady: the
+// pod's sandbox exists with its network), Initialized, Ready (whose
+// readiness gates see everything before it), ContainersReady, and
+// PodScheduled=True. Resize conditions and AllContainersRestarting, which
+// need runtime state, are not generated. Unlike GenerateStatus (which
+// mirrors the conformance oracle's narrower view), Ready here also sees the
+// generated PodReadyToStartContainers condition, as the kubelet's does. The
+// pod is not modified.
+func GenerateConditions(pod *corev1.Pod, ph corev1.PodPhase, sandboxReady bool) ([]corev1.PodCondition, error) {
+	if err := validatePod(pod); err != nil {
+		return nil, err
+	}
+	out := make([]corev1.PodCondition, 0, len(pod.Status.Conditions)+5)
+	for _, c := range pod.Status.Conditions {
+		if !kubeletOwned(c.Type) {
+			out = append(out, c)
+		}
+	}
+	rtsc, _ := ReadyToStartContainersCondition(pod, sandboxReady)
+	out = append(out, rtsc, initializedCondition(pod, ph))
+	cr := containersReadyCondition(pod, ph)
+	out = append(out, readyFrom(pod, cr, out), cr,
+		corev1.PodCondition{Type: corev1.PodScheduled, ObservedGeneration: pod.Generation, Status: corev1.ConditionTrue})
+	return out, nil
+}

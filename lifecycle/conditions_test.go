@@ -134,3 +134,22 @@ func TestOtherConditions(t *testing.T) {
 	assert.True(t, lifecycle.IsKubeletOwnedCondition(corev1.PodReadyToStartContainers))
 	assert.False(t, lifecycle.IsKubeletOwnedCondition(corev1.DisruptionTarget))
 }
+
+// TestGenerateConditions mirrors the condition list of
+// (*Kubelet).generateAPIPodStatus.
+func TestGenerateConditions(t *testing.T) {
+	p := pod(always).ctrs(ctr("a")).status(running("a", true)).
+		gates(corev1.PodReadyToStartContainers, "x/g").cond("x/g", "True").cond(corev1.DisruptionTarget, "True").cond(corev1.PodReady, "False").pod()
+	got, err := lifecycle.GenerateConditions(p, corev1.PodRunning, true)
+	require.NoError(t, err)
+	var types []corev1.PodConditionType
+	for _, c := range got {
+		types = append(types, c.Type)
+	}
+	assert.Equal(t, []corev1.PodConditionType{"x/g", corev1.DisruptionTarget, corev1.PodReadyToStartContainers, corev1.PodInitialized, corev1.PodReady, corev1.ContainersReady, corev1.PodScheduled}, types)
+	assert.Equal(t, condWant{"True", "", ""}, condOf(got[4]), "the gate on PodReadyToStartContainers sees the generated condition")
+
+	got, err = lifecycle.GenerateConditions(p, corev1.PodRunning, false)
+	require.NoError(t, err)
+	assert.Equal(t, condWant{"False", "ReadinessGatesNotReady", `the status of pod readiness gate "PodReadyToStartContainers" is not "True", but False`}, condOf(got[4]))
+}
