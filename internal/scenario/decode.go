@@ -379,7 +379,11 @@ func describeValue(t reflect.Type, v any, data []byte) string {
 	default:
 		want = "a " + t.String()
 	}
-	return "invalid value " + text + " (expected " + want + ")"
+	msg := "invalid value " + text + " (expected " + want + ")"
+	if _, isBool := v.(bool); isBool && t.Kind() == reflect.String {
+		msg += "; in YAML, quote yes/no/on/off/true/false to keep them strings"
+	}
+	return msg
 }
 
 func genericKind(v any) string {

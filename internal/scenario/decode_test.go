@@ -72,6 +72,11 @@ func TestDecodeErrors(t *testing.T) {
 			want: []string{`the scenario must be an object with fields such as nodes, pods and pending`},
 		},
 		{
+			name: "YAML boolean where a string is expected",
+			doc:  "nodes:\n- metadata: {name: n1, labels: {gpu: yes}}\n",
+			want: []string{`nodes[0] (n1): metadata.labels.gpu: invalid value true (expected a string); in YAML, quote yes/no/on/off/true/false to keep them strings`},
+		},
+		{
 			name: "YAML syntax error",
 			doc:  "nodes:\n  - metadata: {name: n1\n",
 			want: []string{`invalid YAML: yaml: line 2: did not find expected ',' or '}'`},
