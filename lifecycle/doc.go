@@ -31,7 +31,9 @@
 //
 // for statuses as the kubelet writes them (ready only while running): Ready
 // copies ContainersReady unless that is True, and every container ready
-// means a regular container has started. ScheduledCondition,
+// means a regular container has started. GenerateConditions returns the
+// kubelet's whole list (kept foreign conditions, PodReadyToStartContainers,
+// Initialized, Ready, ContainersReady, PodScheduled); ScheduledCondition,
 // ReadyToStartContainersCondition and DisruptionTargetCondition give the
 // other conditions a pod carries.
 //
