@@ -1,12 +1,12 @@
 package placement
 
-// Scoring and request rules that differ between the supported versions; see
-// the Version doc comment for the list. Each function takes the version and
-// applies the rule of that release, so callers need no version switch.
+// Scoring rules that differ between the supported versions; see the Version
+// doc comment for the list. Each function takes the version and applies the
+// rule of that release, so callers need no version switch. (The pod-level
+// request rule lives with the snapshot: cluster.Input.WithoutPodLevelResize.)
 
 import (
 	"math"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -105,74 +105,4 @@ func imageLocalityImages(v Version, pod *corev1.Pod, fn func(image string)) {
 			fn(img.Reference)
 		}
 	}
-}
-
-// podLevelRequests returns the pod-level requests (cpu, memory and
-// hugepages-*, the pod-level resources upstream supports) that count for a bound pod at
-// version v, or nil when the pod sets none; callers replace the
-// container-level sum by these entries, as resourcehelper.PodRequests does.
-//
-// v1.34 and v1.35 take spec.resources.requests as written. v1.36
-// (InPlacePodLevelResourcesVerticalScaling) takes, when status.resources is
-// set, the per-resource maximum of spec.resources.requests,
-// status.resources.requests and status.allocatedResources, or of the latter
-// two only when the pod's PodResizePending condition has reason Infeasible;
-// a resource missing from all of them counts as zero. The pod is not
-// modified; the returned list is new.
-func podLevelRequests(v Version, pod *corev1.Pod) corev1.ResourceList {
-	if pod.Spec.Resources == nil || len(pod.Spec.Resources.Requests) == 0 {
-		return nil
-	}
-	var spec corev1.ResourceList
-	for name, q := range pod.Spec.Resources.Requests {
-		if name != corev1.ResourceCPU && name != corev1.ResourceMemory &&
-			!strings.HasPrefix(string(name), corev1.ResourceHugePagesPrefix) {
-			continue
-		}
-		if spec == nil {
-			spec = corev1.ResourceList{}
-		}
-		spec[name] = q.DeepCopy()
-	}
-	if spec == nil || !v.UsesPodLevelResizeStatus() || pod.Status.Resources == nil {
-		return spec
-	}
-	var effective corev1.ResourceList
-	if podResizeInfeasible(pod) {
-		effective = maxResourceLists(pod.Status.Resources.Requests, pod.Status.AllocatedResources)
-	} else {
-		effective = maxResourceLists(pod.Spec.Resources.Requests, pod.Status.Resources.Requests, pod.Status.AllocatedResources)
-	}
-	out := make(corev1.ResourceList, len(spec))
-	for name := range spec {
-		// Upstream indexes the effective list with every supported spec
-		// resource, so a resource the status lists drop counts as zero.
-		out[name] = effective[name]
-	}
-	return out
-}
-
-// podResizeInfeasible mirrors resourcehelper.IsPodResizeInfeasible: the first
-// PodResizePending condition decides.
-func podResizeInfeasible(pod *corev1.Pod) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == corev1.PodResizePending {
-			return c.Reason == corev1.PodReasonInfeasible
-		}
-	}
-	return false
-}
-
-// maxResourceLists returns a new list with, per resource, the largest
-// quantity found in any of the lists.
-func maxResourceLists(lists ...corev1.ResourceList) corev1.ResourceList {
-	out := corev1.ResourceList{}
-	for _, l := range lists {
-		for name, q := range l {
-			if cur, ok := out[name]; !ok || q.Cmp(cur) > 0 {
-				out[name] = q.DeepCopy()
-			}
-		}
-	}
-	return out
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/sched"
@@ -359,90 +358,4 @@ func TestImageLocalityImages(t *testing.T) {
 		})
 	}
 	assert.Equal(t, before, pod, "the pod is not modified")
-}
-
-// TestPodLevelRequests mirrors resourcehelper.PodRequests' pod-level branch
-// (component-helpers/resource/helpers.go) with
-// InPlacePodLevelResourcesVerticalScalingEnabled on (v1.36) and off (v1.35;
-// v1.34 has no such option).
-func TestPodLevelRequests(t *testing.T) {
-	rl := func(cpu, mem string) corev1.ResourceList {
-		l := corev1.ResourceList{}
-		if cpu != "" {
-			l[corev1.ResourceCPU] = resource.MustParse(cpu)
-		}
-		if mem != "" {
-			l[corev1.ResourceMemory] = resource.MustParse(mem)
-		}
-		return l
-	}
-	podWith := func(spec corev1.ResourceList, status *corev1.ResourceRequirements, allocated corev1.ResourceList, infeasible bool) *corev1.Pod {
-		p := &corev1.Pod{}
-		if spec != nil {
-			p.Spec.Resources = &corev1.ResourceRequirements{Requests: spec}
-		}
-		p.Status.Resources = status
-		p.Status.AllocatedResources = allocated
-		if infeasible {
-			p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodResizePending, Status: corev1.ConditionTrue, Reason: corev1.PodReasonInfeasible}}
-		}
-		return p
-	}
-	tests := []struct {
-		name      string
-		pod       *corev1.Pod
-		old, v136 corev1.ResourceList
-	}{
-		{name: "no pod-level resources", pod: podWith(nil, nil, nil, false)},
-		{name: "only unsupported pod-level resources", pod: podWith(corev1.ResourceList{corev1.ResourceEphemeralStorage: resource.MustParse("1Gi")}, nil, nil, false)},
-		{
-			name: "hugepages are a pod-level resource too",
-			pod:  podWith(corev1.ResourceList{"hugepages-2Mi": resource.MustParse("4Mi"), corev1.ResourceEphemeralStorage: resource.MustParse("1Gi")}, nil, nil, false),
-			old:  corev1.ResourceList{"hugepages-2Mi": resource.MustParse("4Mi")}, v136: corev1.ResourceList{"hugepages-2Mi": resource.MustParse("4Mi")},
-		},
-		{
-			name: "spec only",
-			pod:  podWith(rl("1", "1Gi"), nil, nil, false),
-			old:  rl("1", "1Gi"), v136: rl("1", "1Gi"),
-		},
-		{
-			name: "resize in progress: status above spec counts from v1.36",
-			pod:  podWith(rl("1", "1Gi"), &corev1.ResourceRequirements{Requests: rl("2", "512Mi")}, rl("1500m", "2Gi"), false),
-			old:  rl("1", "1Gi"), v136: rl("2", "2Gi"),
-		},
-		{
-			name: "infeasible resize ignores the spec",
-			pod:  podWith(rl("4", "4Gi"), &corev1.ResourceRequirements{Requests: rl("1", "1Gi")}, rl("1", "1Gi"), true),
-			old:  rl("4", "4Gi"), v136: rl("1", "1Gi"),
-		},
-		{
-			name: "infeasible resize with memory missing from status counts zero memory",
-			pod:  podWith(rl("4", "4Gi"), &corev1.ResourceRequirements{Requests: rl("1", "")}, nil, true),
-			old:  rl("4", "4Gi"), v136: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1"), corev1.ResourceMemory: {}},
-		},
-		{
-			name: "status.resources unset: spec only even with allocatedResources",
-			pod:  podWith(rl("1", ""), nil, rl("3", ""), false),
-			old:  rl("1", ""), v136: rl("1", ""),
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			before := tt.pod.DeepCopy()
-			for _, v := range []Version{V1_34, V1_35, V1_36} {
-				want := tt.old
-				if v == V1_36 {
-					want = tt.v136
-				}
-				got := podLevelRequests(v, tt.pod)
-				require.Equal(t, len(want), len(got), "%s: %v", v, got)
-				for name, q := range want {
-					g, ok := got[name]
-					require.True(t, ok, "%s: %s missing", v, name)
-					assert.Zero(t, q.Cmp(g), "%s: %s = %s, want %s", v, name, g.String(), q.String())
-				}
-			}
-			assert.Equal(t, before, tt.pod, "the pod is not modified")
-		})
-	}
 }
