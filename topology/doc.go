@@ -83,7 +83,13 @@
 //
 // Upstream's PreFilter extensions (AddPod/RemovePod, used by preemption)
 // are not offered: callers compile again against a view of the snapshot
-// (cluster.Snapshot.WithoutPods / WithPod), which yields the same counts.
+// (cluster.Snapshot.WithoutPods / WithPod), which yields the same counts
+// with one exception: upstream's RemovePod subtracts a victim that is being
+// deleted from its domain although PreFilter never counted it (and AddPod
+// adds it back), so with terminating lower-priority pods matching a spread
+// selector the dry run's counts differ; here they are the true counts.
+// (With a single domain changing, as in a dry run on one node, upstream's
+// incrementally kept minimum stays exact, so it needs no emulation.)
 // TaintTolerationComparisonOperators (alpha, off in v1.36) is not
 // supported: Lt / Gt tolerations never tolerate, as with the gate off.
 // HardPodAffinityWeight 0 means the default 1 (upstream would disable the
