@@ -19,7 +19,8 @@
 //     and where the evicted pods fit on the remaining nodes.
 //   - RankMemory, RankPID, RankDisk, Rank: the kubelet's node-pressure
 //     eviction order (pkg/kubelet/eviction/helpers.go); ParseThresholds,
-//     DefaultHardThresholds, ThresholdsMet, GracePeriodMet, NodeConditions:
+//     DefaultHardThresholds, Observe, ThresholdsMet, GracePeriodMet,
+//     NodeConditions, ReclaimThreshold:
 //     signals, the Linux default hard thresholds, soft thresholds with grace
 //     periods, which are met; SelectVictim: one eviction cycle (the first
 //     non-critical pod of the ranking, its grace period and its new status,

@@ -468,3 +468,59 @@ func isBestEffort(pod *corev1.Pod) bool {
 	}
 	return true
 }
+
+// FsStats is a filesystem's capacity and free space as the kubelet's
+// summary reports them (nil: not reported).
+type FsStats struct {
+	AvailableBytes, CapacityBytes *uint64
+	InodesFree, Inodes            *uint64
+}
+
+// NodeStats is the part of the kubelet's node summary the eviction signals
+// are made of (nil fields: not reported).
+type NodeStats struct {
+	// MemoryAvailableBytes and MemoryWorkingSetBytes are the node's memory
+	// (memory.available; capacity = available + working set).
+	MemoryAvailableBytes, MemoryWorkingSetBytes *uint64
+	// AllocatableAvailableBytes and AllocatableWorkingSetBytes are the same
+	// for the pods cgroup (allocatableMemory.available).
+	AllocatableAvailableBytes, AllocatableWorkingSetBytes *uint64
+	// NodeFs, ImageFs, ContainerFs are the node, image and container
+	// filesystems (nil: no separate filesystem).
+	NodeFs, ImageFs, ContainerFs *FsStats
+	// MaxPID and RunningProcesses make pid.available.
+	MaxPID, RunningProcesses *uint64
+}
+
+// Observe turns node stats into signal observations as the kubelet's
+// makeSignalObservations (Linux) does: a signal is observed only when both
+// of its numbers are reported.
+func Observe(s NodeStats) map[Signal]Observation {
+	out := map[Signal]Observation{}
+	bin := func(v uint64) resource.Quantity { return *resource.NewQuantity(int64(v), resource.BinarySI) }
+	dec := func(v uint64) resource.Quantity { return *resource.NewQuantity(int64(v), resource.DecimalSI) }
+	if s.MemoryAvailableBytes != nil && s.MemoryWorkingSetBytes != nil {
+		out[SignalMemoryAvailable] = Observation{Available: bin(*s.MemoryAvailableBytes), Capacity: bin(*s.MemoryAvailableBytes + *s.MemoryWorkingSetBytes)}
+	}
+	if s.AllocatableAvailableBytes != nil && s.AllocatableWorkingSetBytes != nil {
+		out[SignalAllocatableMemoryAvailable] = Observation{Available: bin(*s.AllocatableAvailableBytes), Capacity: bin(*s.AllocatableAvailableBytes + *s.AllocatableWorkingSetBytes)}
+	}
+	fs := func(f *FsStats, bytes, inodes Signal) {
+		if f == nil {
+			return
+		}
+		if f.AvailableBytes != nil && f.CapacityBytes != nil {
+			out[bytes] = Observation{Available: bin(*f.AvailableBytes), Capacity: bin(*f.CapacityBytes)}
+		}
+		if f.InodesFree != nil && f.Inodes != nil {
+			out[inodes] = Observation{Available: dec(*f.InodesFree), Capacity: dec(*f.Inodes)}
+		}
+	}
+	fs(s.NodeFs, SignalNodeFsAvailable, SignalNodeFsInodesFree)
+	fs(s.ImageFs, SignalImageFsAvailable, SignalImageFsInodesFree)
+	fs(s.ContainerFs, SignalContainerFsAvailable, SignalContainerFsInodesFree)
+	if s.MaxPID != nil && s.RunningProcesses != nil {
+		out[SignalPIDAvailable] = Observation{Available: *resource.NewQuantity(int64(*s.MaxPID)-int64(*s.RunningProcesses), resource.DecimalSI), Capacity: dec(*s.MaxPID)}
+	}
+	return out
+}

@@ -212,3 +212,31 @@ func TestPressure(t *testing.T) {
 	assert.False(t, Admit(burst, []corev1.NodeConditionType{corev1.NodeDiskPressure}).Admit)
 	assert.True(t, Admit(critical, []corev1.NodeConditionType{corev1.NodeDiskPressure}).Admit)
 }
+
+// TestObserveAndDefaults: the Linux default hard thresholds against
+// observations built as makeSignalObservations builds them.
+func TestObserveAndDefaults(t *testing.T) {
+	gi := uint64(1 << 30)
+	obs := Observe(NodeStats{
+		MemoryAvailableBytes: u64(50 * mi), MemoryWorkingSetBytes: u64(8*gi - 50*mi),
+		NodeFs:  &FsStats{AvailableBytes: u64(9 * gi), CapacityBytes: u64(100 * gi), InodesFree: u64(1000), Inodes: u64(10000)},
+		ImageFs: &FsStats{AvailableBytes: u64(20 * gi), CapacityBytes: u64(100 * gi)},
+		MaxPID:  u64(1000), RunningProcesses: u64(990),
+	})
+	require.Len(t, obs, 5)
+	mem := obs[SignalMemoryAvailable].Capacity
+	assert.Equal(t, int64(8*gi), mem.Value())
+	pid := obs[SignalPIDAvailable].Available
+	assert.Equal(t, int64(10), pid.Value())
+	var met []Signal
+	for _, th := range ThresholdsMet(DefaultHardThresholds(), obs, false) {
+		met = append(met, th.Signal)
+	}
+	// memory 50Mi < 100Mi; nodefs 9% < 10%; inodes 10% >= 5%; imagefs 20% >= 15%
+	assert.Equal(t, []Signal{SignalMemoryAvailable, SignalNodeFsAvailable}, met)
+	th, res, ok := ReclaimThreshold(ThresholdsMet(DefaultHardThresholds(), obs, false))
+	require.True(t, ok)
+	assert.Equal(t, SignalMemoryAvailable, th.Signal, "memory first")
+	assert.Equal(t, corev1.ResourceMemory, res)
+	assert.Equal(t, []corev1.NodeConditionType{corev1.NodeMemoryPressure, corev1.NodeDiskPressure}, NodeConditions(ThresholdsMet(DefaultHardThresholds(), obs, false)))
+}
