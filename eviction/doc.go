@@ -97,6 +97,14 @@
 //     writers are not modelled, so the 504 "couldn't update
 //     PodDisruptionBudget due to conflicts" never happens.
 //   - Status knows the REST mappings of the built-in kinds that commonly own
-//     pods (core, apps, extensions, batch); other controllers are described
-//     by a Scale.
+//     pods (core, apps, extensions, batch, and a few others); other
+//     controllers are described by a Scale. Discovery is modelled as serving
+//     v1, apps/v1 and batch/v1, as the reference oracle's does.
+//   - PlanDrain treats the drained nodes as cordoned: they are never
+//     targets, but their remaining pods (DaemonSet, mirror, blocked) still
+//     count for other pods' topology constraints; cluster-autoscaler removes
+//     the node from its snapshot instead. Placement is first fit in node
+//     name order (cluster-autoscaler's check), not the scheduler's scoring.
+//   - Rankings are stable sorts; upstream's sort.Sort leaves ties in an
+//     unspecified order.
 package eviction
