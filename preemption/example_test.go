@@ -2,12 +2,16 @@ package preemption_test
 
 import (
 	"fmt"
+	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/preemption"
 )
 
@@ -63,4 +67,52 @@ func ExamplePDBViolations() {
 	fmt.Println(broken)
 	// Output:
 	// [[] [default/db]]
+}
+
+func ExampleScheduleQueue() {
+	node := func(name string) *corev1.Node {
+		return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name},
+			Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{
+				corev1.ResourceCPU: resource.MustParse("2"), corev1.ResourcePods: resource.MustParse("110")}}}
+	}
+	pod := func(name, nodeName string, priority int32, cpu string, started int) *corev1.Pod {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+			Spec: corev1.PodSpec{NodeName: nodeName, Priority: &priority, Containers: []corev1.Container{{Name: "c",
+				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}}}}}}
+		if nodeName != "" {
+			t := metav1.NewTime(time.Date(2025, 1, 1, 0, started, 0, 0, time.UTC))
+			p.Status.StartTime = &t
+		}
+		return p
+	}
+	snap, _, err := cluster.New(cluster.Input{
+		Nodes: []*corev1.Node{node("n1"), node("n2")},
+		Pods:  []*corev1.Pod{pod("batch-1", "n1", 10, "1500m", 0), pod("batch-2", "n2", 10, "1500m", 5)},
+	})
+	if err != nil {
+		panic(err)
+	}
+	res, err := preemption.ScheduleQueue(snap, []*corev1.Pod{
+		pod("web", "", 1000, "1", 0),
+		pod("cron", "", 10, "500m", 0),
+	}, preemption.QueueOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range res.Results {
+		fmt.Println(strings.TrimSpace(fmt.Sprint(r.Pod, " ", r.Outcome, " ", r.Node, " ", r.Message)))
+		if p := r.Preemption; p != nil {
+			for _, c := range p.Candidates {
+				if c.LostAt != preemption.ChosenNode {
+					fmt.Printf("  %s lost: %s\n", c.Node, c.LostReason())
+				}
+			}
+		}
+	}
+	fmt.Println("evicted:", res.Evicted)
+	// Output:
+	// default/web PreemptionNominated n2 0/2 nodes are available: 2 Insufficient cpu.
+	//   n1 lost: its highest-priority victims started earlier (2025-01-01T00:00:00Z) than another candidate's (2025-01-01T00:05:00Z)
+	// default/cron Scheduled n2
+	// evicted: [default/batch-2]
 }
