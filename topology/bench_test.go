@@ -96,6 +96,7 @@ func BenchmarkEvaluate(b *testing.B) {
 			for b.Loop() {
 				evaluateBoth(b, snap, c.pod, feasible)
 			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(snap.Nodes())), "ns/node")
 		})
 	}
 }
@@ -117,4 +118,5 @@ func BenchmarkFilter(b *testing.B) {
 			a.Filter(n)
 		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(nodes)), "ns/node")
 }
