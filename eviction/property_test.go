@@ -140,6 +140,26 @@ func TestProperties(t *testing.T) {
 		})
 	})
 
+	t.Run("the rankings do not depend on input order beyond ties", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			pods, stats := genRankInput(t)
+			perm := rapid.Permutation(pods).Draw(t, "perm")
+			type ranking struct {
+				rank func([]*corev1.Pod, StatsFunc) []*corev1.Pod
+				keys func([]*corev1.Pod, StatsFunc) []rankKey
+				cmp  func(a, b *rankKey) int
+			}
+			for _, r := range []ranking{{RankMemory, memoryKeys, cmpUsage}, {RankPID, pidKeys, cmpProcesses}} {
+				a, b := r.keys(r.rank(pods, stats), stats), r.keys(r.rank(perm, stats), stats)
+				for i := range a {
+					if r.cmp(&a[i], &b[i]) != 0 {
+						t.Fatalf("position %d: %s vs %s", i, a[i].pod.Name, b[i].pod.Name)
+					}
+				}
+			}
+		})
+	})
+
 	t.Run("the pressure victim is never critical while others remain", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			pods, stats := genRankInput(t)
