@@ -1,7 +1,6 @@
 package topology
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -170,9 +169,6 @@ func tainted(n *corev1.Node, key string) *corev1.Node {
 func snapshotOf(t testing.TB, in cluster.Input) *cluster.Snapshot {
 	t.Helper()
 	s, _, err := cluster.New(in)
-	if err != nil && strings.Contains(err.Error(), "not implemented") {
-		t.Skip("TEMPORARY: cluster.New is not implemented yet") // removed once the snapshot lands
-	}
 	require.NoError(t, err)
 	return s
 }

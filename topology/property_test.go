@@ -104,9 +104,6 @@ func verdicts(t require.TestingT, snap *cluster.Snapshot, pod *corev1.Pod) map[s
 }
 
 func TestProperties(t *testing.T) {
-	if _, _, err := cluster.New(cluster.Input{}); err != nil {
-		t.Skip("TEMPORARY: cluster.New is not implemented yet")
-	}
 	t.Run("input order of nodes and pods does not change any verdict or score", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			w := genWorld(t)
