@@ -58,6 +58,13 @@
 //     "preemption: 0/N nodes are available: ..." with the dry-run reasons and
 //     "Preemption is not helpful for scheduling" for every node not dry-run.
 //
+// Options.NominatedPods accounts pods waiting for the node they were
+// nominated to, as RunFilterPluginsWithNominatedPods does in both the
+// scheduling cycle and the dry run: on a node, the filters first run with the
+// nominated pods of priority at least the incoming pod's added (their
+// topology counts included), and the node fails if that pass fails; then
+// without them. ScheduleQueue stops counting a nominated pod once it binds.
+//
 // PDB selectors follow the scheduler's rule by default (an empty selector
 // matches no pod, unlabelled pods match no budget); [PDBSelectorEviction]
 // selects the Eviction API's rule (an empty selector matches the whole

@@ -18,6 +18,14 @@ import (
 // the caller evicts the victims. An error means the dry run could not
 // evaluate a filter (invalid input).
 func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Result, error) {
+	nm, err := newNominator(opts.NominatedPods)
+	if err != nil {
+		return nil, err
+	}
+	return preemptCompiled(c, statuses, opts, nm)
+}
+
+func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Options, nm *nominator) (*Result, error) {
 	snap := c.Snapshot()
 	nodes := snap.Nodes()
 	if len(statuses) != len(nodes) {
@@ -28,7 +36,7 @@ func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Res
 		codes[i] = s.Code
 	}
 	var firstErr error
-	t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, scope: newTopologyScope(c), err: &firstErr}
+	t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, scope: newTopologyScope(c), nm: nm, err: &firstErr}
 	newTrial := func(n *cluster.NodeInfo) trial {
 		// One trial at a time: the scratch node is reused for every node.
 		t.buf = n.CopyInto(t.node, t.buf)
@@ -54,6 +62,7 @@ type nodeTrial struct {
 	node    *cluster.NodeInfo
 	buf     []*cluster.PodInfo
 	scope   *topologyScope
+	nm      *nominator
 	removed []string // removed pods within scope
 	// view is the pod compiled on the snapshot without removed, while
 	// removed is unchanged (nil when it must be rebuilt).
@@ -81,6 +90,19 @@ func (t *nodeTrial) add(p *cluster.PodInfo) {
 
 func (t *nodeTrial) filter() sched.Status {
 	c := t.c
+	if noms := t.nm.on(t.node.Name, c.Pod()); len(noms) > 0 {
+		// RunFilterPluginsWithNominatedPods: first with the nominated pods.
+		st, err := firstPass(c, t.scope, t.node, noms, t.removed)
+		if err != nil {
+			if *t.err == nil {
+				*t.err = fmt.Errorf("preemption: dry run on %s: %w", t.node.Name, err)
+			}
+			return sched.Status{Code: sched.Error, Reasons: []string{err.Error()}}
+		}
+		if !st.Code.Passes() {
+			return st
+		}
+	}
 	if len(t.removed) > 0 {
 		if t.view == nil {
 			v, err := c.On(c.Snapshot().WithoutPods(t.removed...))

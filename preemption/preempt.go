@@ -23,6 +23,12 @@ type Options struct {
 	Sampling *Sampling
 	// PDBRule chooses how PDB selectors match pods (default: the scheduler's).
 	PDBRule PDBSelectorRule
+	// NominatedPods are pods waiting for a node they were nominated to
+	// (status.nominatedNodeName): as RunFilterPluginsWithNominatedPods
+	// does, the filters on that node first run with those of priority at
+	// least the incoming pod's added, and the node fails if that pass
+	// fails. Upstream always does this; the zero value has none.
+	NominatedPods []*corev1.Pod
 	// Now is the start time of pods without status.startTime (upstream:
 	// time.Now()). When zero such pods count as started after every pod
 	// with a recorded start time.

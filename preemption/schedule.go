@@ -127,8 +127,15 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 		placed[key] = i
 		res.Placements = append(res.Placements, Placement{Pod: key})
 	}
+	nm, err := newNominator(opts.Preemption.NominatedPods)
+	if err != nil {
+		return nil, err
+	}
 	cur := snap
 	bind := func(pod *corev1.Pod, node string) error {
+		if nm != nil {
+			nm.bound[podNamespace(pod)+"/"+pod.Name] = true
+		}
 		clock = clock.Add(time.Minute)
 		b := pod.DeepCopy()
 		b.Spec.NodeName = node
@@ -151,6 +158,13 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 			continue
 		}
 		d := c.Schedule()
+		if nm != nil {
+			if d, err = withNominated(c, d, nm); err != nil {
+				out.Outcome, out.Error = Failed, err.Error()
+				res.Results = append(res.Results, out)
+				continue
+			}
+		}
 		if d.Gated != nil {
 			out.Outcome, out.Gated = Gated, d.Gated
 			res.Results = append(res.Results, out)
@@ -182,7 +196,7 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 				out.NodeStatuses[i] = NodeStatus{Node: n.Name, Status: d.Statuses[i]}
 			}
 		}
-		pre, err := Preempt(c, d.Statuses, opts.Preemption)
+		pre, err := preemptCompiled(c, d.Statuses, opts.Preemption, nm)
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)
