@@ -292,6 +292,9 @@ func podResources(pod *corev1.Pod) (req, nonZero Resource) { return podResources
 
 // podResourcesAt is podResources with Input.WithoutPodLevelResize.
 func podResourcesAt(pod *corev1.Pod, withoutPodLevelResize bool) (req, nonZero Resource) {
+	if req, nonZero, ok := fastPodResources(pod); ok {
+		return req, nonZero
+	}
 	reqs := PodRequests(pod, RequestOptions{UseStatusResources: true, WithoutPodLevelResize: withoutPodLevelResize})
 	req = ResourceFromList(reqs)
 	req.AllowedPodNumber = 0

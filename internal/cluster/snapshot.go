@@ -78,17 +78,17 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	byName := make(map[string]int, len(in.Nodes))
 	valid := make([]*corev1.Node, 0, len(in.Nodes))
 	for i, n := range in.Nodes {
-		p := nodesPath.Index(i)
+		p := func() *field.Path { return nodesPath.Index(i) }
 		switch {
 		case n == nil:
-			errs = append(errs, field.Required(p, "node must not be null"))
+			errs = append(errs, field.Required(p(), "node must not be null"))
 			continue
 		case n.Name == "":
-			errs = append(errs, field.Required(p.Child("metadata", "name"), ""))
+			errs = append(errs, field.Required(p().Child("metadata", "name"), ""))
 			continue
 		}
 		if _, dup := byName[n.Name]; dup {
-			errs = append(errs, field.Duplicate(p.Child("metadata", "name"), n.Name))
+			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), n.Name))
 			continue
 		}
 		byName[n.Name] = -1
@@ -99,17 +99,17 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	namespaces := make(map[string]map[string]string, len(in.Namespaces))
 	nsPath := field.NewPath("namespaces")
 	for i, ns := range in.Namespaces {
-		p := nsPath.Index(i)
+		p := func() *field.Path { return nsPath.Index(i) }
 		switch {
 		case ns == nil:
-			errs = append(errs, field.Required(p, "namespace must not be null"))
+			errs = append(errs, field.Required(p(), "namespace must not be null"))
 			continue
 		case ns.Name == "":
-			errs = append(errs, field.Required(p.Child("metadata", "name"), ""))
+			errs = append(errs, field.Required(p().Child("metadata", "name"), ""))
 			continue
 		}
 		if _, dup := namespaces[ns.Name]; dup {
-			errs = append(errs, field.Duplicate(p.Child("metadata", "name"), ns.Name))
+			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), ns.Name))
 			continue
 		}
 		// The API server always sets kubernetes.io/metadata.name.
@@ -128,24 +128,24 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		byName[n.Name] = i
 	}
 	for i, pod := range in.Pods {
-		p := podsPath.Index(i)
+		p := func() *field.Path { return podsPath.Index(i) }
 		if pod == nil {
-			errs = append(errs, field.Required(p, "pod must not be null"))
+			errs = append(errs, field.Required(p(), "pod must not be null"))
 			continue
 		}
 		if pod.Name == "" {
-			errs = append(errs, field.Required(p.Child("metadata", "name"), ""))
+			errs = append(errs, field.Required(p().Child("metadata", "name"), ""))
 			continue
 		}
 		key := pod.Namespace + "/" + pod.Name
 		if _, dup := seen[key]; dup {
-			errs = append(errs, field.Duplicate(p.Child("metadata", "name"), key))
+			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), key))
 			continue
 		}
 		seen[key] = struct{}{}
 		pi, err := newPodInfo(pod, in.WithoutPodLevelResize)
 		if err != nil {
-			errs = append(errs, prefixErrors(p, err)...)
+			errs = append(errs, prefixErrors(p(), err)...)
 			continue
 		}
 		switch {

@@ -1,0 +1,62 @@
+package cluster
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"pgregory.net/rapid"
+)
+
+// generalPodResources is podResources without the fast path: the reference.
+func generalPodResources(pod *corev1.Pod) (Resource, Resource) {
+	reqs := PodRequests(pod, RequestOptions{UseStatusResources: true})
+	req := ResourceFromList(reqs)
+	req.AllowedPodNumber = 0
+	non0 := PodRequests(pod, RequestOptions{UseStatusResources: true, NonMissing: nonMissingDefaults})
+	cpu, mem := non0[corev1.ResourceCPU], non0[corev1.ResourceMemory]
+	return req, Resource{MilliCPU: cpu.MilliValue(), Memory: mem.Value()}
+}
+
+func genList(t *rapid.T, label string) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceEphemeralStorage, "example.com/gpu"} {
+		if rapid.IntRange(0, 2).Draw(t, label+"has") == 0 {
+			continue
+		}
+		out[name] = resource.MustParse(rapid.SampledFrom([]string{"0", "1", "100m", "1500m", "0.5", "64Mi", "1Gi", "1G", "1u"}).Draw(t, label+"q"))
+	}
+	return out
+}
+
+// TestFastPodResourcesMatchesGeneral: whenever the fast path answers, it
+// answers like resourcehelper.PodRequests on Quantities.
+func TestFastPodResourcesMatchesGeneral(t *testing.T) {
+	fast := 0
+	rapid.Check(t, func(t *rapid.T) {
+		pod := &corev1.Pod{}
+		for i := range rapid.IntRange(1, 3).Draw(t, "containers") {
+			pod.Spec.Containers = append(pod.Spec.Containers, ctr("c"+itoa(i), genList(t, "c")))
+		}
+		for i := range rapid.IntRange(0, 3).Draw(t, "inits") {
+			c := ctr("i"+itoa(i), genList(t, "i"))
+			if rapid.Bool().Draw(t, "sidecar") {
+				c = sidecar(c.Name, c.Resources.Requests)
+			}
+			pod.Spec.InitContainers = append(pod.Spec.InitContainers, c)
+		}
+		if rapid.Bool().Draw(t, "overhead") {
+			pod.Spec.Overhead = genList(t, "o")
+		}
+		req, non0, ok := fastPodResources(pod)
+		if !ok {
+			return
+		}
+		fast++
+		wantReq, wantNon0 := generalPodResources(pod)
+		require.Equal(t, wantReq, req)
+		require.Equal(t, wantNon0, non0)
+	})
+	require.Positive(t, fast, "the fast path was never taken")
+}
