@@ -56,7 +56,7 @@ type Compiled struct {
 	preFilter    sched.Status // aggregated (Success, a rejection or Error)
 	preFilterErr error
 	skip         [numFilters]bool
-	active       []int8 // filters to run, in order: not skipped, not trivially passing
+	active       []int8           // filters to run, in order: not skipped, not trivially passing
 	restricted   bool             // a PreFilterResult restricts the nodes
 	nodeNames    sets.Set[string] // the restriction
 	restrictedBy []string
