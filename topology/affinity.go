@@ -16,10 +16,10 @@ const (
 )
 
 var (
-	reasonsAffinity         = []string{ReasonAffinityRulesNotMatch}
-	reasonsAntiAffinity     = []string{ReasonAntiAffinityRulesNotMatch}
-	reasonsExistingAntiAff  = []string{ReasonExistingAntiAffinityRulesNotMatch}
-	defaultHardAffinityWght = int32(1)
+	reasonsAffinity              = []string{ReasonAffinityRulesNotMatch}
+	reasonsAntiAffinity          = []string{ReasonAntiAffinityRulesNotMatch}
+	reasonsExistingAntiAff       = []string{ReasonExistingAntiAffinityRulesNotMatch}
+	defaultHardPodAffinityWeight = int32(1)
 )
 
 // incomingTerm is one of the incoming pod's terms after upstream's

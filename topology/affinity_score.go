@@ -32,7 +32,7 @@ func (a *InterPodAffinity) Score(feasible []*cluster.NodeInfo) (raw, normalized 
 	}
 	hard := a.opts.HardPodAffinityWeight
 	if hard == 0 {
-		hard = defaultHardAffinityWght
+		hard = defaultHardPodAffinityWeight
 	}
 	var topo topoCounts
 	cache := nsCache{}
@@ -51,8 +51,6 @@ func (a *InterPodAffinity) Score(feasible []*cluster.NodeInfo) (raw, normalized 
 		prefAntiMemos[i] = ix.newMemo()
 		prefAntiKeys[i] = topo.forKey(ix, a.prefAnti[i].key)
 	}
-	// Keys created only to be ready are not pairs yet.
-	topo.nonEmpty = false
 	for i, n := range ix.nodes {
 		if len(n.Node.Labels) == 0 {
 			continue // processExistingPod skips pods of unlabelled nodes
