@@ -112,3 +112,19 @@ func ExampleAdmit() {
 	// true
 	// false OutOfcpu Node didn't have enough resource: cpu, requested: 1000, used: 1500, capacity: 2000
 }
+
+// Why renders the per-node, per-plugin report as text.
+func ExampleResult_Why() {
+	snap, _, _ := cluster.New(cluster.Input{
+		Nodes: []*corev1.Node{
+			exampleNode("a", "1", corev1.Taint{Key: "k", Effect: corev1.TaintEffectNoSchedule}),
+			exampleNode("b", "4"),
+		},
+	})
+	res, _ := placement.Evaluate(snap, examplePod("web", "", "2"), placement.Options{})
+	fmt.Print(res.Why())
+	// Output:
+	// default/web: 1/2 nodes feasible, best b
+	//   a: rejected by TaintToleration (UnschedulableAndUnresolvable): node(s) had untolerated taint(s); also NodeResourcesFit: Insufficient cpu
+	//   b: feasible, score 435 (TaintToleration 100×3, NodeResourcesFit 73×1, NodeResourcesBalancedAllocation 62×1)
+}
