@@ -31,6 +31,12 @@ type PlanOptions struct {
 	DaemonSets []*appsv1.DaemonSet
 	// Placement is the scheduler profile used to re-place evicted pods.
 	Placement placement.Options
+	// Scheduler places each evicted pod where kube-scheduler would: the
+	// highest total score among the feasible remaining nodes (ties to the
+	// lowest name), every earlier placement folded into the snapshot. The
+	// default is cluster-autoscaler's first fit in node name order, which is
+	// much cheaper.
+	Scheduler bool
 }
 
 // PlannedEviction is one eviction of the plan, in the order the plan
@@ -159,7 +165,11 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 	}
 	plan.PDBs = budgets.result()
 
-	unplaced, err := placeEvicted(snap.WithoutPods(keys...), drained, plan.Evictions, opts.Placement)
+	place := placeEvicted
+	if opts.Scheduler {
+		place = placeScheduled
+	}
+	unplaced, err := place(snap.WithoutPods(keys...), drained, plan.Evictions, opts.Placement)
 	if err != nil {
 		return nil, err
 	}
@@ -261,6 +271,56 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 				tpl.from = len(nodes)
 			}
 		}
+	}
+	return unplaced, nil
+}
+
+// placeScheduled sets To on every eviction to the node kube-scheduler
+// would choose among the nodes not being drained: Filter, then Score over
+// the feasible ones (normalized over exactly those, as if the drained nodes
+// were cordoned), highest total, ties to the lowest node name.
+func placeScheduled(view *placement.Snapshot, drained map[string]bool, evs []PlannedEviction, opts placement.Options) (map[string]int, error) {
+	unplaced := map[string]int{}
+	var feasible []*cluster.NodeInfo
+	for i := range evs {
+		src := evs[i].Pod
+		pod := new(corev1.Pod)
+		*pod = *src
+		pod.Spec.NodeName = ""
+		c, err := placement.Compile(view, pod, opts)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+		}
+		feasible = feasible[:0]
+		if c.Gated() == nil {
+			for _, n := range view.Nodes() {
+				if !drained[n.Name] && c.Fits(n) {
+					feasible = append(feasible, n)
+				}
+			}
+		}
+		if len(feasible) == 0 {
+			unplaced[evs[i].From]++
+			continue
+		}
+		best := 0
+		if len(feasible) > 1 {
+			sc := c.Score(feasible)
+			for k := range feasible {
+				if sc.Total[k] > sc.Total[best] {
+					best = k
+				}
+			}
+		}
+		bound := new(corev1.Pod)
+		*bound = *pod
+		bound.Spec.NodeName = feasible[best].Name
+		v, err := view.WithPod(bound)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+		}
+		view = v
+		evs[i].To = feasible[best].Name
 	}
 	return unplaced, nil
 }

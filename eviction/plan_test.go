@@ -69,6 +69,16 @@ func TestPlanDrain(t *testing.T) {
 	assert.Equal(t, 3, plan.Nodes[0].Evictions)
 	assert.Equal(t, 0, plan.Nodes[0].Unplaced, "1.5 + 1 + 1 cpu fit on b (1) and d (4)")
 
+	// The scheduler prefers the emptier node (LeastAllocated) where first
+	// fit takes the first in name order.
+	plan, err = PlanDrain(snap, []string{"c", "a"}, []*policyv1.PodDisruptionBudget{web}, PlanOptions{Drain: DrainOptions{Now: testNow}, Scheduler: true})
+	require.NoError(t, err)
+	evicted = nil
+	for _, e := range plan.Evictions {
+		evicted = append(evicted, e.Pod.Name+"->"+e.To)
+	}
+	assert.Equal(t, []string{"db-0->d", "web-0->d"}, evicted)
+
 	_, err = PlanDrain(snap, []string{"zzz"}, nil, PlanOptions{})
 	assert.ErrorIs(t, err, ErrInvalidPlan)
 }
@@ -116,7 +126,7 @@ func TestPlanDrainProperties(t *testing.T) {
 				pdbs = append(pdbs, st.PDB)
 			}
 			drain := rapid.SliceOfNDistinct(rapid.SampledFrom(nodeNames), 1, 3, rapid.ID[string]).Draw(t, "drain")
-			plan, err := PlanDrain(snap, drain, pdbs, PlanOptions{Drain: DrainOptions{Now: testNow}})
+			plan, err := PlanDrain(snap, drain, pdbs, PlanOptions{Drain: DrainOptions{Now: testNow}, Scheduler: rapid.Bool().Draw(t, "scheduler")})
 			require.NoError(t, err)
 
 			// Replay through Decide with the budgets it returns.
@@ -150,6 +160,25 @@ func TestPlanDrainProperties(t *testing.T) {
 			}
 			for _, p := range plan.PDBs {
 				require.GreaterOrEqual(t, p.Status.DisruptionsAllowed, min(int32(0), minAllowed(pdbs)))
+			}
+			// Placements respect cpu capacity with the earlier pods placed.
+			where := map[string]string{}
+			for _, p := range pods {
+				where[p.Name] = p.Spec.NodeName
+			}
+			target := map[string]bool{}
+			for _, e := range plan.Evictions {
+				where[e.Pod.Name] = e.To
+				target[e.To] = true
+			}
+			used := map[string]int64{}
+			for _, p := range pods {
+				used[where[p.Name]] += p.Spec.Containers[0].Resources.Requests.Cpu().MilliValue()
+			}
+			for _, n := range nodes {
+				if target[n.Name] { // the generated cluster itself may be overcommitted
+					require.LessOrEqual(t, used[n.Name], n.Status.Allocatable.Cpu().MilliValue(), "node %s", n.Name)
+				}
 			}
 		})
 	})
