@@ -104,7 +104,9 @@
 //     targets, but their remaining pods (DaemonSet, mirror, blocked) still
 //     count for other pods' topology constraints; cluster-autoscaler removes
 //     the node from its snapshot instead. Placement is first fit in node
-//     name order (cluster-autoscaler's check), not the scheduler's scoring.
+//     name order (cluster-autoscaler's check) unless PlanOptions.Scheduler
+//     asks for the scheduler's choice (scores over the feasible remaining
+//     nodes, ties to the lowest name, where upstream picks at random).
 //   - Rankings are stable sorts; upstream's sort.Sort leaves ties in an
 //     unspecified order.
 package eviction
