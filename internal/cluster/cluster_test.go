@@ -330,3 +330,16 @@ func itoa(i int) string {
 	}
 	return string(b)
 }
+
+// TestRemovedPodFreesSharedPort mirrors HostPortInfo.Remove's set semantics
+// (framework.NodeInfo.RemovePod): two pods declare the same host port, and
+// removing one frees it, as upstream does.
+func TestRemovedPodFreesSharedPort(t *testing.T) {
+	a, b := pod("ns", "a", "n1", nil), pod("ns", "b", "n1", nil)
+	a.Spec.Containers[0].Ports = []corev1.ContainerPort{{HostPort: 80}}
+	b.Spec.Containers[0].Ports = []corev1.ContainerPort{{HostPort: 80, Protocol: corev1.ProtocolTCP, HostIP: "0.0.0.0"}}
+	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("pods", "10"))}, Pods: []*corev1.Pod{a, b}})
+	require.NoError(t, err)
+	assert.Len(t, snap.Nodes()[0].UsedPorts, 1, "a set: one entry for both pods")
+	assert.Empty(t, snap.WithoutPods("ns/a").Nodes()[0].UsedPorts)
+}
