@@ -136,3 +136,42 @@ func ExampleRankMemory() {
 	// within-request
 	// victim: best-effort grace 1
 }
+
+// SelectDrainPods is kubectl drain's choice of pods, with its texts.
+func ExampleSelectDrainPods() {
+	ds := readyPod("agent-x1", "a", "100m")
+	ds.OwnerReferences[0].Kind, ds.OwnerReferences[0].Name = "DaemonSet", "agent"
+	bare := readyPod("debug", "a", "100m")
+	bare.OwnerReferences = nil
+	pods := []*corev1.Pod{readyPod("web-0", "a", "1"), ds, bare}
+
+	sel, _ := eviction.SelectDrainPods("a", pods, nil, eviction.DrainOptions{})
+	fmt.Println(len(sel.Pods()), sel.Errors())
+	sel, _ = eviction.SelectDrainPods("a", pods, nil, eviction.DrainOptions{Force: true, IgnoreAllDaemonSets: true})
+	for _, p := range sel.Pods() {
+		fmt.Println("evict", p.Name)
+	}
+	fmt.Println(sel.Warnings())
+	// Output:
+	// 1 [cannot delete Pods that declare no controller (use --force to override): shop/debug cannot delete daemonsets.apps "agent" not found: shop/agent-x1]
+	// evict agent-x1
+	// evict debug
+	// evict web-0
+	// [deleting Pods that declare no controller: shop/debug]
+}
+
+// TaintEvictionTime: a pod tolerating not-ready for 300 s is evicted 300 s
+// after the taint appears.
+func ExampleTaintEvictionTime() {
+	node := &corev1.Node{Spec: corev1.NodeSpec{Taints: []corev1.Taint{{Key: "node.kubernetes.io/not-ready", Effect: corev1.TaintEffectNoExecute}}}}
+	pod := readyPod("web-0", "a", "1")
+	secs := int64(300)
+	pod.Spec.Tolerations = []corev1.Toleration{{Key: "node.kubernetes.io/not-ready", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: &secs}}
+	te := eviction.TaintEvictionTime(node, pod)
+	fmt.Println(te.Decision, te.EvictAfter)
+	pod.Spec.Tolerations = nil
+	fmt.Println(eviction.TaintEvictionTime(node, pod).Decision)
+	// Output:
+	// EvictAfter 5m0s
+	// EvictNow
+}
