@@ -10,6 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/eviction"
@@ -82,18 +83,61 @@ func evDefaultPod(in *corev1.Pod, ns string) *corev1.Pod {
 	}
 	evDefaultRequests(p.Spec.Containers)
 	evDefaultRequests(p.Spec.InitContainers)
-	if r := p.Spec.Resources; r != nil && r.Limits != nil {
-		// defaultPodRequests: pod-level requests from pod-level limits
-		if r.Requests == nil {
-			r.Requests = corev1.ResourceList{}
+	if r := p.Spec.Resources; r != nil && len(r.Limits) > 0 {
+		// defaultPodRequests: a missing pod-level cpu or memory request is
+		// the containers' effective request when they set one, else the
+		// pod-level limit.
+		reqs := r.Requests
+		if reqs == nil {
+			reqs = corev1.ResourceList{}
 		}
-		for k, v := range r.Limits {
-			if _, ok := r.Requests[k]; !ok && (k == corev1.ResourceCPU || k == corev1.ResourceMemory) {
-				r.Requests[k] = v.DeepCopy()
+		for _, k := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+			if _, ok := reqs[k]; ok {
+				continue
 			}
+			if q, ok := evContainerRequest(p, k); ok {
+				reqs[k] = q
+			} else if lim, ok := r.Limits[k]; ok {
+				reqs[k] = lim.DeepCopy()
+			}
+		}
+		if len(reqs) > 0 {
+			r.Requests = reqs
 		}
 	}
 	return p
+}
+
+// evContainerRequest is AggregateContainerRequests for one resource; ok is
+// false when no container names it.
+func evContainerRequest(p *corev1.Pod, name corev1.ResourceName) (resource.Quantity, bool) {
+	var sum, sidecars, initMax resource.Quantity
+	found := false
+	for _, c := range p.Spec.Containers {
+		if v, ok := c.Resources.Requests[name]; ok {
+			sum.Add(v)
+			found = true
+		}
+	}
+	for _, c := range p.Spec.InitContainers {
+		v, ok := c.Resources.Requests[name]
+		found = found || ok
+		need := sidecars.DeepCopy()
+		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+			sum.Add(v)
+			sidecars.Add(v)
+			need = sidecars.DeepCopy()
+		} else {
+			need.Add(v)
+		}
+		if need.Cmp(initMax) > 0 {
+			initMax = need
+		}
+	}
+	if initMax.Cmp(sum) > 0 {
+		sum = initMax
+	}
+	return sum, found
 }
 
 // ---- eviction ----
@@ -259,13 +303,13 @@ func evMetaConditions(cs []metav1.Condition) []evCondition {
 // ---- pdb-status ----
 
 type evPDBStatusInput struct {
-	PDB                    policyv1.PodDisruptionBudget `json:"pdb"`
-	Pods                   []corev1.Pod                 `json:"pods,omitempty"`
-	ReplicaSets            []appsv1.ReplicaSet          `json:"replicaSets,omitempty"`
-	Deployments            []appsv1.Deployment          `json:"deployments,omitempty"`
-	StatefulSets           []appsv1.StatefulSet         `json:"statefulSets,omitempty"`
+	PDB                    policyv1.PodDisruptionBudget   `json:"pdb"`
+	Pods                   []corev1.Pod                   `json:"pods,omitempty"`
+	ReplicaSets            []appsv1.ReplicaSet            `json:"replicaSets,omitempty"`
+	Deployments            []appsv1.Deployment            `json:"deployments,omitempty"`
+	StatefulSets           []appsv1.StatefulSet           `json:"statefulSets,omitempty"`
 	ReplicationControllers []corev1.ReplicationController `json:"replicationControllers,omitempty"`
-	Now                    metav1.Time                  `json:"now"`
+	Now                    metav1.Time                    `json:"now"`
 }
 
 type evPDBStatusOut struct {
