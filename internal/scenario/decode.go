@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"runtime"
 	"sort"
@@ -46,26 +47,25 @@ func Decode(data []byte) (*Scenario, []string, error) {
 			return nil, nil, ErrorList{{Index: -1, Detail: "the scenario must be an object with fields such as nodes, pods and pending"}}
 		}
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
+	lists, wrongKind, unknownTop, err := splitTop(data)
+	if err != nil {
+		// The streaming decoder's syntax errors count offsets from the
+		// start of the value being read; a whole-document check gives the
+		// position in the document.
+		var whole json.RawMessage
+		if werr := json.Unmarshal(data, &whole); werr != nil {
+			err = werr
+		}
 		return nil, nil, ErrorList{{Index: -1, Detail: "invalid JSON: " + describeSyntax(data, err)}}
 	}
 
 	d := &decoder{}
 	s := &Scenario{}
-	known := map[string]bool{}
 	list := func(name string) []json.RawMessage {
-		known[name] = true
-		raw, ok := top[name]
-		if !ok {
-			return nil
+		if kind, ok := wrongKind[name]; ok {
+			d.errs = append(d.errs, &ObjectError{List: name, Index: -1, Detail: "expected a list, got " + kind})
 		}
-		var items []json.RawMessage
-		if err := json.Unmarshal(raw, &items); err != nil {
-			d.errs = append(d.errs, &ObjectError{List: name, Index: -1, Detail: "expected a list, got " + jsonKind(raw)})
-			return nil
-		}
-		return items
+		return lists[name]
 	}
 	s.Nodes = decodeList[corev1.Node](d, "nodes", list("nodes"), false)
 	s.Pods = decodeList[corev1.Pod](d, "pods", list("pods"), true)
@@ -78,13 +78,6 @@ func Decode(data []byte) (*Scenario, []string, error) {
 	s.StatefulSets = decodeList[appsv1.StatefulSet](d, "statefulSets", list("statefulSets"), true)
 	s.ReplicationControllers = decodeList[corev1.ReplicationController](d, "replicationControllers", list("replicationControllers"), true)
 
-	var unknownTop []string
-	for k := range top {
-		if !known[k] {
-			unknownTop = append(unknownTop, k)
-		}
-	}
-	sort.Strings(unknownTop)
 	warnings := make([]string, 0, len(unknownTop)+len(d.warnings))
 	for _, k := range unknownTop {
 		warnings = append(warnings, fmt.Sprintf("unknown field %q ignored", k))
@@ -94,6 +87,116 @@ func Decode(data []byte) (*Scenario, []string, error) {
 		return nil, warnings, d.errs
 	}
 	return s, warnings, nil
+}
+
+// topLevelLists are the scenario's fields, all lists of objects.
+var topLevelLists = map[string]bool{
+	"nodes": true, "pods": true, "namespaces": true, "pdbs": true, "priorityClasses": true, "pending": true,
+	"services": true, "replicaSets": true, "statefulSets": true, "replicationControllers": true,
+}
+
+// splitTop reads the top-level object in one streaming pass, keeping each
+// list item's raw bytes, so that every byte is scanned once here and then
+// once more by its item's decoder. A known field that is not a list is
+// reported in wrongKind (its JSON kind); unknown fields are listed, sorted.
+// As with encoding/json, a repeated field's last value wins and null is
+// the same as absent.
+func splitTop(data []byte) (lists map[string][]json.RawMessage, wrongKind map[string]string, unknown []string, err error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // the opening brace, checked by the caller
+		return nil, nil, nil, err
+	}
+	lists = map[string][]json.RawMessage{}
+	wrongKind = map[string]string{}
+	unknownSet := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		key, _ := tok.(string)
+		if !topLevelLists[key] {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, nil, nil, err
+			}
+			unknownSet[key] = true
+			continue
+		}
+		delete(lists, key)
+		delete(wrongKind, key)
+		tok, err = dec.Token()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		switch tok {
+		case json.Delim('['):
+			var items []json.RawMessage
+			for dec.More() {
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					return nil, nil, nil, err
+				}
+				items = append(items, raw)
+			}
+			if _, err := dec.Token(); err != nil { // ']'
+				return nil, nil, nil, err
+			}
+			lists[key] = items
+		case nil:
+		case json.Delim('{'):
+			if err := skipRest(dec); err != nil {
+				return nil, nil, nil, err
+			}
+			wrongKind[key] = "an object"
+		default:
+			wrongKind[key] = tokenKind(tok)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // '}'
+		return nil, nil, nil, err
+	}
+	if tok, err := dec.Token(); err != io.EOF {
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return nil, nil, nil, fmt.Errorf("unexpected %v after the scenario object", tok)
+	}
+	for k := range unknownSet {
+		unknown = append(unknown, k)
+	}
+	sort.Strings(unknown)
+	return lists, wrongKind, unknown, nil
+}
+
+// skipRest consumes the rest of an object or list whose opening delimiter
+// has been read.
+func skipRest(dec *json.Decoder) error {
+	for depth := 1; depth > 0; {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return nil
+}
+
+func tokenKind(tok json.Token) string {
+	switch tok.(type) {
+	case string:
+		return "a string"
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return "null"
 }
 
 type decoder struct {
@@ -402,26 +505,15 @@ func genericKind(v any) string {
 	return "null"
 }
 
-func jsonKind(raw json.RawMessage) string {
-	var v any
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	if d.Decode(&v) != nil {
-		return "invalid JSON"
-	}
-	return genericKind(v)
-}
-
 // describeSyntax adds a line and column to JSON syntax errors.
 func describeSyntax(data []byte, err error) string {
 	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
 		line, col := position(data, se.Offset)
 		return fmt.Sprintf("line %d, column %d: %s", line, col, se.Error())
-	case errors.As(err, &te):
-		return "the scenario must be an object with fields such as nodes, pods and pending"
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "unexpected end of input"
 	}
 	return err.Error()
 }
