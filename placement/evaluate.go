@@ -60,21 +60,25 @@ func (c *Compiled) Schedule() Decision {
 		d.Message = fitErrorMessage(len(nodes), &c.preFilter, nil)
 		return d
 	}
+	forChunks(len(nodes), c.opts.Parallelism, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			n := nodes[i]
+			if !c.InPreFilterResult(n.Name) {
+				d.Codes[i] = c.absent.Code
+				continue
+			}
+			d.Codes[i] = c.Filter(n).Code
+		}
+	})
 	var feasible []*cluster.NodeInfo
 	hasErr := false
-	for i, n := range nodes {
-		if !c.InPreFilterResult(n.Name) {
-			d.Codes[i] = c.absent.Code
-			continue
-		}
-		st := c.Filter(n)
-		d.Codes[i] = st.Code
-		hasErr = hasErr || st.Code == sched.Error
-		if st.Code.Passes() {
+	for i, code := range d.Codes {
+		hasErr = hasErr || code == sched.Error
+		if code.Passes() {
 			if feasible == nil {
 				feasible = make([]*cluster.NodeInfo, 0, len(nodes)-i)
 			}
-			feasible = append(feasible, n)
+			feasible = append(feasible, nodes[i])
 		}
 	}
 	d.Feasible = len(feasible)

@@ -44,6 +44,11 @@ type Options struct {
 	// Version selects the Kubernetes release whose rules apply (zero: v1.36).
 	Version Version
 
+	// Parallelism is the number of goroutines Schedule and Score may use for
+	// the per-node work (0 or 1: the calling goroutine only). Results do not
+	// depend on it: each goroutine writes only its own range of nodes.
+	Parallelism int
+
 	// ScoreWeights overrides Score plugin weights by plugin name; a plugin
 	// missing from the map keeps its default weight, weight 0 disables it.
 	ScoreWeights map[string]int64

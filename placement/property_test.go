@@ -245,3 +245,31 @@ func TestNonZeroDefaultsAreScoringOnly(t *testing.T) {
 	require.Equal(t, []string{"n1"}, r.FeasibleNodes)
 	_ = resource.MustParse
 }
+
+// TestParallelismDoesNotChangeResults: Schedule and Score give the same
+// answer on any number of goroutines (each writes only its own node range).
+func TestParallelismDoesNotChangeResults(t *testing.T) {
+	var nodes []*corev1.Node
+	rapid.Check(t, func(t *rapid.T) {
+		if nodes == nil {
+			for i := range 3 * minChunk {
+				nodes = append(nodes, genNode(t, i))
+			}
+		}
+		var bound []*corev1.Pod
+		for i := range rapid.IntRange(0, 40).Draw(t, "bound") {
+			p := genPod(t, fmt.Sprintf("b%d", i))
+			p.Spec.NodeName = nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")].Name
+			bound = append(bound, p)
+		}
+		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})
+		require.NoError(t, err)
+		pod := genPod(t, "pending")
+		seq, err := Compile(snap, pod, Options{})
+		require.NoError(t, err)
+		par, err := Compile(snap, pod, Options{Parallelism: rapid.IntRange(2, 8).Draw(t, "par")})
+		require.NoError(t, err)
+		require.Equal(t, seq.Schedule(), par.Schedule())
+		require.Equal(t, seq.Score(snap.Nodes()), par.Score(snap.Nodes()))
+	})
+}

@@ -53,46 +53,71 @@ func (c *Compiled) Score(feasible []*cluster.NodeInfo) *Scores {
 		}
 	}
 	k := len(feasible)
-	block := make([]int64, 0, 5*k)
-	raw := func(p int) []int64 {
-		r := block[len(block) : len(block)+k : len(block)+k]
-		block = block[:len(block)+k]
-		s.Raw[p] = r
-		return r
+	// PreScore Skips of the node-local plugins.
+	if c.preferred == nil && c.addedPreferred == nil {
+		s.Skipped[sNodeAffinity] = true // no preferred terms
 	}
-
-	// TaintToleration: untolerated PreferNoSchedule taints, reversed.
-	if !s.Skipped[sTaintToleration] {
-		r := raw(sTaintToleration)
-		for i, n := range feasible {
-			r[i] = c.intolerablePreferTaints(n.Taints)
+	best := true
+	for _, v := range c.balReqs {
+		if v != 0 {
+			best = false
 		}
+	}
+	if best {
+		s.Skipped[sBalancedAllocation] = true // a best-effort pod
+	}
+	local := [...]int{sTaintToleration, sNodeAffinity, sNodeResourcesFit, sBalancedAllocation, sImageLocality}
+	block := make([]int64, len(local)*k)
+	for j, p := range local {
+		if !s.Skipped[p] {
+			s.Raw[p] = block[j*k : (j+1)*k : (j+1)*k]
+		}
+	}
+	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
+	scorer := c.fitScorer(fitRes)
+	total := len(c.snap.Nodes())
+	forChunks(k, c.opts.Parallelism, func(lo, hi int) {
+		fitBuf := make([]int64, 3*len(fitRes))
+		balBuf := make([]int64, 3*len(balRes))
+		for i := lo; i < hi; i++ {
+			n := feasible[i]
+			// TaintToleration: untolerated PreferNoSchedule taints.
+			if r := s.Raw[sTaintToleration]; r != nil {
+				r[i] = c.intolerablePreferTaints(n.Taints)
+			}
+			// NodeAffinity: weights of the matching preferred terms.
+			if r := s.Raw[sNodeAffinity]; r != nil {
+				r[i] = c.addedPreferred.score(n.Node) + c.preferred.score(n.Node)
+			}
+			// NodeResourcesFit: the scoring strategy.
+			if r := s.Raw[sNodeResourcesFit]; r != nil {
+				m := len(fitRes)
+				nodeAllocatableRequest(n, fitRes, c.fitReqs, false, fitBuf[:m], fitBuf[m:2*m], fitBuf[2*m:])
+				r[i] = scorer(fitBuf[:m], fitBuf[2*m:])
+			}
+			// NodeResourcesBalancedAllocation.
+			if r := s.Raw[sBalancedAllocation]; r != nil {
+				m := len(balRes)
+				nodeAllocatableRequest(n, balRes, c.balReqs, true, balBuf[:m], balBuf[m:2*m], balBuf[2*m:])
+				r[i] = balancedAllocationScore(c.opts.Version, balBuf[:m], balBuf[m:2*m], balBuf[2*m:])
+			}
+			// ImageLocality.
+			if r := s.Raw[sImageLocality]; r != nil {
+				r[i] = c.imageScore(n, total)
+			}
+		}
+	})
+	// Normalization: TaintToleration reversed, NodeAffinity plain; the
+	// resource and image plugins have none.
+	if r := s.Raw[sTaintToleration]; r != nil {
 		s.Normalized[sTaintToleration] = defaultNormalize(r, true)
 	}
-	// NodeAffinity: PreScore skips without preferred terms.
-	if !s.Skipped[sNodeAffinity] && c.preferred == nil && c.addedPreferred == nil {
-		s.Skipped[sNodeAffinity] = true
-	}
-	if !s.Skipped[sNodeAffinity] {
-		r := raw(sNodeAffinity)
-		for i, n := range feasible {
-			r[i] = c.addedPreferred.score(n.Node) + c.preferred.score(n.Node)
-		}
+	if r := s.Raw[sNodeAffinity]; r != nil {
 		s.Normalized[sNodeAffinity] = defaultNormalize(r, false)
 	}
-	// NodeResourcesFit: the scoring strategy, no normalization.
-	if !s.Skipped[sNodeResourcesFit] {
-		r := raw(sNodeResourcesFit)
-		res := c.opts.fitResources()
-		scorer := c.fitScorer(res)
-		buf := make([]int64, 3*len(res))
-		for i, n := range feasible {
-			requested, allocated, allocatable := buf[:len(res)], buf[len(res):2*len(res)], buf[2*len(res):]
-			nodeAllocatableRequest(n, res, c.fitReqs, false, requested, allocated, allocatable)
-			r[i] = scorer(requested, allocatable)
-		}
-		s.Normalized[sNodeResourcesFit] = r
-	}
+	s.Normalized[sNodeResourcesFit] = s.Raw[sNodeResourcesFit]
+	s.Normalized[sBalancedAllocation] = s.Raw[sBalancedAllocation]
+	s.Normalized[sImageLocality] = s.Raw[sImageLocality]
 	// PodTopologySpread and InterPodAffinity come normalized.
 	if !s.Skipped[sPodTopologySpread] {
 		if c.spread == nil {
@@ -111,36 +136,6 @@ func (c *Compiled) Score(feasible []*cluster.NodeInfo) *Scores {
 		} else {
 			s.Raw[sInterPodAffinity], s.Normalized[sInterPodAffinity] = r, norm
 		}
-	}
-	// NodeResourcesBalancedAllocation: skipped for a best-effort pod.
-	if !s.Skipped[sBalancedAllocation] {
-		best := true
-		for _, v := range c.balReqs {
-			if v != 0 {
-				best = false
-			}
-		}
-		s.Skipped[sBalancedAllocation] = best
-	}
-	if !s.Skipped[sBalancedAllocation] {
-		r := raw(sBalancedAllocation)
-		res := c.opts.balancedResources()
-		buf := make([]int64, 3*len(res))
-		for i, n := range feasible {
-			requested, allocated, allocatable := buf[:len(res)], buf[len(res):2*len(res)], buf[2*len(res):]
-			nodeAllocatableRequest(n, res, c.balReqs, true, requested, allocated, allocatable)
-			r[i] = balancedAllocationScore(c.opts.Version, requested, allocated, allocatable)
-		}
-		s.Normalized[sBalancedAllocation] = r
-	}
-	// ImageLocality.
-	if !s.Skipped[sImageLocality] {
-		r := raw(sImageLocality)
-		total := len(c.snap.Nodes())
-		for i, n := range feasible {
-			r[i] = c.imageScore(n, total)
-		}
-		s.Normalized[sImageLocality] = r
 	}
 	for p := range numScores {
 		if s.Skipped[p] {
