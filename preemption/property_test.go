@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -163,5 +164,57 @@ func TestPreemptionProperties(t *testing.T) {
 				require.Equal(t, "preemption: not eligible due to preemptionPolicy=Never.", r.Message())
 			}
 		})
+	})
+}
+
+// TestPickCandidateReference checks pickCandidate against an obvious model:
+// the winner is the lexicographic minimum of (PDB violations, highest victim
+// priority, priority sum, victim count, minus the latest start time), then
+// the lowest name; every loser's LostAt is the first criterion where it is
+// worse than the winner.
+func TestPickCandidateReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 6).Draw(t, "cands")
+		var cands []Candidate
+		for i := 0; i < n; i++ {
+			c := Candidate{Node: fmt.Sprintf("n%d", i), NumPDBViolations: rapid.IntRange(0, 2).Draw(t, "pdb")}
+			for j := rapid.IntRange(1, 3).Draw(t, "victims"); j > 0; j-- {
+				v := Victim{Priority: rapid.SampledFrom([]int32{-5, 0, 10}).Draw(t, "prio")}
+				if m := rapid.IntRange(-1, 2).Draw(t, "start"); m >= 0 {
+					v.StartTime = t0.Add(time.Duration(m) * time.Minute)
+				}
+				c.Victims = append(c.Victims, v)
+			}
+			cands = append(cands, c)
+		}
+		vec := func(c *Candidate) [5]int64 {
+			k := keyOf(c)
+			return [5]int64{k.pdb, k.highest, k.sum, k.count, -k.latestStart}
+		}
+		win := pickCandidate(cands)
+		w := vec(&cands[win])
+		for i := range cands {
+			if i == win {
+				continue
+			}
+			v := vec(&cands[i])
+			first := -1
+			for k := range v {
+				if v[k] != w[k] {
+					first = k
+					break
+				}
+			}
+			switch {
+			case first < 0:
+				if cands[i].Node < cands[win].Node || cands[i].LostAt != LowestNodeName {
+					t.Fatalf("tie: %s beat %s (%v)", cands[win].Node, cands[i].Node, cands[i].LostAt)
+				}
+			case v[first] < w[first]:
+				t.Fatalf("%s is better than the winner %s on criterion %d", cands[i].Node, cands[win].Node, first+1)
+			case cands[i].LostAt != Criterion(first+1):
+				t.Fatalf("%s lost at %v, want criterion %d", cands[i].Node, cands[i].LostAt, first+1)
+			}
+		}
 	})
 }
