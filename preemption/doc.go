@@ -92,11 +92,17 @@
 //
 //   - Upstream's random choices (candidate sampling offset, the final
 //     candidate tie) and map orders become the rules above.
-//   - The dry run evaluates the filters on a snapshot view without the
-//     removed pods instead of updating PodTopologySpread's and
-//     InterPodAffinity's PreFilter state with their AddPod/RemovePod
-//     extensions; the counts are the same, since the dry run on one node
-//     only moves that node's domain back towards its original count.
+//   - The dry run keeps one private copy of the node being tried and takes
+//     pods off and puts them back in place (no copy of the cluster per
+//     node). Instead of updating PodTopologySpread's and InterPodAffinity's
+//     PreFilter state with their AddPod/RemovePod extensions, it recomputes
+//     that state on a snapshot view without the removed pods, and only while
+//     a removed pod can move it (same namespace and matching a DoNotSchedule
+//     selector; matching one of the preemptor's required terms; or carrying
+//     required anti-affinity that selects the preemptor). The counts are the
+//     same: on one node the dry run only moves that node's domain down and
+//     back towards its original count, which upstream's two-path minimum
+//     tracks exactly.
 //   - Pods without status.startTime count as started at Options.Now
 //     (upstream: the wall clock), or after every pod with a start time when
 //     Now is zero.
