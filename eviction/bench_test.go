@@ -47,12 +47,16 @@ func benchCluster(b *testing.B, nodes, podsPerNode, apps int) (*cluster.Snapshot
 	require.NoError(b, err)
 	var pdbs []*policyv1.PodDisruptionBudget
 	for app := range apps {
-		mu := intstr.FromString("10%")
+		// half the budgets allow 10% (3 of 30), half a single pod
+		mu, allowed := intstr.FromString("10%"), (perApp[app]+9)/10
+		if app%2 == 1 {
+			mu, allowed = intstr.FromInt32(1), 1
+		}
 		n := perApp[app]
 		pdbs = append(pdbs, &policyv1.PodDisruptionBudget{
 			ObjectMeta: metav1.ObjectMeta{Namespace: fmt.Sprintf("team-%02d", app%50), Name: fmt.Sprintf("app-%04d", app), Generation: 1},
 			Spec:       policyv1.PodDisruptionBudgetSpec{MaxUnavailable: &mu, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("app-%04d", app)}}},
-			Status:     policyv1.PodDisruptionBudgetStatus{ObservedGeneration: 1, ExpectedPods: n, CurrentHealthy: n, DesiredHealthy: n - (n+9)/10, DisruptionsAllowed: (n + 9) / 10},
+			Status:     policyv1.PodDisruptionBudgetStatus{ObservedGeneration: 1, ExpectedPods: n, CurrentHealthy: n, DesiredHealthy: n - allowed, DisruptionsAllowed: allowed},
 		})
 	}
 	return snap, pdbs
