@@ -211,10 +211,12 @@ func (c *Compiled) Evaluate() *Result {
 	}
 	var feasible []*cluster.NodeInfo
 	var feasibleIdx []int
+	// One backing array for every node's filter list.
+	filterBlock := make([]PluginStatus, len(nodes)*numFilters)
 	for i, n := range nodes {
 		nr := NodeResult{Node: n.Name}
 		each := c.FilterEach(n)
-		nr.Filters = make([]PluginStatus, 0, numFilters)
+		nr.Filters = filterBlock[i*numFilters : i*numFilters : (i+1)*numFilters]
 		first := sched.Status{}
 		for p := 0; p < numFilters; p++ {
 			if !c.includesFilter(p) {
@@ -256,8 +258,10 @@ func (c *Compiled) Evaluate() *Result {
 	}
 	sort.Strings(r.PreScoreSkippedPlugins)
 	var top int64
+	scoreBlock := make([]PluginScore, len(feasibleIdx)*numScores)
 	for k, i := range feasibleIdx {
 		nr := &r.Nodes[i]
+		nr.Scores = scoreBlock[k*numScores : k*numScores : (k+1)*numScores]
 		for p := range numScores {
 			if s.Skipped[p] {
 				continue
