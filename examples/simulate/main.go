@@ -198,17 +198,13 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 
 // prepare decodes and normalizes the scenario.
 func prepare(data []byte, cfg config) (*input, error) {
-	sc, warnings, err := scenario.Decode(data)
-	if err != nil {
-		return nil, err
-	}
-	norm, more, err := scenario.Normalize(sc)
+	norm, warnings, err := scenario.Load(data)
 	if err != nil {
 		return nil, err
 	}
 	in := &input{
 		scenario: norm,
-		warnings: append(warnings, more...),
+		warnings: warnings,
 		opts:     placement.Options{Version: cfg.version},
 	}
 	for i := range norm.Pending {

@@ -182,10 +182,14 @@ func FuzzDecode(f *testing.F) {
 		}
 		require.NotNil(t, s)
 		n, _, err := Normalize(s)
+		loaded, _, lerr := Load(doc)
 		if err != nil {
 			require.Nil(t, n)
+			require.Equal(t, err, lerr, "Load reports what Decode then Normalize report")
 			return
 		}
+		require.NoError(t, lerr)
 		require.Len(t, n.Pending, len(s.Pending))
+		require.Equal(t, n, loaded, "Load gives what Decode then Normalize give")
 	})
 }

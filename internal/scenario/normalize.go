@@ -31,7 +31,23 @@ const (
 // selectors) are all reported at once as an ErrorList; then the result is
 // nil.
 func Normalize(s *Scenario) (*Scenario, []string, error) {
-	n := s.DeepCopy()
+	return normalizeInPlace(s.DeepCopy())
+}
+
+// Load decodes a document and normalizes it: Decode then Normalize, without
+// the intermediate copy, since the decoded objects never reach the caller.
+// The warnings of both steps are returned, decoding's first.
+func Load(data []byte) (*Scenario, []string, error) {
+	s, warnings, err := Decode(data)
+	if err != nil {
+		return nil, warnings, err
+	}
+	n, more, err := normalizeInPlace(s)
+	return n, append(warnings, more...), err
+}
+
+// normalizeInPlace applies the rules to n itself.
+func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 	var errs ErrorList
 	var warnings []string
 	warn := func(list string, i int, name, format string, args ...any) {
