@@ -19,7 +19,9 @@
 // # Normalization
 //
 // [Normalize] returns a normalized deep copy; the decoded scenario is never
-// modified. It applies, in this order, what the API server does on create:
+// modified. [Load] is Decode then Normalize without the copy (the decoded
+// objects never reach the caller). It applies, in this order, what the API
+// server does on create:
 //
 //  1. v1 defaulting, reimplemented by hand after
 //     k8s.io/kubernetes/pkg/apis/core/v1 (defaults.go and
