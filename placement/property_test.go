@@ -109,6 +109,34 @@ func TestProperties(t *testing.T) {
 			require.Equal(t, a, b)
 		})
 	})
+	t.Run("inputs are never modified", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			w := genWorld(t)
+			var nodes0 []*corev1.Node
+			for _, n := range w.nodes {
+				nodes0 = append(nodes0, n.DeepCopy())
+			}
+			var bound0 []*corev1.Pod
+			for _, p := range w.bound {
+				bound0 = append(bound0, p.DeepCopy())
+			}
+			pod0 := w.pending.DeepCopy()
+			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+			require.NoError(t, err)
+			c, err := Compile(snap, w.pending, Options{})
+			require.NoError(t, err)
+			_ = c.Evaluate()
+			_ = c.Schedule()
+			bind := w.pending.DeepCopy()
+			bind.Spec.NodeName = w.nodes[0].Name
+			v, err := snap.WithPod(bind)
+			require.NoError(t, err)
+			_ = v.WithoutPods(w.pending.Namespace + "/" + w.pending.Name)
+			require.Equal(t, nodes0, w.nodes)
+			require.Equal(t, bound0, w.bound)
+			require.Equal(t, pod0, w.pending)
+		})
+	})
 	t.Run("labels no selector mentions change nothing", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			w := genWorld(t)
