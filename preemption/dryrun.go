@@ -22,10 +22,10 @@ func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Res
 	if err != nil {
 		return nil, err
 	}
-	return preemptCompiled(c, statuses, opts, nm)
+	return preemptCompiled(c, statuses, opts, nm, compileBudgets(c.Snapshot().Input().PDBs, opts.PDBRule))
 }
 
-func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Options, nm *nominator) (*Result, error) {
+func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Options, nm *nominator, b *budgets) (*Result, error) {
 	snap := c.Snapshot()
 	nodes := snap.Nodes()
 	if len(statuses) != len(nodes) {
@@ -43,7 +43,7 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 		t.removed, t.view = t.removed[:0], nil
 		return t
 	}
-	res := preempt(nodes, c.Pod(), codes, newTrial, snap.Input().PDBs, opts)
+	res := preempt(nodes, c.Pod(), codes, newTrial, b, opts)
 	if firstErr != nil {
 		return nil, firstErr
 	}

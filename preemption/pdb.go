@@ -28,6 +28,10 @@ const (
 type budgets struct {
 	rule  PDBSelectorRule
 	items []budget
+	// cache holds, per pod, the indices of the budgets that cover it: PDBs
+	// are static during a queue run, and each pod is walked once per
+	// preemption attempt.
+	cache map[*corev1.Pod][]int32
 }
 
 type budget struct {
@@ -41,7 +45,7 @@ type budget struct {
 }
 
 func compileBudgets(pdbs []*policyv1.PodDisruptionBudget, rule PDBSelectorRule) *budgets {
-	b := &budgets{rule: rule, items: make([]budget, 0, len(pdbs))}
+	b := &budgets{rule: rule, items: make([]budget, 0, len(pdbs)), cache: map[*corev1.Pod][]int32{}}
 	for _, pdb := range pdbs {
 		if pdb == nil || pdb.Spec.Selector == nil {
 			continue // a nil selector matches nothing under both rules
@@ -104,6 +108,24 @@ func MatchingPDBs(pod *corev1.Pod, pdbs []*policyv1.PodDisruptionBudget, rule PD
 	return out
 }
 
+// covering returns the indices of the budgets that cover the pod.
+func (b *budgets) covering(pod *corev1.Pod) []int32 {
+	if len(b.items) == 0 {
+		return nil
+	}
+	if idx, ok := b.cache[pod]; ok {
+		return idx
+	}
+	var idx []int32
+	for i := range b.items {
+		if b.matches(i, pod) {
+			idx = append(idx, int32(i))
+		}
+	}
+	b.cache[pod] = idx
+	return idx
+}
+
 // violationWalk counts, for pods taken in order, which would break a budget
 // if all of them and the earlier ones were evicted, as
 // filterPodsWithPDBViolation does: every matching budget not listing the
@@ -126,10 +148,7 @@ func (b *budgets) walk() *violationWalk {
 // and which ones (keys namespace/name, input order) when broken is non-nil.
 func (w *violationWalk) next(pod *corev1.Pod, broken *[]string) bool {
 	violating := false
-	for i := range w.b.items {
-		if !w.b.matches(i, pod) {
-			continue
-		}
+	for _, i := range w.b.covering(pod) {
 		if _, ok := w.b.items[i].disrupted[pod.Name]; ok {
 			continue
 		}

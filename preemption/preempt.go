@@ -8,7 +8,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	policyv1 "k8s.io/api/policy/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
@@ -187,7 +186,7 @@ func terminatingByPreemption(p *corev1.Pod) bool {
 // is the filter status code of nodes[i]; newTrial gives a fresh dry-run view
 // of one node.
 func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, newTrial func(n *cluster.NodeInfo) trial,
-	pdbs []*policyv1.PodDisruptionBudget, opts Options) *Result {
+	b *budgets, opts Options) *Result {
 	res := &Result{}
 	nomCode := sched.UnschedulableAndUnresolvable
 	if nom := pod.Status.NominatedNodeName; nom != "" {
@@ -206,7 +205,7 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 		}
 	}
 	res.PotentialNodes = len(potential)
-	pr := &preemptor{pod: pod, priority: PodPriority(pod), budgets: compileBudgets(pdbs, opts.PDBRule), now: opts.Now}
+	pr := &preemptor{pod: pod, priority: PodPriority(pod), budgets: b, now: opts.Now}
 
 	var cands []Candidate
 	var errs []string

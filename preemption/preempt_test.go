@@ -30,7 +30,7 @@ func runFake(pod *corev1.Pod, want int64, fns []fakeNode, pdbs []*policyv1.PodDi
 		codes = append(codes, f.code)
 		caps[f.name] = f.capacity
 	}
-	return preempt(nodes, pod, codes, func(n *cluster.NodeInfo) trial { return newCPUTrial(n, caps[n.Name], want) }, pdbs, opts)
+	return preempt(nodes, pod, codes, func(n *cluster.NodeInfo) trial { return newCPUTrial(n, caps[n.Name], want) }, compileBudgets(pdbs, opts.PDBRule), opts)
 }
 
 // TestPreempt mirrors Evaluator.Preempt / findCandidates / DryRunPreemption.

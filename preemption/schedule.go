@@ -131,6 +131,8 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 	if err != nil {
 		return nil, err
 	}
+	// PDB status is static during the run: compile the budgets once.
+	pdbs := compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
 	cur := snap
 	bind := func(pod *corev1.Pod, node string) error {
 		if nm != nil {
@@ -196,7 +198,7 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 				out.NodeStatuses[i] = NodeStatus{Node: n.Name, Status: d.Statuses[i]}
 			}
 		}
-		pre, err := preemptCompiled(c, d.Statuses, opts.Preemption, nm)
+		pre, err := preemptCompiled(c, d.Statuses, opts.Preemption, nm, pdbs)
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)
