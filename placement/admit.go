@@ -144,9 +144,9 @@ func Admit(snap *Snapshot, pod *corev1.Pod) (AdmitResult, error) {
 	return res, nil
 }
 
-// compileForAdmission compiles only what AdmissionCheck reads.
+// compileForAdmission compiles only what AdmissionCheck reads (no topology).
 func compileForAdmission(snap *Snapshot, pod *corev1.Pod) (*Compiled, error) {
-	c, err := Compile(snap, pod, Options{})
+	c, err := compile(snap, pod, Options{}, true)
 	if err != nil {
 		return nil, err
 	}

@@ -92,6 +92,9 @@ type Compiled struct {
 
 	spread *topology.Spread
 	ipa    *topology.InterPodAffinity
+	// noTopology leaves PodTopologySpread and InterPodAffinity out (kubelet
+	// admission checks neither).
+	noTopology bool
 }
 
 // Compile compiles pod against snap with the given profile options. It
@@ -100,6 +103,10 @@ type Compiled struct {
 // problem at once (an error wrapping ErrInvalidPod, whose text lists each
 // field path). Neither the snapshot nor the pod is modified.
 func Compile(snap *Snapshot, pod *corev1.Pod, opts Options) (*Compiled, error) {
+	return compile(snap, pod, opts, false)
+}
+
+func compile(snap *Snapshot, pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, error) {
 	if snap == nil {
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
 	}
@@ -109,7 +116,7 @@ func Compile(snap *Snapshot, pod *corev1.Pod, opts Options) (*Compiled, error) {
 	if !opts.Version.Valid() {
 		return nil, fmt.Errorf("%w: Options.Version %d", ErrUnsupportedVersion, uint8(opts.Version))
 	}
-	c := &Compiled{snap: snap, pod: pod, opts: opts}
+	c := &Compiled{snap: snap, pod: pod, opts: opts, noTopology: noTopology}
 	var errs field.ErrorList
 
 	pi, err := cluster.NewPodInfo(pod)
@@ -339,7 +346,27 @@ func (c *Compiled) runPreFilter() error {
 		c.skip[fNodePorts] = true
 	}
 	// NodeResourcesFit never skips (SidecarContainers is GA).
-	// PodTopologySpread.
+	if c.noTopology {
+		c.skip[fPodTopologySpread], c.skip[fInterPodAffinity] = true, true
+	} else if err := c.compileTopology(); err != nil {
+		return err
+	}
+	// NodeDeclaredFeatures (v1.36: a profile member; skipped without requirements).
+	if len(c.features) == 0 {
+		c.skip[fNodeDeclaredFeatures] = true
+	}
+	c.active = c.active[:0:0]
+	for i := 0; i < numFilters; i++ {
+		if c.skip[i] || (i == fNodeName && c.pod.Spec.NodeName == "") {
+			continue
+		}
+		c.active = append(c.active, int8(i))
+	}
+	return nil
+}
+
+// compileTopology is the PreFilter of PodTopologySpread and InterPodAffinity.
+func (c *Compiled) compileTopology() error {
 	sp, err := topology.NewSpread(c.pi, c.snap, topology.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints})
 	if err != nil {
 		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.PodTopologySpread, Reasons: []string{err.Error()}}
@@ -360,17 +387,6 @@ func (c *Compiled) runPreFilter() error {
 	}
 	c.ipa = ipa
 	c.skip[fInterPodAffinity] = ipa.FilterSkipped()
-	// NodeDeclaredFeatures (v1.36: a profile member; skipped without requirements).
-	if len(c.features) == 0 {
-		c.skip[fNodeDeclaredFeatures] = true
-	}
-	c.active = c.active[:0:0]
-	for i := 0; i < numFilters; i++ {
-		if c.skip[i] || (i == fNodeName && c.pod.Spec.NodeName == "") {
-			continue
-		}
-		c.active = append(c.active, int8(i))
-	}
 	return nil
 }
 
