@@ -25,7 +25,8 @@ func requireSnapshot(t testing.TB) {
 }
 
 // world is a small random cluster where preemption is likely: few nodes,
-// CPU nearly full, priorities from a small pool so ties happen.
+// CPU nearly full, priorities from a small pool so ties on priority happen
+// (start times are distinct).
 type world struct {
 	nodes   []*corev1.Node
 	pods    []*corev1.Pod
@@ -44,7 +45,10 @@ func drawWorld(t *rapid.T, neverPolicy bool) world {
 		p := mkPod(fmt.Sprintf("b%d", i),
 			onNode(fmt.Sprintf("n%d", (i+rapid.IntRange(0, 1).Draw(t, "node"))%nNodes)),
 			prio(rapid.SampledFrom([]int32{0, 10, 100, 1000}).Draw(t, "prio")),
-			started(rapid.IntRange(0, 5).Draw(t, "start")),
+			// Distinct start times: among pods of equal priority and start,
+			// upstream's (and schedkit's) choice follows the node's pod order,
+			// i.e. the input order, which the order property permutes.
+			started(2*i+rapid.IntRange(0, 1).Draw(t, "start")),
 			cpu(int64(rapid.SampledFrom([]int{300, 500, 100, 1000}).Draw(t, "cpu"))),
 			labelled("app", rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "app")))
 		w.pods = append(w.pods, p)
@@ -142,13 +146,15 @@ func TestPreemptionProperties(t *testing.T) {
 			}
 		})
 	})
-	t.Run("results do not depend on node or pod input order", func(t *testing.T) {
+	// Pod input order is not in the list: upstream breaks ties between
+	// equally important victims by the node's pod order (see
+	// TestSelectVictimsTieOrder).
+	t.Run("results do not depend on node or PDB input order", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			w := drawWorld(t, false)
 			r1 := preemptIn(t, w.snapshot(t), w.pending, w.pdbs)
 			w2 := w
 			w2.nodes = rapid.Permutation(w.nodes).Draw(t, "nodeOrder")
-			w2.pods = rapid.Permutation(w.pods).Draw(t, "podOrder")
 			w2.pdbs = rapid.Permutation(w.pdbs).Draw(t, "pdbOrder")
 			r2 := preemptIn(t, w2.snapshot(t), w2.pending, w2.pdbs)
 			require.Equal(t, r1, r2)
