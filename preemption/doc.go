@@ -82,8 +82,11 @@
 //
 // # Determinism and concurrency
 //
-// Results do not depend on input order beyond the documented tie-breaks
-// (queue ties by input order, nodes and candidates by name). Nothing here
+// Results do not depend on input order beyond the documented tie-breaks:
+// queue ties by input order, nodes and candidates by name, and potential
+// victims of equal priority and start time, which are ranked as upstream
+// ranks them (its unstable sort over the node's pod order: input order,
+// then binding order). Nothing here
 // modifies its arguments: bindings and evictions produce new copy-on-write
 // snapshot views. All functions are safe for concurrent use; a
 // [PriorityClasses] is immutable.
