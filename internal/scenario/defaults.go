@@ -200,6 +200,10 @@ func defaultNamespace(ns *corev1.Namespace) {
 // the selector (which PodTopologySpread's default constraints read) and the
 // labels default to the template's labels.
 func defaultReplicationController(rc *corev1.ReplicationController) {
+	if rc.Spec.Replicas == nil { // declarative default (+default=1)
+		one := int32(1)
+		rc.Spec.Replicas = &one
+	}
 	if rc.Spec.Template == nil || rc.Spec.Template.Labels == nil {
 		return
 	}

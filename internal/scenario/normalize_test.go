@@ -248,6 +248,7 @@ func TestNormalizeObjects(t *testing.T) {
 
 	assert.Equal(t, map[string]string{"app": "x"}, n.ReplicationControllers[0].Spec.Selector, "an RC's selector defaults to its template labels")
 	assert.Equal(t, map[string]string{"app": "x"}, n.ReplicationControllers[0].Labels)
+	assert.Equal(t, int32(1), *n.ReplicationControllers[0].Spec.Replicas)
 }
 
 // TestNormalizeDoesNotModifyInput: Normalize works on a deep copy.
