@@ -150,6 +150,7 @@ func (tk termKeys) get(c *topoCounts, ix *interned, id int32) *keyCounts {
 // anti-affinity rejects it). It is immutable after NewInterPodAffinity; every
 // method is safe for concurrent use.
 type InterPodAffinity struct {
+	pi   *cluster.PodInfo
 	pod  *corev1.Pod
 	snap *cluster.Snapshot
 	ix   interned
@@ -177,7 +178,7 @@ type InterPodAffinity struct {
 // always nil today; it is kept for invalid input yet to be detected.
 func NewInterPodAffinity(pod *cluster.PodInfo, snap *cluster.Snapshot, opts AffinityOptions) (*InterPodAffinity, error) {
 	p := pod.Pod
-	a := &InterPodAffinity{pod: p, snap: snap, ix: newInterned(snap), opts: opts}
+	a := &InterPodAffinity{pi: pod, pod: p, snap: snap, ix: newInterned(snap), opts: opts}
 	if snap != nil {
 		if l := snap.NamespaceLabels(p.Namespace); l != nil {
 			a.nsLabels = labels.Set(l)
@@ -198,75 +199,97 @@ func NewInterPodAffinity(pod *cluster.PodInfo, snap *cluster.Snapshot, opts Affi
 		a.prefAnti = append(a.prefAnti, newIncomingTerm(&t.AffinityTerm, t.Weight))
 	}
 	ix := &a.ix
-
-	// getExistingAntiAffinityCounts: each distinct term is matched against
-	// the incoming pod once.
-	termMemo := make(memo, len(ix.view.Terms))
-	keys := make(termKeys, len(ix.view.Terms))
-	for i := range ix.nodes {
-		for _, r := range ix.view.Nodes[i].RequiredAntiAffinity {
-			if !a.existingMatches(r.Term, &ix.view.Terms[r.Term], termMemo) {
-				continue
-			}
-			k := keys.get(&a.existingAntiCounts, ix, r.Term)
-			if d := k.col.Of[i]; d >= 0 {
-				a.existingAntiCounts.add(k, d, 1)
-			}
-		}
-	}
-
-	// getIncomingAffinityAntiAffinityCounts: each distinct label set is
-	// matched against each term once; counts are added per node.
 	for i := range a.reqAff {
 		a.affKeys = append(a.affKeys, a.affinityCounts.forKey(ix, a.reqAff[i].key))
 	}
 	for i := range a.reqAnti {
 		a.antiKeys = append(a.antiKeys, a.antiAffinityCounts.forKey(ix, a.reqAnti[i].key))
 	}
-	if len(a.reqAff) > 0 || len(a.reqAnti) > 0 {
-		cache := nsCache{}
-		allMemo := ix.newMemo()
-		antiMemos := make([]memo, len(a.reqAnti))
-		for i := range antiMemos {
-			antiMemos[i] = ix.newMemo()
-		}
-		antiCount := make([]int64, len(a.reqAnti))
-		for i := range ix.nodes {
-			var affCount int64
-			clear(antiCount)
-			for _, id := range ix.view.Nodes[i].Sets {
-				if id < 0 {
-					id = -1 - id // terminating pods count for affinity
-				}
-				if len(a.reqAff) > 0 && a.setMatchesAll(ix, id, allMemo, cache) {
-					affCount++
-				}
-				for j := range a.reqAnti {
-					if a.reqAnti[j].setMatches(ix, id, antiMemos[j], cache) {
-						antiCount[j]++
-					}
-				}
-			}
-			if affCount > 0 {
-				for _, k := range a.affKeys {
-					if d := k.col.Of[i]; d >= 0 {
-						a.affinityCounts.add(k, d, affCount)
-					}
-				}
-			}
-			for j, c := range antiCount {
-				if c == 0 {
-					continue
-				}
-				if d := a.antiKeys[j].col.Of[i]; d >= 0 {
-					a.antiAffinityCounts.add(a.antiKeys[j], d, c)
-				}
-			}
-		}
-		a.selfMatchesAll = len(a.reqAff) > 0 && a.matchesAll(p, cache)
+	w := a.newWalker(ix)
+	for i := range ix.nodes {
+		w.node(i, 1)
 	}
+	a.selfMatchesAll = len(a.reqAff) > 0 && a.matchesAll(p, w.cache)
 	a.skip = !a.existingAntiCounts.nonEmpty && len(a.reqAff) == 0 && len(a.reqAnti) == 0
 	return a, nil
+}
+
+// walker adds (sign 1) or removes (sign -1) one node's contribution to the
+// PreFilter counts: getExistingAntiAffinityCounts (each distinct existing
+// term matched against the incoming pod once) and
+// getIncomingAffinityAntiAffinityCounts (each distinct label set matched
+// against each incoming term once, counts added per node).
+type walker struct {
+	a         *InterPodAffinity
+	ix        *interned
+	termMemo  memo
+	keys      termKeys
+	allMemo   memo
+	antiMemos []memo
+	antiCount []int64
+	cache     nsCache
+}
+
+func (a *InterPodAffinity) newWalker(ix *interned) *walker {
+	w := &walker{a: a, ix: ix, cache: nsCache{},
+		termMemo: make(memo, len(ix.view.Terms)), keys: make(termKeys, len(ix.view.Terms))}
+	if len(a.reqAff) > 0 {
+		w.allMemo = ix.newMemo()
+	}
+	w.antiMemos = make([]memo, len(a.reqAnti))
+	for i := range w.antiMemos {
+		w.antiMemos[i] = ix.newMemo()
+	}
+	w.antiCount = make([]int64, len(a.reqAnti))
+	return w
+}
+
+// node walks node index i of the walker's index.
+func (w *walker) node(i int, sign int64) {
+	a, ix := w.a, w.ix
+	idx := ix.view.Nodes[i]
+	for _, r := range idx.RequiredAntiAffinity {
+		if !a.existingMatches(r.Term, &ix.view.Terms[r.Term], w.termMemo) {
+			continue
+		}
+		k := w.keys.get(&a.existingAntiCounts, ix, r.Term)
+		if d := k.col.Of[i]; d >= 0 {
+			a.existingAntiCounts.add(k, d, sign)
+		}
+	}
+	if len(a.reqAff) == 0 && len(a.reqAnti) == 0 {
+		return
+	}
+	var affCount int64
+	clear(w.antiCount)
+	for _, id := range idx.Sets {
+		if id < 0 {
+			id = -1 - id // terminating pods count for affinity
+		}
+		if len(a.reqAff) > 0 && a.setMatchesAll(ix, id, w.allMemo, w.cache) {
+			affCount++
+		}
+		for j := range a.reqAnti {
+			if a.reqAnti[j].setMatches(ix, id, w.antiMemos[j], w.cache) {
+				w.antiCount[j]++
+			}
+		}
+	}
+	if affCount > 0 {
+		for _, k := range a.affKeys {
+			if d := k.col.Of[i]; d >= 0 {
+				a.affinityCounts.add(k, d, sign*affCount)
+			}
+		}
+	}
+	for j, c := range w.antiCount {
+		if c == 0 {
+			continue
+		}
+		if d := a.antiKeys[j].col.Of[i]; d >= 0 {
+			a.antiAffinityCounts.add(a.antiKeys[j], d, sign*c)
+		}
+	}
 }
 
 // existingMatches memoizes existingTermMatches per interned term ID.

@@ -228,3 +228,56 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	})
 }
+
+// TestOnViewEqualsFresh derives both plugins for views of a snapshot
+// (pods removed, then some added back, as preemption's dry run does) and
+// checks that On gives exactly what compiling afresh on the view gives.
+func TestOnViewEqualsFresh(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWorld(t)
+		pod := genIncoming(t)
+		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+		require.NoError(t, err)
+		pi, err := cluster.NewPodInfo(pod)
+		require.NoError(t, err)
+		s, err := NewSpread(pi, snap, SpreadOptions{})
+		require.NoError(t, err)
+		a, err := NewInterPodAffinity(pi, snap, AffinityOptions{})
+		require.NoError(t, err)
+
+		view := snap
+		var removed []*corev1.Pod
+		for _, p := range w.pods {
+			if rapid.Bool().Draw(t, "remove") {
+				removed = append(removed, p)
+				view = view.WithoutPods(p.Namespace + "/" + p.Name)
+			}
+		}
+		for _, p := range removed {
+			if rapid.Bool().Draw(t, "addBack") {
+				view, err = view.WithPod(p)
+				require.NoError(t, err)
+			}
+		}
+		s2, err := s.On(view)
+		require.NoError(t, err)
+		a2, err := a.On(view)
+		require.NoError(t, err)
+		fs, err := NewSpread(pi, view, SpreadOptions{})
+		require.NoError(t, err)
+		fa, err := NewInterPodAffinity(pi, view, AffinityOptions{})
+		require.NoError(t, err)
+		require.Equal(t, fs.FilterSkipped(), s2.FilterSkipped())
+		require.Equal(t, fa.FilterSkipped(), a2.FilterSkipped())
+		for _, n := range view.Nodes() {
+			require.Equal(t, fs.Filter(n), s2.Filter(n), "spread on %s", n.Name)
+			require.Equal(t, fa.Filter(n), a2.Filter(n), "affinity on %s", n.Name)
+		}
+		r1, n1, k1 := fs.Score(view.Nodes())
+		r2, n2, k2 := s2.Score(view.Nodes())
+		require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
+		r1, n1, k1 = fa.Score(view.Nodes())
+		r2, n2, k2 = a2.Score(view.Nodes())
+		require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
+	})
+}

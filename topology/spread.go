@@ -221,6 +221,8 @@ func (in *inclusion) includes(c *constraint, node *corev1.Node) bool {
 // constraint, the global minimum) and what its PreScore needs. It is
 // immutable after NewSpread; every method is safe for concurrent use.
 type Spread struct {
+	pi   *cluster.PodInfo
+	opts SpreadOptions
 	pod  *corev1.Pod
 	snap *cluster.Snapshot
 	ix   interned
@@ -232,6 +234,7 @@ type Spread struct {
 	// when fewer eligible domains than minDomains).
 	cols        []*cluster.Column
 	domainCount [][]int
+	eligible    [][]bool // per constraint and domain: some eligible node has it
 	minMatch    []int
 
 	soft       []constraint
@@ -252,6 +255,8 @@ func NewSpread(pod *cluster.PodInfo, snap *cluster.Snapshot, opts SpreadOptions)
 		defaults, systemDefaulted = opts.DefaultConstraints, false
 	}
 	s := &Spread{
+		pi:         pod,
+		opts:       opts,
 		pod:        p,
 		snap:       snap,
 		incl:       inclusion{pod: p, affinity: newRequiredNodeAffinity(p)},
@@ -300,7 +305,6 @@ func (s *Spread) countHard() {
 	nSel := assignSelectorIDs(s.hard)
 	s.cols = make([]*cluster.Column, nc)
 	s.domainCount = make([][]int, nc)
-	s.minMatch = make([]int, nc)
 	eligible := make([][]bool, nc) // per constraint, per domain
 	for i := range s.hard {
 		s.cols[i] = s.ix.column(s.hard[i].key)
@@ -334,9 +338,17 @@ func (s *Spread) countHard() {
 			eligible[i][d] = true
 		}
 	}
+	s.eligible = eligible
+	s.setMinimums()
+}
+
+// setMinimums sets each constraint's global minimum over its eligible
+// domains (0 when there are fewer of them than minDomains).
+func (s *Spread) setMinimums() {
+	s.minMatch = make([]int, len(s.hard))
 	for i := range s.hard {
 		domains, min := 0, 0
-		for d, ok := range eligible[i] {
+		for d, ok := range s.eligible[i] {
 			if !ok {
 				continue
 			}

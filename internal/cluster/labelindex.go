@@ -294,3 +294,10 @@ func selectorKey(s labels.Selector) string {
 	}
 	return s.String()
 }
+
+// SharesIndex reports whether o is s or a view of the same snapshot (made
+// with WithPod / WithoutPods, directly or not): the two then have the same
+// nodes, in the same order, and share one label index.
+func (s *Snapshot) SharesIndex(o *Snapshot) bool {
+	return s != nil && o != nil && s.labels != nil && s.labels == o.labels
+}

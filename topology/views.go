@@ -1,0 +1,179 @@
+package topology
+
+import (
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+// changedNodes returns the node indexes where view's NodeInfo differs from
+// the one the state was built on, or ok false when view is not a view of the
+// same snapshot (then the state must be built afresh).
+func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot) (changed []int, ok bool) {
+	if built == nil || view == nil || !built.SharesIndex(view) {
+		return nil, false
+	}
+	nodes := view.Nodes()
+	if len(nodes) != len(ix.nodes) {
+		return nil, false
+	}
+	for i, n := range nodes {
+		if n != ix.nodes[i] {
+			changed = append(changed, i)
+		}
+	}
+	return changed, true
+}
+
+// On returns the spread state of the same pod on view, a view of the
+// snapshot the receiver was built on (cluster.Snapshot.WithoutPods /
+// WithPod, directly or not): what upstream's PreFilter extensions RemovePod
+// and AddPod maintain during preemption's dry run. Only the nodes whose
+// NodeInfo differs are counted again, so the cost is a pointer compare per
+// node plus the changed nodes' pods, not a walk of the cluster. For any
+// other snapshot it is NewSpread. The receiver is not modified; the result
+// is the same as NewSpread(pod, view, opts) would give.
+func (s *Spread) On(view *cluster.Snapshot) (*Spread, error) {
+	if view == s.snap {
+		return s, nil
+	}
+	changed, ok := changedNodes(s.snap, &s.ix, view)
+	if !ok || (len(s.ix.view.Nodes) == 0 && (len(s.hard) > 0 || len(s.soft) > 0)) {
+		return NewSpread(s.pi, view, s.opts)
+	}
+	v := *s
+	v.snap = view
+	if len(s.hard) == 0 && len(s.soft) == 0 {
+		v.ix = interned{nodes: view.Nodes()}
+		return &v, nil
+	}
+	v.ix = newInterned(view)
+	if len(s.hard) == 0 || len(changed) == 0 {
+		return &v, nil
+	}
+	v.domainCount = make([][]int, len(s.hard))
+	for i := range s.hard {
+		v.domainCount[i] = append([]int(nil), s.domainCount[i]...)
+	}
+	nSel := 0
+	for i := range s.hard {
+		nSel = max(nSel, s.hard[i].selID+1)
+	}
+	memos := make([]memo, nSel)
+	for i := range s.hard {
+		if memos[s.hard[i].selID] == nil {
+			memos[s.hard[i].selID] = v.ix.newMemo()
+		}
+	}
+	for _, ni := range changed {
+		if missingAny(s.cols, ni) {
+			continue // never eligible: its pods never count
+		}
+		before, after := s.ix.nodes[ni], v.ix.nodes[ni]
+		for i := range s.hard {
+			c := &s.hard[i]
+			if !s.incl.includes(c, after.Node) {
+				continue
+			}
+			// Both counts read the same label index, so the memo serves both.
+			delta := v.ix.countSpread(after, &c.m, s.pod.Namespace, memos[c.selID]) -
+				s.ix.countSpreadWith(&v.ix, before, &c.m, s.pod.Namespace, memos[c.selID])
+			v.domainCount[i][s.cols[i].Of[ni]] += delta
+		}
+	}
+	v.setMinimums()
+	return &v, nil
+}
+
+// countSpreadWith is countSpread on a node of x, with a memo made for the
+// (larger or equal) label-set table of view y of the same index.
+func (x *interned) countSpreadWith(y *interned, n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
+	if m.empty() || m.nothing {
+		return 0
+	}
+	nl := x.nodeLabels(n)
+	if nl == nil {
+		return countMatching(n.Pods, m, ns)
+	}
+	c := 0
+	for _, id := range nl.Sets {
+		if id >= 0 && y.setMatches(id, m, ns, mm) {
+			c++
+		}
+	}
+	return c
+}
+
+// On returns the affinity state of the same pod on view, a view of the
+// snapshot the receiver was built on, as upstream's RemovePod / AddPod keep
+// it during preemption's dry run: the changed nodes' old contributions are
+// subtracted and their new ones added. The result is the same as
+// NewInterPodAffinity(pod, view, opts) would give, PreFilter's Skip
+// included (in a dry run that only removes and re-adds pods this agrees with
+// upstream keeping the cycle's Skip: a view can only lose matches the
+// receiver had). For any other snapshot it is NewInterPodAffinity. The
+// receiver is not modified.
+func (a *InterPodAffinity) On(view *cluster.Snapshot) (*InterPodAffinity, error) {
+	if view == a.snap {
+		return a, nil
+	}
+	changed, ok := changedNodes(a.snap, &a.ix, view)
+	if !ok {
+		return NewInterPodAffinity(a.pi, view, a.opts)
+	}
+	v := *a
+	v.snap = view
+	v.ix = newInterned(view)
+	if len(changed) == 0 {
+		return &v, nil
+	}
+	// Copy the counts; the required terms' keys point into the copies.
+	remap := map[*keyCounts]*keyCounts{}
+	v.affinityCounts = a.affinityCounts.clone(remap)
+	v.antiAffinityCounts = a.antiAffinityCounts.clone(remap)
+	v.existingAntiCounts = a.existingAntiCounts.clone(remap)
+	v.affKeys = make([]*keyCounts, len(a.affKeys))
+	for i, k := range a.affKeys {
+		v.affKeys[i] = remap[k]
+	}
+	v.antiKeys = make([]*keyCounts, len(a.antiKeys))
+	for i, k := range a.antiKeys {
+		v.antiKeys[i] = remap[k]
+	}
+	// The old nodes are read through the receiver's index, with memos sized
+	// for the view's (which only grows).
+	wNew := v.newWalker(&v.ix)
+	wOld := *wNew
+	wOld.ix = &a.ix
+	for _, i := range changed {
+		wOld.node(i, -1)
+		wNew.node(i, 1)
+	}
+	// Upstream drops a pair whose count returns to 0: emptiness is about
+	// the counts, not about what was ever added.
+	v.affinityCounts.nonEmpty = v.affinityCounts.anyPositive()
+	v.antiAffinityCounts.nonEmpty = v.antiAffinityCounts.anyPositive()
+	v.existingAntiCounts.nonEmpty = v.existingAntiCounts.anyPositive()
+	v.skip = !v.existingAntiCounts.nonEmpty && len(v.reqAff) == 0 && len(v.reqAnti) == 0
+	return &v, nil
+}
+
+// clone deep-copies the counts, recording old -> new key counts in remap.
+func (c *topoCounts) clone(remap map[*keyCounts]*keyCounts) topoCounts {
+	out := topoCounts{nonEmpty: c.nonEmpty, keys: make([]*keyCounts, len(c.keys))}
+	for i, k := range c.keys {
+		nk := &keyCounts{col: k.col, counts: append([]int64(nil), k.counts...)}
+		out.keys[i] = nk
+		remap[k] = nk
+	}
+	return out
+}
+
+func (c *topoCounts) anyPositive() bool {
+	for _, k := range c.keys {
+		for _, n := range k.counts {
+			if n > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
