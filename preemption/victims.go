@@ -1,7 +1,7 @@
 package preemption
 
 import (
-	"slices"
+	"sort"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
@@ -35,9 +35,9 @@ type victimSet struct {
 }
 
 // importance orders potential victims most important first, as
-// util.MoreImportantPod does: higher priority, then earlier start. Equal
-// pods keep the node's pod order (upstream's sort.Slice leaves them in an
-// unspecified order).
+// util.MoreImportantPod does: higher priority, then earlier start. Upstream
+// sorts with the unstable sort.Slice starting from the node's pod order
+// (NodeInfo.Order); doing the same here places equal pods exactly as it does.
 type rankedPod struct {
 	pi    *cluster.PodInfo
 	start int64
@@ -68,7 +68,11 @@ func moreImportant(a, b *rankedPod) int {
 // among them are counted.
 func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 	ranked := pr.scratch[:0]
-	for _, pi := range n.Pods {
+	pods := n.Order
+	if len(pods) != len(n.Pods) {
+		pods = n.Pods // a node built without its upstream order
+	}
+	for _, pi := range pods {
 		if pi.Priority < pr.priority {
 			ranked = append(ranked, rankedPod{pi: pi, start: pr.startOf(pi)})
 		}
@@ -83,7 +87,7 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 	if st := t.filter(); !st.OK() {
 		return victimSet{status: st}
 	}
-	slices.SortStableFunc(ranked, func(a, b rankedPod) int { return moreImportant(&a, &b) })
+	sort.Slice(ranked, func(i, j int) bool { return moreImportant(&ranked[i], &ranked[j]) < 0 })
 
 	// filterPodsWithPDBViolation: split, keeping the importance order.
 	w := pr.budgets.walk()
@@ -119,10 +123,11 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 		reprieve(i)
 	}
 	if len(violating) > 0 && len(other) > 0 {
-		slices.SortStableFunc(vs.victims, func(a, b Victim) int {
+		sort.Slice(vs.victims, func(i, j int) bool {
+			a, b := &vs.victims[i], &vs.victims[j]
 			ra := rankedPod{pi: &cluster.PodInfo{Priority: a.Priority}, start: startNanos(a.StartTime)}
 			rb := rankedPod{pi: &cluster.PodInfo{Priority: b.Priority}, start: startNanos(b.StartTime)}
-			return moreImportant(&ra, &rb)
+			return moreImportant(&ra, &rb) < 0
 		})
 	}
 	if len(vs.victims) == 0 {

@@ -151,3 +151,44 @@ func TestSelectVictims(t *testing.T) {
 		})
 	}
 }
+
+// TestSelectVictimsTieOrder: SelectVictimsOnNode sorts the potential victims
+// with sort.Slice starting from the node's pod order (framework.NodeInfo's
+// slice, here NodeInfo.Order), so equally important pods are reprieved in
+// that order, not in name order; with a node built without its order the
+// key order is used.
+func TestSelectVictimsTieOrder(t *testing.T) {
+	pods := []*corev1.Pod{
+		mkPod("c", prio(1), started(0), cpu(500)),
+		mkPod("a", prio(1), started(0), cpu(500)),
+		mkPod("b", prio(1), started(0), cpu(500)),
+	}
+	tests := []struct {
+		name         string
+		order        []int // indexes into pods; nil = no Order
+		wantReprieve []string
+		wantVictims  []string
+	}{
+		{name: "node order", order: []int{0, 1, 2}, wantReprieve: []string{"c", "a", "b"}, wantVictims: []string{"default/b"}},
+		{name: "after a swap-remove", order: []int{2, 1, 0}, wantReprieve: []string{"b", "a", "c"}, wantVictims: []string{"default/c"}},
+		{name: "no order: key order", wantReprieve: []string{"a", "b", "c"}, wantVictims: []string{"default/c"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := nodeOf("n", pods[1], pods[2], pods[0]) // Pods in key order
+			byName := map[string]*cluster.PodInfo{}
+			for _, pi := range n.Pods {
+				byName[pi.Pod.Name] = pi
+			}
+			for _, i := range tt.order {
+				n.Order = append(n.Order, byName[pods[i].Name])
+			}
+			tr := newCPUTrial(n, 1500, 500)
+			pr := &preemptor{priority: 10, budgets: compileBudgets(nil, PDBSelectorScheduler)}
+			vs := pr.selectVictims(n, tr)
+			require.True(t, vs.status.OK(), vs.status.String())
+			assert.Equal(t, tt.wantReprieve, tr.log)
+			assert.Equal(t, tt.wantVictims, victimKeys(vs.victims))
+		})
+	}
+}

@@ -210,8 +210,8 @@ func TestNewValidates(t *testing.T) {
 			LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: "Bogus"}}},
 		}}}}
 	_, _, err := New(Input{
-		Nodes: []*corev1.Node{node("n1", nil, nil), node("n1", nil, nil), node("", nil, nil)},
-		Pods:  []*corev1.Pod{pod("ns", "a", "n1", nil), pod("ns", "a", "n1", nil), badAffinity},
+		Nodes: []*corev1.Node{node("n1", nil, nil), node("n1", nil, nil), node("", nil, nil), node("n2", nil, rl("cpu", "-1"))},
+		Pods:  []*corev1.Pod{pod("ns", "a", "n1", nil), pod("ns", "a", "n1", nil), badAffinity, pod("ns", "neg", "n1", rl("memory", "-1Gi"))},
 		Namespaces: []*corev1.Namespace{{ObjectMeta: metav1.ObjectMeta{Name: "x"}},
 			{ObjectMeta: metav1.ObjectMeta{Name: "x"}}},
 	})
@@ -221,6 +221,7 @@ func TestNewValidates(t *testing.T) {
 		"nodes[1].metadata.name: Duplicate value", "nodes[2].metadata.name: Required value",
 		"pods[1].metadata.name: Duplicate value", "pods[2].spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector",
 		"namespaces[1].metadata.name: Duplicate value",
+		"nodes[3].status.allocatable[cpu]: Invalid value", "pods[3].spec.containers[0].resources.requests[memory]: Invalid value",
 	} {
 		assert.Contains(t, msg, want)
 	}
@@ -304,6 +305,43 @@ func TestViews(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(3000), back.Nodes()[0].Requested.MilliCPU)
 	assert.Equal(t, 2, back.NumPods())
+}
+
+// TestNodeOrder: NodeInfo.Order follows framework.NodeInfo's pod slice
+// (framework/types.go AddPod appends, removeFromSlice moves the last pod into
+// the removed one's slot), starting from the input order, while Pods stays
+// in key order.
+func TestNodeOrder(t *testing.T) {
+	names := func(list []*PodInfo) []string {
+		var out []string
+		for _, p := range list {
+			out = append(out, p.Pod.Name)
+		}
+		return out
+	}
+	var pods []*corev1.Pod
+	for _, n := range []string{"d", "b", "a", "c"} {
+		pods = append(pods, pod("ns", n, "n1", nil))
+	}
+	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("pods", "10"))}, Pods: pods})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"d", "b", "a", "c"}, names(snap.Nodes()[0].Order))
+	assert.Equal(t, []string{"a", "b", "c", "d"}, names(snap.Nodes()[0].Pods))
+
+	added, err := snap.WithPod(pod("ns", "e", "n1", nil))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"d", "b", "a", "c", "e"}, names(added.Nodes()[0].Order))
+
+	// Removed one at a time in the order given: b's slot takes e, then d's takes c.
+	removed := added.WithoutPods("ns/b", "ns/d")
+	assert.Equal(t, []string{"c", "e", "a"}, names(removed.Nodes()[0].Order))
+	assert.Equal(t, []string{"d", "b", "a", "c", "e"}, names(added.Nodes()[0].Order), "receiver unchanged")
+
+	n := added.Nodes()[0]
+	a, _, _ := added.Pod("ns/a")
+	assert.Equal(t, []string{"d", "b", "e", "c"}, names(n.WithoutPod(a).Order))
+	assert.Equal(t, []string{"d", "b", "e", "c", "a"}, names(n.WithoutPod(a).WithPodInfo(a).Order))
+	assert.Equal(t, []string{"d", "b", "a", "c", "e"}, names(n.Order), "receiver unchanged")
 }
 
 // TestViewChainCompacts: a long chain of WithPod views keeps finding pods.

@@ -21,6 +21,7 @@ func (ni *NodeInfo) WithoutPod(pi *PodInfo) *NodeInfo {
 	out.Pods = make([]*PodInfo, 0, len(ni.Pods)-1)
 	out.Pods = append(out.Pods, ni.Pods[:j]...)
 	out.Pods = append(out.Pods, ni.Pods[j+1:]...)
+	out.Order = swapRemove(append([]*PodInfo(nil), ni.Order...), p.Key)
 	gone := map[string]bool{p.Key: true}
 	if hasPodAffinity(p.Pod) {
 		out.PodsWithAffinity = filterOut(ni.PodsWithAffinity, gone)
@@ -48,6 +49,7 @@ func (ni *NodeInfo) WithPodInfo(pi *PodInfo) *NodeInfo {
 	out.Pods = append(out.Pods, ni.Pods[:j]...)
 	out.Pods = append(out.Pods, pi)
 	out.Pods = append(out.Pods, ni.Pods[j:]...)
+	out.Order = appendOrder(ni.Order, pi)
 	if hasPodAffinity(pi.Pod) {
 		out.PodsWithAffinity = insertSorted(ni.PodsWithAffinity, pi)
 	}

@@ -91,6 +91,14 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), n.Name))
 			continue
 		}
+		if e := negativeQuantities(n.Status.Allocatable, func() *field.Path { return p().Child("status", "allocatable") }); e != nil {
+			errs = append(errs, e...)
+			continue
+		}
+		if e := negativeQuantities(n.Status.Capacity, func() *field.Path { return p().Child("status", "capacity") }); e != nil {
+			errs = append(errs, e...)
+			continue
+		}
 		byName[n.Name] = -1
 		valid = append(valid, n)
 	}
@@ -143,6 +151,10 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			continue
 		}
 		seen[key] = struct{}{}
+		if e := podNegativeRequests(pod, p); e != nil {
+			errs = append(errs, e...)
+			continue
+		}
 		pi, err := newPodInfo(pod, in.WithoutPodLevelResize)
 		if err != nil {
 			errs = append(errs, prefixErrors(p(), err)...)
@@ -193,15 +205,52 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	for i, n := range valid {
 		s.byName[n.Name] = i
 		pods := perNode[i]
+		order := append([]*PodInfo(nil), pods...) // input order
 		sort.Slice(pods, func(a, b int) bool { return pods[a].Key < pods[b].Key })
 		ni := newNodeInfo(i, n, imageNodes)
 		ni.setPods(pods)
+		ni.Order = order
 		s.nodes[i] = ni
 		for _, p := range pods {
 			s.podLoc[p.Key] = i
 		}
 	}
 	return s, warnings, nil
+}
+
+// negativeQuantities reports every negative quantity of a list (the API
+// server rejects them; requests and capacities are never negative).
+func negativeQuantities(rl corev1.ResourceList, path func() *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for name, q := range rl {
+		if q.Sign() < 0 {
+			errs = append(errs, field.Invalid(path().Key(string(name)), q.String(), "must be greater than or equal to 0"))
+		}
+	}
+	return errs
+}
+
+// podNegativeRequests checks a pod's container, init container, pod-level
+// and overhead requests.
+func podNegativeRequests(pod *corev1.Pod, p func() *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i := range pod.Spec.Containers {
+		errs = append(errs, negativeQuantities(pod.Spec.Containers[i].Resources.Requests, func() *field.Path {
+			return p().Child("spec", "containers").Index(i).Child("resources", "requests")
+		})...)
+	}
+	for i := range pod.Spec.InitContainers {
+		errs = append(errs, negativeQuantities(pod.Spec.InitContainers[i].Resources.Requests, func() *field.Path {
+			return p().Child("spec", "initContainers").Index(i).Child("resources", "requests")
+		})...)
+	}
+	if pod.Spec.Resources != nil {
+		errs = append(errs, negativeQuantities(pod.Spec.Resources.Requests, func() *field.Path {
+			return p().Child("spec", "resources", "requests")
+		})...)
+	}
+	errs = append(errs, negativeQuantities(pod.Spec.Overhead, func() *field.Path { return p().Child("spec", "overhead") })...)
+	return errs
 }
 
 // prefixErrors turns a field.ErrorList aggregate about one object into errors
@@ -444,6 +493,7 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 
 	ni := *old
 	ni.Pods = pods
+	ni.Order = appendOrder(old.Order, pi)
 	ni.Requested = old.Requested.add(pi.Requests, 1)
 	ni.NonZeroRequested.MilliCPU += pi.NonZeroRequests.MilliCPU
 	ni.NonZeroRequested.Memory += pi.NonZeroRequests.Memory
@@ -467,6 +517,28 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	}
 	v.extraLoc[pi.Key] = i
 	return v, nil
+}
+
+// appendOrder is order with pi appended (framework.NodeInfo.AddPodInfo),
+// in a new slice.
+func appendOrder(order []*PodInfo, pi *PodInfo) []*PodInfo {
+	out := make([]*PodInfo, 0, len(order)+1)
+	out = append(out, order...)
+	return append(out, pi)
+}
+
+// swapRemove takes the pod of key out of an order the caller owns as
+// framework's removeFromSlice does: the last pod moves into its slot.
+func swapRemove(order []*PodInfo, key string) []*PodInfo {
+	for i, p := range order {
+		if p.Key == key {
+			last := len(order) - 1
+			order[i] = order[last]
+			order[last] = nil
+			return order[:last]
+		}
+	}
+	return order
 }
 
 func insertSorted(list []*PodInfo, pi *PodInfo) []*PodInfo {
@@ -536,6 +608,16 @@ func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 			ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts)
 		}
 		v.nodes[i] = &ni
+	}
+	// The scheduler removes the pods one at a time, in the order given.
+	for i := range drop {
+		v.nodes[i].Order = append([]*PodInfo(nil), s.nodes[i].Order...)
+	}
+	for _, k := range keys {
+		if _, ni, ok := s.Pod(k); ok {
+			n := v.nodes[ni.Index]
+			n.Order = swapRemove(n.Order, k)
+		}
 	}
 	return v
 }

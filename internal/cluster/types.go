@@ -85,6 +85,15 @@ type NodeInfo struct {
 	PodsWithAffinity             []*PodInfo // pods with any pod affinity or anti-affinity
 	PodsWithRequiredAntiAffinity []*PodInfo
 
+	// Order holds the same pods in framework.NodeInfo's slice order, on
+	// which upstream's tie-breaks depend (SelectVictimsOnNode sorts the
+	// potential victims with the unstable sort.Slice): input order, bound
+	// pods appended, a removed pod's slot taken by the last pod
+	// (framework/types.go removeFromSlice). Snapshot views and
+	// NodeInfo.WithPodInfo/WithoutPod maintain it; the in-place what-if
+	// operations leave it as it was. Never modified in place.
+	Order []*PodInfo
+
 	Allocatable      Resource
 	Requested        Resource
 	NonZeroRequested Resource
