@@ -18,6 +18,9 @@ import (
 // the caller evicts the victims. An error means the dry run could not
 // evaluate a filter (invalid input).
 func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Result, error) {
+	if c == nil {
+		return nil, fmt.Errorf("preemption: nil compiled pod")
+	}
 	nm, err := newNominator(opts.NominatedPods)
 	if err != nil {
 		return nil, err

@@ -107,6 +107,14 @@ type QueueResult struct {
 // constraint (NodeName filter), and status.nominatedNodeName is honoured
 // by Eligible. Neither snap nor the pods are modified.
 func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOptions) (*QueueResult, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("preemption: nil snapshot")
+	}
+	for i, p := range pending {
+		if p == nil {
+			return nil, fmt.Errorf("preemption: pending[%d] is nil", i)
+		}
+	}
 	order := SortQueue(pending)
 	res := &QueueResult{QueueOrder: make([]string, len(order)), Evicted: []string{}}
 	clock := opts.StartClock
@@ -135,20 +143,19 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 	pdbs := compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
 	cur := snap
 	bind := func(pod *corev1.Pod, node string) error {
-		if nm != nil {
-			nm.bound[podNamespace(pod)+"/"+pod.Name] = true
-		}
-		clock = clock.Add(time.Minute)
 		b := pod.DeepCopy()
 		b.Spec.NodeName = node
 		b.Status.Phase = corev1.PodRunning
-		t := metav1.NewTime(clock)
+		t := metav1.NewTime(clock.Add(time.Minute))
 		b.Status.StartTime = &t
 		next, err := cur.WithPod(b)
 		if err != nil {
 			return fmt.Errorf("preemption: binding %s/%s to %s: %w", podNamespace(pod), pod.Name, node, err)
 		}
-		cur = next
+		cur, clock = next, t.Time
+		if nm != nil {
+			nm.bound[podNamespace(pod)+"/"+pod.Name] = true
+		}
 		return nil
 	}
 	for pos, pod := range order {
@@ -185,7 +192,9 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 				out.TotalScore = &total
 			}
 			if err := bind(pod, d.Node); err != nil {
-				return nil, err
+				out.Outcome, out.Error = Failed, err.Error()
+				res.Results = append(res.Results, out)
+				continue
 			}
 			out.Outcome, out.Node = Scheduled, d.Node
 			res.Placements[pos].Node = d.Node
@@ -222,7 +231,10 @@ func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOpti
 			}
 			cur = cur.WithoutPods(keys...)
 			if err := bind(pod, pre.NominatedNode); err != nil {
-				return nil, err
+				// The victims are gone already, as upstream evicts them
+				// before the pod is bound.
+				out.Outcome, out.Error = Failed, err.Error()
+				break
 			}
 			out.Outcome, out.Node = PreemptionNominated, pre.NominatedNode
 			res.Placements[pos].Node = pre.NominatedNode

@@ -76,3 +76,25 @@ func TestScheduleQueue(t *testing.T) {
 	assert.Empty(t, pending[2].Spec.NodeName, "inputs untouched")
 	assert.Nil(t, pending[2].Status.StartTime, "inputs untouched")
 }
+
+func TestScheduleQueueBadInput(t *testing.T) {
+	requireSnapshot(t)
+	snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{mkNode("n1", 2000)},
+		Pods: []*corev1.Pod{mkPod("taken", onNode("n1"), cpu(100), started(0))}})
+	require.NoError(t, err)
+	_, err = ScheduleQueue(snap, []*corev1.Pod{nil}, QueueOptions{})
+	assert.ErrorContains(t, err, "pending[0] is nil")
+	_, err = ScheduleQueue(nil, nil, QueueOptions{})
+	assert.Error(t, err)
+	_, err = Preempt(nil, nil, Options{})
+	assert.Error(t, err)
+
+	// A pending pod whose key is already bound cannot be bound again: its
+	// outcome is Error and the queue goes on.
+	qr, err := ScheduleQueue(snap, []*corev1.Pod{mkPod("taken", cpu(100), created(0)), mkPod("next", cpu(100), created(1))}, QueueOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, Failed, qr.Results[0].Outcome)
+	assert.Contains(t, qr.Results[0].Error, "already bound")
+	assert.Equal(t, Scheduled, qr.Results[1].Outcome)
+	assert.Equal(t, []Placement{{"default/taken", ""}, {"default/next", "n1"}}, qr.Placements)
+}
