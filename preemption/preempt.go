@@ -137,6 +137,9 @@ func (pr *preemptor) victim(n *cluster.NodeInfo, r *rankedPod, broken []string) 
 // filters found that node UnschedulableAndUnresolvable (nominatedCode). It
 // returns upstream's reason when the pod is not eligible.
 func Eligible(snap *cluster.Snapshot, pod *corev1.Pod, nominatedCode sched.Code) (bool, string) {
+	if snap == nil || pod == nil {
+		return false, "no pod or snapshot"
+	}
 	return eligible(snap.Nodes(), pod, nominatedCode)
 }
 

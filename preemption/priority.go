@@ -177,6 +177,9 @@ type Resolution struct {
 // ErrPreemptionPolicyMismatch and satisfy apierrors.IsForbidden. The pod is
 // not modified.
 func (pcs *PriorityClasses) Resolve(pod *corev1.Pod) (Resolution, error) {
+	if pod == nil {
+		return Resolution{}, errors.New("preemption: nil pod")
+	}
 	c, err := pcs.class(pod)
 	if err != nil {
 		return Resolution{}, err
@@ -199,6 +202,9 @@ func (pcs *PriorityClasses) Resolve(pod *corev1.Pod) (Resolution, error) {
 // class gives priority 0 with a warning. This is what the conformance
 // scenarios' API-server emulation does; warning is "" when nothing was odd.
 func (pcs *PriorityClasses) ResolveLenient(pod *corev1.Pod) (r Resolution, warning string) {
+	if pod == nil {
+		return Resolution{PreemptionPolicy: corev1.PreemptLowerPriority}, "nil pod"
+	}
 	c, err := pcs.class(pod)
 	if err != nil {
 		warning = err.Error()

@@ -20,8 +20,12 @@ func PodPriority(pod *corev1.Pod) int32 {
 // the PrioritySort plugin (pkg/scheduler/framework/plugins/queuesort, v1.36):
 // higher priority first, then the earlier queue timestamp. The queue
 // timestamp here is metadata.creationTimestamp (upstream: the time the pod
-// entered the queue, which for a new pod is about its creation).
+// entered the queue, which for a new pod is about its creation). A nil pod
+// sorts after every other.
 func QueueLess(a, b *corev1.Pod) bool {
+	if a == nil || b == nil {
+		return b == nil && a != nil // nil pods sort last
+	}
 	pa, pb := PodPriority(a), PodPriority(b)
 	if pa != pb {
 		return pa > pb
