@@ -100,6 +100,9 @@ func (b *budgets) matches(i int, pod *corev1.Pod) bool {
 func MatchingPDBs(pod *corev1.Pod, pdbs []*policyv1.PodDisruptionBudget, rule PDBSelectorRule) []*policyv1.PodDisruptionBudget {
 	b := compileBudgets(pdbs, rule)
 	var out []*policyv1.PodDisruptionBudget
+	if pod == nil {
+		return nil
+	}
 	for i := range b.items {
 		if b.matches(i, pod) {
 			out = append(out, b.items[i].pdb)
@@ -172,6 +175,9 @@ func PDBViolations(pods []*corev1.Pod, pdbs []*policyv1.PodDisruptionBudget, rul
 	w := compileBudgets(pdbs, rule).walk()
 	out := make([][]string, len(pods))
 	for i, p := range pods {
+		if p == nil {
+			continue
+		}
 		var broken []string
 		w.next(p, &broken)
 		out[i] = broken
