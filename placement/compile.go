@@ -367,7 +367,16 @@ func (c *Compiled) runPreFilter() error {
 
 // compileTopology is the PreFilter of PodTopologySpread and InterPodAffinity.
 func (c *Compiled) compileTopology() error {
-	sp, err := topology.NewSpread(c.pi, c.snap, topology.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints})
+	// On a view of the snapshot the pod was compiled on (Compiled.On), the
+	// topology states are derived from the changed nodes only (topology's
+	// On, the role of upstream's AddPod/RemovePod); same result, no walk.
+	var sp *topology.Spread
+	var err error
+	if c.spread != nil {
+		sp, err = c.spread.On(c.snap)
+	} else {
+		sp, err = topology.NewSpread(c.pi, c.snap, topology.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints})
+	}
 	if err != nil {
 		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.PodTopologySpread, Reasons: []string{err.Error()}}
 		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.PodTopologySpread, err)
@@ -376,10 +385,15 @@ func (c *Compiled) compileTopology() error {
 	c.spread = sp
 	c.skip[fPodTopologySpread] = sp.FilterSkipped()
 	// InterPodAffinity.
-	ipa, err := topology.NewInterPodAffinity(c.pi, c.snap, topology.AffinityOptions{
-		HardPodAffinityWeight:              c.opts.HardPodAffinityWeight,
-		IgnorePreferredTermsOfExistingPods: c.opts.IgnorePreferredTermsOfExistingPods,
-	})
+	var ipa *topology.InterPodAffinity
+	if c.ipa != nil {
+		ipa, err = c.ipa.On(c.snap)
+	} else {
+		ipa, err = topology.NewInterPodAffinity(c.pi, c.snap, topology.AffinityOptions{
+			HardPodAffinityWeight:              c.opts.HardPodAffinityWeight,
+			IgnorePreferredTermsOfExistingPods: c.opts.IgnorePreferredTermsOfExistingPods,
+		})
+	}
 	if err != nil {
 		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.InterPodAffinity, Reasons: []string{err.Error()}}
 		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.InterPodAffinity, err)
