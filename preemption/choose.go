@@ -84,7 +84,9 @@ func (c *Candidate) LostReason() string {
 	case LowestHighestPriority:
 		return fmt.Sprintf("highest victim priority %d, another candidate's is %d", m.highest, b.highest)
 	case SmallestPrioritySum:
-		return fmt.Sprintf("victim priority sum %d, another candidate's is %d (each priority plus 2^31)", m.sum, b.sum)
+		const shift = int64(math.MaxInt32) + 1
+		return fmt.Sprintf("victim priorities sum to %d over %d pod(s), another candidate's to %d over %d (compared with 2^31 added per pod)",
+			m.sum-m.count*shift, m.count, b.sum-b.count*shift, b.count)
 	case FewestVictims:
 		return fmt.Sprintf("%d victim(s), another candidate has %d", m.count, b.count)
 	case LatestStartTime:

@@ -76,6 +76,9 @@ type Result struct {
 	// (or Error) with plugin DefaultPreemption and the reason
 	// "preemption: ..." that the scheduler appends to its FitError.
 	Status sched.Status `json:"status"`
+	// NotEligible is PodEligibleToPreemptOthers' reason when the pod may not
+	// preempt at all ("" when it may).
+	NotEligible string `json:"notEligible,omitempty"`
 	// NominatedNode is the chosen node ("" when none).
 	NominatedNode string `json:"nominatedNode,omitempty"`
 	// Victims are the chosen candidate's victims, most important first.
@@ -198,6 +201,7 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 		}
 	}
 	if ok, msg := eligible(nodes, pod, nomCode); !ok {
+		res.NotEligible = msg
 		res.Status = postFilterStatus(sched.Unschedulable, msg)
 		return res
 	}

@@ -83,6 +83,7 @@ type preemptionOut struct {
 	Victims          []victimOut            `json:"victims,omitempty"`
 	NumPDBViolations int                    `json:"numPDBViolations"`
 	PotentialNodes   int                    `json:"potentialNodes"`
+	NotEligible      string                 `json:"notEligible,omitempty"`
 	Candidates       []candidateOut         `json:"candidates,omitempty"`
 	DryRunStatuses   []nodeStatusOut        `json:"dryRunStatuses,omitempty"`
 }
@@ -140,7 +141,7 @@ func convertResult(r *preemption.PodOutcome) scheduleResult {
 	}
 	if p := r.Preemption; p != nil {
 		po := &preemptionOut{Status: pluginStatus(p.Status), NominatedNode: p.NominatedNode,
-			NumPDBViolations: p.NumPDBViolations, PotentialNodes: p.PotentialNodes}
+			NumPDBViolations: p.NumPDBViolations, PotentialNodes: p.PotentialNodes, NotEligible: p.NotEligible}
 		for _, v := range p.Victims {
 			po.Victims = append(po.Victims, victimOut{Pod: v.Key, Node: v.Node, Priority: v.Priority, BrokenPDBs: v.BrokenPDBs})
 		}
@@ -216,8 +217,10 @@ func writeScheduleText(w io.Writer, out *scheduleOutput) error {
 				}
 				fmt.Fprintf(&b, "     candidate %s lost on %s: %s (victims %s)\n", c.Node, c.LostAt, c.LostReason, strings.Join(c.Victims, ", "))
 			}
+		} else if p.NotEligible != "" {
+			fmt.Fprintf(&b, "   preemption not attempted: %s\n", p.NotEligible)
 		} else {
-			fmt.Fprintf(&b, "   preemption: %d potential node(s), no candidate\n", p.PotentialNodes)
+			fmt.Fprintf(&b, "   preemption: no candidate among %d potential node(s) (only nodes whose filter status was Unschedulable are tried)\n", p.PotentialNodes)
 		}
 		for _, d := range p.DryRunStatuses {
 			who := d.Status.Plugin
