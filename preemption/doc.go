@@ -73,8 +73,8 @@
 // # Scheduling a queue
 //
 // [ScheduleQueue] pops pending pods in queue order and tries each once: a
-// gated pod is reported Gated; otherwise placement.Evaluate runs the
-// scheduling cycle, and the pod is bound to the best node (highest score,
+// gated pod is reported Gated; otherwise the scheduling cycle runs
+// (placement.Compile, then Compiled.Schedule), and the pod is bound to the best node (highest score,
 // then lowest name) or, when no node is feasible, preempts: the victims are
 // removed and the pod is bound to the nominated node (PreemptionNominated),
 // so that the next pod sees the new cluster. Bound pods get phase Running

@@ -94,7 +94,7 @@ type QueueResult struct {
 // kube-scheduler v1.36's scheduling loop would with each pod tried once:
 // pods are popped in SortQueue order; a pod with scheduling gates keeps its
 // place with outcome Gated; every other pod goes through the scheduling
-// cycle (placement.Evaluate) and is bound at once to the best node (highest
+// cycle (placement.Compile, Compiled.Schedule) and is bound at once to the best node (highest
 // total score, then the lowest name; with one feasible node no scoring), or,
 // when no node is feasible, through DefaultPreemption: its victims are
 // evicted and the pod is bound to the nominated node (PreemptionNominated),
