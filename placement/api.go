@@ -8,8 +8,33 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 )
 
-// Snapshot is the indexed cluster every schedkit package reads.
+// Snapshot is the indexed cluster every schedkit package reads: nodes in
+// name order with their bound pods and summed requests, built once by
+// NewSnapshot, with cheap copy-on-write views (WithPod, WithoutPods).
 type Snapshot = cluster.Snapshot
+
+// SnapshotInput is what NewSnapshot indexes: nodes and bound pods, plus
+// namespaces (namespaceSelector), workloads (PodTopologySpread's system
+// default constraints) and PDBs (preemption).
+type SnapshotInput = cluster.Input
+
+// SnapshotWarning is an input object NewSnapshot left out, and why.
+type SnapshotWarning = cluster.Warning
+
+// NodeInfo is one node of a snapshot with its bound pods and sums.
+type NodeInfo = cluster.NodeInfo
+
+// PodInfo is a pod with its requests and affinity terms computed once.
+type PodInfo = cluster.PodInfo
+
+// NewSnapshot indexes the input as the scheduler cache does (cluster.New):
+// it validates every object and reports all problems at once as a
+// field.ErrorList aggregate with paths (duplicate names, negative
+// quantities, unparsable affinity selectors); pods without spec.nodeName,
+// bound to an unknown node or in phase Succeeded/Failed are left out with a
+// warning. The input objects are not modified and must not be modified
+// while the snapshot is in use.
+func NewSnapshot(in SnapshotInput) (*Snapshot, []SnapshotWarning, error) { return cluster.New(in) }
 
 // PluginStatus is one plugin's verdict in JSON form.
 type PluginStatus struct {

@@ -7,7 +7,7 @@
 //
 // # Usage
 //
-//	snap, warnings, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})
+//	snap, warnings, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: nodes, Pods: bound})
 //	res, err := placement.Evaluate(snap, pod, placement.Options{})
 //	// res.BestNodes[0] is the node host selection takes; res.Nodes[i] says why not.
 //

@@ -7,7 +7,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
 )
 
@@ -33,7 +32,7 @@ func examplePod(name, node, cpu string) *corev1.Pod {
 // Evaluate answers where kube-scheduler would put a pod and why every other
 // node was refused.
 func ExampleEvaluate() {
-	snap, _, err := cluster.New(cluster.Input{
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
 		Nodes: []*corev1.Node{
 			exampleNode("a", "2"),
 			exampleNode("b", "4"),
@@ -61,7 +60,7 @@ func ExampleEvaluate() {
 
 // When no node fits, Message is upstream's FitError text.
 func ExampleEvaluate_unschedulable() {
-	snap, _, _ := cluster.New(cluster.Input{Nodes: []*corev1.Node{exampleNode("a", "2"), exampleNode("b", "1")}})
+	snap, _, _ := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{exampleNode("a", "2"), exampleNode("b", "1")}})
 	res, _ := placement.Evaluate(snap, examplePod("big", "", "3"), placement.Options{})
 	fmt.Println(res.Message)
 	// Output:
@@ -71,7 +70,7 @@ func ExampleEvaluate_unschedulable() {
 // Compile once, then ask about views: what preemption does when it takes
 // pods off a node.
 func ExampleCompiled_On() {
-	snap, _, _ := cluster.New(cluster.Input{
+	snap, _, _ := placement.NewSnapshot(placement.SnapshotInput{
 		Nodes: []*corev1.Node{exampleNode("a", "2")},
 		Pods:  []*corev1.Pod{examplePod("low", "a", "1500m")},
 	})
@@ -89,7 +88,7 @@ func ExampleCompiled_On() {
 
 // Schedule is one scheduling cycle without the per-node report.
 func ExampleCompiled_Schedule() {
-	snap, _, _ := cluster.New(cluster.Input{Nodes: []*corev1.Node{exampleNode("b", "4"), exampleNode("a", "4")}})
+	snap, _, _ := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{exampleNode("b", "4"), exampleNode("a", "4")}})
 	c, _ := placement.Compile(snap, examplePod("web", "", "1"), placement.Options{})
 	d := c.Schedule()
 	fmt.Println(d.Node, d.Feasible, d.TotalScore)
@@ -100,7 +99,7 @@ func ExampleCompiled_Schedule() {
 // Admit is the kubelet's view of a pod that names its node: NoSchedule
 // taints do not matter, resources do.
 func ExampleAdmit() {
-	snap, _, _ := cluster.New(cluster.Input{
+	snap, _, _ := placement.NewSnapshot(placement.SnapshotInput{
 		Nodes: []*corev1.Node{exampleNode("a", "2", corev1.Taint{Key: "k", Effect: corev1.TaintEffectNoSchedule})},
 		Pods:  []*corev1.Pod{examplePod("busy", "a", "1500m")},
 	})
@@ -115,7 +114,7 @@ func ExampleAdmit() {
 
 // Why renders the per-node, per-plugin report as text.
 func ExampleResult_Why() {
-	snap, _, _ := cluster.New(cluster.Input{
+	snap, _, _ := placement.NewSnapshot(placement.SnapshotInput{
 		Nodes: []*corev1.Node{
 			exampleNode("a", "1", corev1.Taint{Key: "k", Effect: corev1.TaintEffectNoSchedule}),
 			exampleNode("b", "4"),
