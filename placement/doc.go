@@ -70,9 +70,11 @@
 // among the tied nodes); Result.BestNodes lists them all. Scores are
 // reported for every feasible node even when only one is feasible (upstream
 // skips scoring then; Schedule does not need them but computes them too).
-// Unparsable selectors in the pod's node affinity are an error (wrapping
-// ErrInvalidPod, with every field path) rather than a term that silently
-// never matches: the API server rejects such pods, so no real pod differs.
+// Unparsable selectors in the pod's node affinity, pod (anti-)affinity terms
+// or spread constraints are an error (wrapping ErrInvalidPod, with every
+// field path) rather than a node selector term that silently never matches,
+// InterPodAffinity's PreFilter rejection "parsing pod: ..." or a PreFilter
+// Error: the API server rejects such pods, so no stored pod differs.
 // Insufficient-scalar reasons are in resource-name order (upstream: map order).
 //
 // Result.Why (and NodeResult.Why) render the report as text, one line per
