@@ -330,3 +330,35 @@ func TestInvalidInput(t *testing.T) {
 	_, err = Evaluate(snap, nil, Options{})
 	require.ErrorIs(t, err, ErrInvalidPod)
 }
+
+// TestCompiledAccessors covers the compile-once API preemption uses.
+func TestCompiledAccessors(t *testing.T) {
+	nodes := []*corev1.Node{mkNode("n1", "2", "4Gi"), mkNode("n2", "2", "4Gi")}
+	snap := snapshotOf(t, nodes, mkPod("low", onNode("n1"), requests("cpu", "1500m")))
+	pod := mkPod("p", requests("cpu", "1"), nodeAffinity(requiredTerms(corev1.NodeSelectorTerm{
+		MatchFields: []corev1.NodeSelectorRequirement{expr("metadata.name", corev1.NodeSelectorOpIn, "n1")}})))
+	c, err := Compile(snap, pod, Options{})
+	require.NoError(t, err)
+	assert.Nil(t, c.Gated())
+	assert.True(t, c.PreFilterStatus().OK())
+	assert.True(t, c.FilterSkipped(sched.NodePorts))
+	assert.False(t, c.FilterSkipped(sched.NodeAffinity))
+	assert.True(t, c.InPreFilterResult("n1"))
+	assert.False(t, c.InPreFilterResult("n2"))
+	n1, _ := snap.Node("n1")
+	n2, _ := snap.Node("n2")
+	assert.False(t, c.Fits(n1))
+	assert.False(t, c.Fits(n2), "outside the PreFilter result")
+	st, err := FilterNode(snap, pod, "n1", Options{})
+	require.NoError(t, err)
+	assert.Equal(t, sched.Status{Code: sched.Unschedulable, Plugin: sched.NodeResourcesFit, Reasons: []string{"Insufficient cpu"}}, st)
+	v, err := c.On(snap.WithoutPods("default/low"))
+	require.NoError(t, err)
+	vn1, _ := v.Snapshot().Node("n1")
+	assert.True(t, v.Fits(vn1))
+	_, err = FilterNode(snap, pod, "nope", Options{})
+	require.Error(t, err)
+	d := c.Schedule()
+	assert.Equal(t, []sched.Code{sched.Unschedulable, sched.UnschedulableAndUnresolvable}, d.Codes)
+	assert.Equal(t, "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't satisfy plugin(s) [NodeAffinity].", d.Message)
+}
