@@ -69,6 +69,18 @@ func (out *filterScoreOutput) writeText(w io.Writer) error {
 	m := out.Meta
 	fmt.Fprintf(&b, "filter-score: %d pending pod(s) evaluated alone against %d node(s) and %d bound pod(s), Kubernetes v%s default profile\n",
 		m.PendingPods, m.Nodes, m.BoundPods, strings.TrimPrefix(m.KubernetesVersion, "v"))
+	var schedulable, unschedulable, gated int
+	for _, r := range out.Pods {
+		switch {
+		case r.Gated != nil:
+			gated++
+		case len(r.FeasibleNodes) > 0:
+			schedulable++
+		default:
+			unschedulable++
+		}
+	}
+	fmt.Fprintf(&b, "%d schedulable, %d unschedulable, %d gated\n", schedulable, unschedulable, gated)
 	if legend := scoreLegend(out.Pods); legend != "" {
 		fmt.Fprintf(&b, "scores are weighted: %s\n", legend)
 	}
