@@ -32,11 +32,23 @@
 // (PodLevelResources, beta and on), overhead is added, and for bound pods the
 // in-place resize status counts (max of spec, actuated and allocated).
 //
+// Input.WithoutPodLevelResize selects the pre-v1.36 rule for bound pods'
+// pod-level requests (status ignored), for the older version profiles.
+//
+// Besides the name-ordered Pods, each NodeInfo keeps Order, the same pods in
+// framework.NodeInfo's slice order (input order, appends, swap-removes), on
+// which upstream's unstable victim sort depends; and the topology plugins
+// keep a LabelIndex (labelindex.go) of interned label sets and affinity
+// terms, shared by a snapshot and all its views.
+//
 // # Views
 //
 // WithPod and WithoutPods return new snapshots that share every unchanged
 // NodeInfo with the receiver: the cost is one copy of the node pointer slice
-// plus the rebuilt NodeInfos. Removing a pod drops its host ports from the
+// plus the rebuilt NodeInfos, and a small overlay of pod locations that is
+// folded into a fresh index every 1024 binds, so that a long chain of binds
+// (bulk scheduling) stays linear. NodeInfo.WithPodInfo / WithoutPod do the
+// same for one node (preemption's dry run). Removing a pod drops its host ports from the
 // node's set even when another pod of the node declared the same port, as
 // framework.NodeInfo.RemovePod does.
 //
