@@ -101,3 +101,46 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkPreemptionSpread is PreemptionBasic with a zone spread
+// constraint (DoNotSchedule, maxSkew 1) whose selector matches the victims,
+// so the dry run must update PodTopologySpread's counts on every node.
+func BenchmarkPreemptionSpread(b *testing.B) {
+	snap, pending := preemptionBasic(b, 1000, 1)
+	in := *snap.Input()
+	in.Nodes = nil
+	for i, n := range snap.Nodes() {
+		nn := n.Node.DeepCopy()
+		nn.Labels["topology.kubernetes.io/zone"] = fmt.Sprintf("zone-%d", i%10)
+		in.Nodes = append(in.Nodes, nn)
+	}
+	in.Pods = nil
+	for _, n := range snap.Nodes() {
+		for _, pi := range n.Pods {
+			p := pi.Pod.DeepCopy()
+			p.Labels = map[string]string{"app": "web"}
+			in.Pods = append(in.Pods, p)
+		}
+	}
+	snap, _, err := cluster.New(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pod := pending[0].DeepCopy()
+	pod.Labels = map[string]string{"app": "web"}
+	pod.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
+		MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: corev1.DoNotSchedule,
+		LabelSelector: sel("app", "web")}}
+	defer reportCPU(b, 1)()
+	for b.Loop() {
+		c, err := placement.Compile(snap, pod, placement.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := c.Schedule()
+		r, err := Preempt(c, d.Statuses, Options{})
+		if err != nil || r.NominatedNode == "" {
+			b.Fatalf("no preemption: %v %+v", err, r)
+		}
+	}
+}
