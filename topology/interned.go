@@ -92,7 +92,7 @@ func (x *interned) column(key string) *cluster.Column {
 // of the indexed snapshot (or of any view of it: views keep the nodes and
 // their order), a label lookup otherwise.
 func (x *interned) domainOf(c *cluster.Column, n *cluster.NodeInfo) int32 {
-	if i := n.Index; i >= 0 && i < len(c.Of) && i < len(x.nodes) && x.nodes[i].Name == n.Name {
+	if i := n.Index; i >= 0 && i < len(c.Of) && i < len(x.nodes) && (x.nodes[i] == n || x.nodes[i].Name == n.Name) {
 		return c.Of[i]
 	}
 	v, ok := n.Node.Labels[c.Key]
