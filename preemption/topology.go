@@ -54,6 +54,12 @@ func newTopologyScope(c *placement.Compiled) *topologyScope {
 			// Ignoring matchLabelKeys only widens the scope.
 			s.spreadSels = append(s.spreadSels, sel)
 		}
+		if len(s.spreadSels) == 0 {
+			// The hard constraints come from the profile's default
+			// constraints (their selector is the pod's workloads'): do
+			// not try to narrow.
+			s.all = true
+		}
 	}
 	return s
 }
