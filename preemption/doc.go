@@ -105,7 +105,11 @@
 //     required anti-affinity that selects the preemptor). The counts are the
 //     same: on one node the dry run only moves that node's domain down and
 //     back towards its original count, which upstream's two-path minimum
-//     tracks exactly.
+//     tracks exactly. One upstream quirk is not reproduced: PodTopologySpread's
+//     PreFilter skips terminating pods (deletionTimestamp set) but its
+//     RemovePod extension does not, so upstream's dry run undercounts a
+//     domain while a terminating victim that matches the preemptor's
+//     DoNotSchedule selector is off its node; schedkit keeps the true count.
 //   - Pods without status.startTime count as started at Options.Now
 //     (upstream: the wall clock), or after every pod with a start time when
 //     Now is zero.
