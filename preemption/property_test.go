@@ -63,6 +63,19 @@ func drawWorld(t *rapid.T, neverPolicy bool) world {
 	if neverPolicy {
 		opts = append(opts, policy(corev1.PreemptNever))
 	}
+	// Sometimes topology constraints, so that the dry run must update
+	// PodTopologySpread's and InterPodAffinity's state.
+	switch rapid.IntRange(0, 3).Draw(t, "topology") {
+	case 1:
+		opts = append(opts, labelled("app", "a"), spreadOne("a"))
+	case 2:
+		opts = append(opts, labelled("app", "c"), antiAffinity("b"))
+	}
+	if len(w.pods) > 0 && rapid.Bool().Draw(t, "existingAnti") {
+		// One bound pod refuses the incoming pod's app on its node.
+		w.pods[0] = w.pods[0].DeepCopy()
+		antiAffinity("c")(w.pods[0])
+	}
 	w.pending = mkPod("incoming", opts...)
 	return w
 }
@@ -127,7 +140,7 @@ func TestPreemptionProperties(t *testing.T) {
 			}
 		})
 	})
-	t.Run("with only resource requests, returning any single victim makes the preemptor not fit", func(t *testing.T) {
+	t.Run("returning any single victim makes the preemptor not fit (resources, spread and anti-affinity are monotone)", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			w := drawWorld(t, false)
 			snap := w.snapshot(t)
