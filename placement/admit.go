@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -44,6 +45,7 @@ const (
 	reasonOSSelectorMismatch   = "PodOSSelectorNodeLabelDoesNotMatch"
 	reasonOSNotSupported       = "PodOSNotSupported"
 	reasonSupplementalGroups   = "SupplementalGroupsPolicyNotSupported"
+	reasonFeatureUnsupported   = "PodFeatureUnsupported"
 	reasonTaintNotMatch        = "node(s) had taints that the pod didn't tolerate" // tainttoleration.ErrReasonNotMatch
 	configSourceAnnotation     = "kubernetes.io/config.source"
 	defaultNodeOS              = "linux"
@@ -56,8 +58,11 @@ const (
 // scheduler.AdmissionCheck with every failure (NodeResourcesFit's resource
 // checks on the node's other pods, required node affinity and nodeSelector,
 // node name, host ports) and, for a pod that is not static, the node's
-// NoExecute taints. NoSchedule taints and spec.unschedulable are not checked:
-// the kubelet admits pods that bypassed the scheduler there.
+// NoExecute taints; then, when the predicates pass, the node declared
+// features the pod needs (declaredFeaturesAdmitHandler, v1.36). NoSchedule
+// taints and spec.unschedulable are not checked: the kubelet admits pods
+// that bypassed the scheduler there. The critical-pod handler that evicts
+// pods to admit a critical one is not modelled.
 //
 // The node's OS is its kubernetes.io/os label, "linux" when absent (the
 // kubelet uses its own runtime.GOOS). Extended resources the node does not
@@ -129,6 +134,18 @@ func Admit(snap *Snapshot, pod *corev1.Pod) (AdmitResult, error) {
 		}
 	}
 	if len(failures) == 0 {
+		// The declared-features handler runs after the predicates
+		// (declaredFeaturesAdmitHandler, pkg/kubelet/lifecycle/handlers.go).
+		var missing []string
+		for _, f := range requiredFeatures(pod) {
+			if !hasFeatures(node.Status.DeclaredFeatures, []string{f}) {
+				missing = append(missing, f)
+			}
+		}
+		if len(missing) > 0 {
+			return AdmitResult{Reason: reasonFeatureUnsupported,
+				Message: "Pod requires node features that are not available: " + strings.Join(missing, ", ")}, nil
+		}
 		return AdmitResult{Admit: true}, nil
 	}
 	f := failures[0]

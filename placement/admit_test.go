@@ -74,3 +74,18 @@ func TestAdmit(t *testing.T) {
 		require.ErrorIs(t, err, ErrInvalidPod)
 	})
 }
+
+// TestAdmitDeclaredFeatures mirrors declaredFeaturesAdmitHandler.Admit.
+func TestAdmitDeclaredFeatures(t *testing.T) {
+	pod := mkPod("p", onNode("n1"))
+	pod.Spec.Containers[0].RestartPolicyRules = []corev1.ContainerRestartRule{{Action: corev1.ContainerRestartRuleActionRestartAllContainers}}
+	got, err := Admit(snapshotOf(t, []*corev1.Node{mkNode("n1", "4", "8Gi")}), pod)
+	require.NoError(t, err)
+	assert.Equal(t, AdmitResult{Reason: "PodFeatureUnsupported",
+		Message: "Pod requires node features that are not available: RestartAllContainersOnContainerExits"}, got)
+	node := mkNode("n1", "4", "8Gi")
+	node.Status.DeclaredFeatures = []string{"RestartAllContainersOnContainerExits"}
+	got, err = Admit(snapshotOf(t, []*corev1.Node{node}), pod)
+	require.NoError(t, err)
+	assert.True(t, got.Admit)
+}
