@@ -136,3 +136,27 @@ func TestLabelIndex(t *testing.T) {
 	assert.Equal(t, []int32{1, 0}, vv.Nodes[1].Sets)
 	assert.Equal(t, []int32{1}, snap.Labels().Nodes[1].Sets, "the parent is unchanged")
 }
+
+// TestColumn checks a label key's column: dense value IDs in node order,
+// -1 for nodes without the key, shared (the same object) by views.
+func TestColumn(t *testing.T) {
+	mk := func(name string, l map[string]string) *corev1.Node {
+		return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: l}}
+	}
+	snap, _, err := New(Input{Nodes: []*corev1.Node{
+		mk("a", map[string]string{"zone": "z2"}), mk("b", nil), mk("c", map[string]string{"zone": "z1"}), mk("d", map[string]string{"zone": "z2"}),
+	}})
+	require.NoError(t, err)
+	c := snap.Column("zone")
+	assert.Equal(t, []string{"z2", "z1"}, c.Values)
+	assert.Equal(t, []int32{0, -1, 1, 0}, c.Of)
+	view, err := snap.WithPod(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default"},
+		Spec: corev1.PodSpec{NodeName: "a", Containers: []corev1.Container{{Name: "c", Image: "i"}}}})
+	require.NoError(t, err)
+	require.NotSame(t, snap, view)
+	assert.Same(t, c, view.Column("zone"))
+	assert.True(t, snap.SharesIndex(view))
+	other, _, err := New(Input{Nodes: []*corev1.Node{mk("a", nil)}})
+	require.NoError(t, err)
+	assert.False(t, snap.SharesIndex(other))
+}
