@@ -1,0 +1,132 @@
+// Package labelmatch flattens a labels.Selector for hot loops: each
+// requirement becomes a key, an operator class and its values, so a match is
+// one map lookup and a few string compares per requirement, with no interface
+// call and no allocation. A Matcher decides exactly as the selector it was
+// built from (labels.Requirement.Matches, apimachinery v0.36); the Gt and Lt
+// operators, rare in practice, are delegated to labels.Requirement.Matches.
+//
+// A Matcher is immutable once built and safe for concurrent use.
+package labelmatch
+
+import (
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+)
+
+// Matcher is a flattened labels.Selector. The zero Matcher has no
+// requirements and matches every label set, as labels.Everything does.
+type Matcher struct {
+	nothing bool // labels.Nothing(): matches no label set
+	reqs    []requirement
+}
+
+type reqOp uint8
+
+const (
+	opIn reqOp = iota
+	opNotIn
+	opExists
+	opDoesNotExist
+	opOther // Gt / Lt: delegated to labels.Requirement.Matches
+)
+
+type requirement struct {
+	key    string
+	op     reqOp
+	values []string
+	full   labels.Requirement
+}
+
+// New flattens a selector. A nil selector, or one whose requirements cannot
+// be listed (labels.Nothing), matches nothing, as
+// metav1.LabelSelectorAsSelector(nil) does. The selector is not modified.
+func New(sel labels.Selector) Matcher {
+	if sel == nil {
+		return Matcher{nothing: true}
+	}
+	reqs, ok := sel.Requirements()
+	if !ok {
+		return Matcher{nothing: true}
+	}
+	return FromRequirements(reqs)
+}
+
+// FromRequirements flattens ANDed requirements; none matches every label set.
+// The slice is not kept.
+func FromRequirements(reqs []labels.Requirement) Matcher {
+	if len(reqs) == 0 {
+		return Matcher{}
+	}
+	m := Matcher{reqs: make([]requirement, 0, len(reqs))}
+	for _, r := range reqs {
+		q := requirement{key: r.Key(), values: r.ValuesUnsorted(), full: r}
+		switch r.Operator() {
+		case selection.In, selection.Equals, selection.DoubleEquals:
+			q.op = opIn
+		case selection.NotIn, selection.NotEquals:
+			q.op = opNotIn
+		case selection.Exists:
+			q.op = opExists
+		case selection.DoesNotExist:
+			q.op = opDoesNotExist
+		default:
+			q.op = opOther
+		}
+		m.reqs = append(m.reqs, q)
+	}
+	return m
+}
+
+// Nothing reports whether the matcher was built from labels.Nothing (or a
+// nil selector) and so matches no label set.
+func (m *Matcher) Nothing() bool { return m.nothing }
+
+// Empty mirrors labels.Selector.Empty: true for a selector without
+// requirements (labels.Everything), false for labels.Nothing.
+func (m *Matcher) Empty() bool { return !m.nothing && len(m.reqs) == 0 }
+
+// Matches reports whether the label set satisfies every requirement. It does
+// not modify l.
+func (m *Matcher) Matches(l map[string]string) bool {
+	if m.nothing {
+		return false
+	}
+	for i := range m.reqs {
+		r := &m.reqs[i]
+		switch r.op {
+		case opIn:
+			v, ok := l[r.key]
+			if !ok || !HasValue(r.values, v) {
+				return false
+			}
+		case opNotIn:
+			if v, ok := l[r.key]; ok && HasValue(r.values, v) {
+				return false
+			}
+		case opExists:
+			if _, ok := l[r.key]; !ok {
+				return false
+			}
+		case opDoesNotExist:
+			if _, ok := l[r.key]; ok {
+				return false
+			}
+		default:
+			if !r.full.Matches(labels.Set(l)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// HasValue reports whether v is one of values (a linear scan: requirement
+// value lists are short).
+func HasValue(values []string, v string) bool {
+	for _, x := range values {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
