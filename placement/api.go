@@ -52,7 +52,9 @@ type PluginScore struct {
 	Weighted   int64  `json:"weighted"`
 }
 
-// NodeResult is the verdict on one node.
+// NodeResult is the verdict on one node. Nodes whose filters all gave the
+// same verdicts share one Filters list (Evaluate): treat a report as
+// read-only.
 type NodeResult struct {
 	Node                string         `json:"node"`
 	Feasible            bool           `json:"feasible"`

@@ -211,22 +211,20 @@ func (c *Compiled) Evaluate() *Result {
 	}
 	var feasible []*cluster.NodeInfo
 	var feasibleIdx []int
-	// One backing array for every node's filter list.
-	filterBlock := make([]PluginStatus, len(nodes)*numFilters)
+	// Nodes with the same verdict from every filter (most nodes, as a rule)
+	// share one Filters list: a report is read-only, and building a list per
+	// node was most of Evaluate's time and memory.
+	var rows filterRows
 	for i, n := range nodes {
 		nr := NodeResult{Node: n.Name}
 		each := c.FilterEach(n)
-		nr.Filters = filterBlock[i*numFilters : i*numFilters : (i+1)*numFilters]
 		first := sched.Status{}
 		for p := 0; p < numFilters; p++ {
-			if !c.includesFilter(p) {
-				continue
-			}
-			nr.Filters = append(nr.Filters, toPluginStatus(each[p]))
-			if first.Code.Passes() && !each[p].Code.Passes() {
+			if c.includesFilter(p) && first.Code.Passes() && !each[p].Code.Passes() {
 				first = each[p]
 			}
 		}
+		nr.Filters = rows.list(c, &each)
 		if !c.InPreFilterResult(n.Name) {
 			nr.ExcludedByPreFilter = true
 			first = c.absent
@@ -290,4 +288,60 @@ func (c *Compiled) includesFilter(p int) bool {
 func toPluginStatus(s sched.Status) PluginStatus {
 	code := s.Code
 	return PluginStatus{Plugin: s.Plugin, Code: code.String(), Reasons: s.Reasons}
+}
+
+// filterRows interns one pod's per-node Filters lists by content, so that
+// nodes with identical verdicts share a list (Evaluate).
+type filterRows struct {
+	rows []filterRow
+	last int
+}
+
+type filterRow struct {
+	each *[numFilters]sched.Status
+	list []PluginStatus
+}
+
+// maxFilterRows bounds the linear search; a pod whose nodes have more
+// distinct verdict combinations gets a fresh list for the rest.
+const maxFilterRows = 64
+
+// list returns the Filters list for a node whose statuses are each.
+func (f *filterRows) list(c *Compiled, each *[numFilters]sched.Status) []PluginStatus {
+	if f.last < len(f.rows) && sameStatuses(f.rows[f.last].each, each) {
+		return f.rows[f.last].list
+	}
+	for k := range f.rows {
+		if sameStatuses(f.rows[k].each, each) {
+			f.last = k
+			return f.rows[k].list
+		}
+	}
+	list := make([]PluginStatus, 0, numFilters)
+	for p := 0; p < numFilters; p++ {
+		if c.includesFilter(p) {
+			list = append(list, toPluginStatus(each[p]))
+		}
+	}
+	if len(f.rows) < maxFilterRows {
+		kept := *each
+		f.rows = append(f.rows, filterRow{each: &kept, list: list})
+		f.last = len(f.rows) - 1
+	}
+	return list
+}
+
+func sameStatuses(a, b *[numFilters]sched.Status) bool {
+	for p := range a {
+		x, y := &a[p], &b[p]
+		if x.Code != y.Code || x.Plugin != y.Plugin || len(x.Reasons) != len(y.Reasons) {
+			return false
+		}
+		for k := range x.Reasons {
+			if x.Reasons[k] != y.Reasons[k] {
+				return false
+			}
+		}
+	}
+	return true
 }
