@@ -85,15 +85,17 @@
 // Upstream's PreFilter extensions (AddPod/RemovePod, used by preemption's
 // dry run) are replaced by Spread.On and InterPodAffinity.On: given a view
 // of the snapshot (cluster.Snapshot.WithoutPods / WithPod), they recount
-// only the nodes whose NodeInfo changed and give exactly what compiling
-// afresh on the view gives (a property test checks this). That equals
-// upstream's incremental state with one exception: upstream's RemovePod
-// subtracts a victim that is being deleted from its domain although
-// PreFilter never counted it (and AddPod adds it back), so with terminating
-// lower-priority pods matching a spread selector the dry run's counts
-// differ; here they are the true counts. (With a single domain changing, as
-// in a dry run on one node, upstream's incrementally kept minimum stays
-// exact, so it needs no emulation.)
+// only the nodes whose NodeInfo changed and give upstream's incremental
+// state. That is what compiling afresh on the view gives (a property test
+// checks this) with one exception kept on purpose, because upstream has it:
+// RemovePod subtracts a matching pod that is being deleted from its domain
+// although PreFilter never counted it, and AddPod adds it back
+// (updateWithPod has no deletionTimestamp check), so Spread.On counts those
+// pods' moves too and a dry run can find room that a fresh cycle would not
+// (the oracle confirms it: upstream then nominates a node the pod does not
+// fit after the evictions). (With a single domain changing, as in a dry run
+// on one node, upstream's incrementally kept minimum stays exact, so it
+// needs no emulation.)
 // TaintTolerationComparisonOperators (alpha, off in v1.36) is not
 // supported: Lt / Gt tolerations never tolerate, as with the gate off.
 // HardPodAffinityWeight 0 means the default 1 (upstream would disable the

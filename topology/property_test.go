@@ -230,8 +230,9 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 // TestOnViewEqualsFresh derives both plugins for views of a snapshot
-// (pods removed, then some added back, as preemption's dry run does) and
-// checks that On gives exactly what compiling afresh on the view gives.
+// (pods not being deleted removed, then some added back, as preemption's dry
+// run does) and checks that On gives exactly what compiling afresh on the
+// view gives.
 func TestOnViewEqualsFresh(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
@@ -248,7 +249,10 @@ func TestOnViewEqualsFresh(t *testing.T) {
 		view := snap
 		var removed []*corev1.Pod
 		for _, p := range w.pods {
-			if rapid.Bool().Draw(t, "remove") {
+			// A pod being deleted moves spread counts in On but not in a
+			// fresh PreFilter (upstream's updateWithPod has no deletion
+			// check; TestSpreadOnCountsDeletedPods): keep those.
+			if p.DeletionTimestamp == nil && rapid.Bool().Draw(t, "remove") {
 				removed = append(removed, p)
 				view = view.WithoutPods(p.Namespace + "/" + p.Name)
 			}

@@ -30,7 +30,11 @@ func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot)
 // NodeInfo differs are counted again, so the cost is a pointer compare per
 // node plus the changed nodes' pods, not a walk of the cluster. For any
 // other snapshot it is NewSpread. The receiver is not modified; the result
-// is the same as NewSpread(pod, view, opts) would give.
+// is the same as NewSpread(pod, view, opts) would give, except that, as
+// upstream's updateWithPod (podtopologyspread/filtering.go) has no
+// deletionTimestamp check, a matching pod being deleted still moves its
+// domain's count when it leaves or rejoins a node, although PreFilter never
+// counted it.
 func (s *Spread) On(view *cluster.Snapshot) (*Spread, error) {
 	if view == s.snap {
 		return s, nil
@@ -74,7 +78,7 @@ func (s *Spread) On(view *cluster.Snapshot) (*Spread, error) {
 				continue
 			}
 			// Both counts read the same label index, so the memo serves both.
-			delta := v.ix.countSpread(after, &c.m, s.pod.Namespace, memos[c.selID]) -
+			delta := v.ix.countSpreadWith(&v.ix, after, &c.m, s.pod.Namespace, memos[c.selID]) -
 				s.ix.countSpreadWith(&v.ix, before, &c.m, s.pod.Namespace, memos[c.selID])
 			v.domainCount[i][s.cols[i].Of[ni]] += delta
 		}
@@ -84,18 +88,29 @@ func (s *Spread) On(view *cluster.Snapshot) (*Spread, error) {
 }
 
 // countSpreadWith is countSpread on a node of x, with a memo made for the
-// (larger or equal) label-set table of view y of the same index.
+// (larger or equal) label-set table of view y of the same index, counting
+// the pods being deleted too: what upstream's AddPod/RemovePod add and
+// subtract (updateWithPod).
 func (x *interned) countSpreadWith(y *interned, n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
 	if m.empty() || m.nothing {
 		return 0
 	}
 	nl := x.nodeLabels(n)
 	if nl == nil {
-		return countMatching(n.Pods, m, ns)
+		c := 0
+		for _, pi := range n.Pods {
+			if pi.Pod.Namespace == ns && m.matches(pi.Pod.Labels) {
+				c++
+			}
+		}
+		return c
 	}
 	c := 0
 	for _, id := range nl.Sets {
-		if id >= 0 && y.setMatches(id, m, ns, mm) {
+		if id < 0 {
+			id = -1 - id // being deleted
+		}
+		if y.setMatches(id, m, ns, mm) {
 			c++
 		}
 	}
