@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -69,10 +70,10 @@ type Compiled struct {
 
 	// NodeAffinity.
 	nodeSelectorPairs []labelPair
-	required          *nodeSelector // nil: no required node affinity
-	added             *nodeSelector
-	preferred         *preferredTerms
-	addedPreferred    *preferredTerms
+	required          *nodeaffinity.Selector // nil: no required node affinity
+	added             *nodeaffinity.Selector
+	preferred         *nodeaffinity.Preferred
+	addedPreferred    *nodeaffinity.Preferred
 
 	// NodePorts.
 	ports []cluster.HostPort
@@ -121,7 +122,7 @@ func compile(snap *Snapshot, pod *corev1.Pod, opts Options, noTopology bool) (*C
 
 	pi, err := cluster.NewPodInfo(pod)
 	if err != nil {
-		errs = append(errs, asFieldErrors(field.NewPath("spec"), err)...)
+		errs = append(errs, nodeaffinity.AsFieldErrors(field.NewPath("spec"), err)...)
 		// Keep going without affinity terms to report everything at once.
 		pi = &cluster.PodInfo{Pod: pod, Key: pod.Namespace + "/" + pod.Name}
 	}
@@ -159,24 +160,24 @@ func compile(snap *Snapshot, pod *corev1.Pod, opts Options, noTopology bool) (*C
 		na = pod.Spec.Affinity.NodeAffinity
 	}
 	if na != nil && na.RequiredDuringSchedulingIgnoredDuringExecution != nil {
-		sel, e := compileNodeSelector(na.RequiredDuringSchedulingIgnoredDuringExecution, naPath.Child("requiredDuringSchedulingIgnoredDuringExecution"))
+		sel, e := nodeaffinity.CompileSelector(na.RequiredDuringSchedulingIgnoredDuringExecution, naPath.Child("requiredDuringSchedulingIgnoredDuringExecution"))
 		errs = append(errs, e...)
 		c.required = sel
 	}
 	if na != nil && na.PreferredDuringSchedulingIgnoredDuringExecution != nil {
-		p, e := compilePreferred(na.PreferredDuringSchedulingIgnoredDuringExecution, naPath.Child("preferredDuringSchedulingIgnoredDuringExecution"))
+		p, e := nodeaffinity.CompilePreferred(na.PreferredDuringSchedulingIgnoredDuringExecution, naPath.Child("preferredDuringSchedulingIgnoredDuringExecution"))
 		errs = append(errs, e...)
 		c.preferred = p
 	}
 	if a := opts.AddedAffinity; a != nil {
 		ap := field.NewPath("addedAffinity")
 		if a.RequiredDuringSchedulingIgnoredDuringExecution != nil {
-			sel, e := compileNodeSelector(a.RequiredDuringSchedulingIgnoredDuringExecution, ap.Child("requiredDuringSchedulingIgnoredDuringExecution"))
+			sel, e := nodeaffinity.CompileSelector(a.RequiredDuringSchedulingIgnoredDuringExecution, ap.Child("requiredDuringSchedulingIgnoredDuringExecution"))
 			errs = append(errs, e...)
 			c.added = sel
 		}
 		if len(a.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
-			p, e := compilePreferred(a.PreferredDuringSchedulingIgnoredDuringExecution, ap.Child("preferredDuringSchedulingIgnoredDuringExecution"))
+			p, e := nodeaffinity.CompilePreferred(a.PreferredDuringSchedulingIgnoredDuringExecution, ap.Child("preferredDuringSchedulingIgnoredDuringExecution"))
 			errs = append(errs, e...)
 			c.addedPreferred = p
 		}

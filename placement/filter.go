@@ -100,7 +100,7 @@ func (c *Compiled) filterOne(i int, n *cluster.NodeInfo) sched.Status {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonTaint}
 		}
 	case fNodeAffinity:
-		if c.added != nil && !c.added.matches(n.Node) {
+		if c.added != nil && !c.added.Matches(n.Node) {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinityEnforced}
 		}
 		if !c.matchesRequiredAffinity(n.Node) {
@@ -149,7 +149,7 @@ func (c *Compiled) matchesRequiredAffinity(node *corev1.Node) bool {
 	if !matchesPairs(c.nodeSelectorPairs, node) {
 		return false
 	}
-	return c.required == nil || c.required.matches(node)
+	return c.required == nil || c.required.Matches(node)
 }
 
 // portsConflict is fitsPorts / HostPortInfo.CheckConflict: a wildcard wanted

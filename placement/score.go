@@ -87,7 +87,7 @@ func (c *Compiled) Score(feasible []*cluster.NodeInfo) *Scores {
 			}
 			// NodeAffinity: weights of the matching preferred terms.
 			if r := s.Raw[sNodeAffinity]; r != nil {
-				r[i] = c.addedPreferred.score(n.Node) + c.preferred.score(n.Node)
+				r[i] = c.addedPreferred.Score(n.Node) + c.preferred.Score(n.Node)
 			}
 			// NodeResourcesFit: the scoring strategy.
 			if r := s.Raw[sNodeResourcesFit]; r != nil {

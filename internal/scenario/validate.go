@@ -10,6 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
+
+	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
 // Validation here covers what would make a scheduling rule undefined: label
@@ -219,21 +221,8 @@ func nodeSelectorTermProblems(path string, term *corev1.NodeSelectorTerm) []prob
 	var probs []problem
 	for j, r := range term.MatchExpressions {
 		p := fmt.Sprintf("%s.matchExpressions[%d]", path, j)
-		var op selection.Operator
-		switch r.Operator {
-		case corev1.NodeSelectorOpIn:
-			op = selection.In
-		case corev1.NodeSelectorOpNotIn:
-			op = selection.NotIn
-		case corev1.NodeSelectorOpExists:
-			op = selection.Exists
-		case corev1.NodeSelectorOpDoesNotExist:
-			op = selection.DoesNotExist
-		case corev1.NodeSelectorOpGt:
-			op = selection.GreaterThan
-		case corev1.NodeSelectorOpLt:
-			op = selection.LessThan
-		default:
+		op, ok := nodeaffinity.LabelOperator(r.Operator)
+		if !ok {
 			probs = append(probs, problem{p + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\"", r.Operator)})
 			continue
 		}
