@@ -5,6 +5,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // TaintDecision is what the taint-eviction controller does with a pod
@@ -104,19 +106,7 @@ func matchingTolerations(taints []corev1.Taint, tols []corev1.Toleration) (bool,
 // gates: an empty effect or key matches any, the empty operator means Equal,
 // and Lt/Gt never match.
 func ToleratesTaint(t *corev1.Toleration, taint *corev1.Taint) bool {
-	if t.Effect != "" && t.Effect != taint.Effect {
-		return false
-	}
-	if t.Key != "" && t.Key != taint.Key {
-		return false
-	}
-	switch t.Operator {
-	case "", corev1.TolerationOpEqual:
-		return t.Value == taint.Value
-	case corev1.TolerationOpExists:
-		return true
-	}
-	return false
+	return taints.Tolerates(t, taint)
 }
 
 // minTolerationSeconds is getMinTolerationTime in seconds: 0 without

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // AdmitFailure is one reason the kubelet's general predicates reject a pod.
@@ -127,7 +128,7 @@ func Admit(snap *Snapshot, pod *corev1.Pod) (AdmitResult, error) {
 	if src, ok := pod.Annotations[configSourceAnnotation]; !ok || src == "api" {
 		for i := range node.Spec.Taints {
 			t := &node.Spec.Taints[i]
-			if t.Effect == corev1.TaintEffectNoExecute && !toleratesAny(pod.Spec.Tolerations, t) {
+			if t.Effect == corev1.TaintEffectNoExecute && !taints.ToleratesAny(pod.Spec.Tolerations, t) {
 				failures = append(failures, AdmitFailure{Predicate: sched.TaintToleration, Reason: reasonTaintNotMatch})
 				break
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/internal/taints"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -140,7 +141,7 @@ func compile(snap *Snapshot, pod *corev1.Pod, opts Options, noTopology bool) (*C
 
 	// Tolerations.
 	c.tolerations = pod.Spec.Tolerations
-	c.toleratesUnschedulable = toleratesAny(pod.Spec.Tolerations, &unschedulableTaint)
+	c.toleratesUnschedulable = taints.ToleratesAny(pod.Spec.Tolerations, &unschedulableTaint)
 	for _, t := range pod.Spec.Tolerations {
 		if t.Effect == "" || t.Effect == corev1.TaintEffectPreferNoSchedule {
 			c.preferTolerations = append(c.preferTolerations, t)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // Reason texts, exactly as the v1.36 plugins write them. The slices are
@@ -130,13 +131,13 @@ func (c *Compiled) filterOne(i int, n *cluster.NodeInfo) sched.Status {
 
 // hasUntoleratedTaint is FindMatchingUntoleratedTaint over the NoSchedule and
 // NoExecute taints.
-func (c *Compiled) hasUntoleratedTaint(taints []corev1.Taint) bool {
-	for i := range taints {
-		t := &taints[i]
+func (c *Compiled) hasUntoleratedTaint(nodeTaints []corev1.Taint) bool {
+	for i := range nodeTaints {
+		t := &nodeTaints[i]
 		if t.Effect != corev1.TaintEffectNoSchedule && t.Effect != corev1.TaintEffectNoExecute {
 			continue
 		}
-		if !toleratesAny(c.tolerations, t) {
+		if !taints.ToleratesAny(c.tolerations, t) {
 			return true
 		}
 	}

@@ -21,31 +21,3 @@ func matchesPairs(pairs []labelPair, n *corev1.Node) bool {
 	}
 	return true
 }
-
-// tolerates is corev1.Toleration.ToleratesTaint with the
-// TaintTolerationComparisonOperators gate off (alpha in v1.36): Lt and Gt
-// never match.
-func tolerates(t *corev1.Toleration, taint *corev1.Taint) bool {
-	if t.Effect != "" && t.Effect != taint.Effect {
-		return false
-	}
-	if t.Key != "" && t.Key != taint.Key {
-		return false
-	}
-	switch t.Operator {
-	case "", corev1.TolerationOpEqual:
-		return t.Value == taint.Value
-	case corev1.TolerationOpExists:
-		return true
-	}
-	return false
-}
-
-func toleratesAny(ts []corev1.Toleration, taint *corev1.Taint) bool {
-	for i := range ts {
-		if tolerates(&ts[i], taint) {
-			return true
-		}
-	}
-	return false
-}

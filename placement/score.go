@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // Score plugin positions in profile order (sched.ScoreOrder).
@@ -167,14 +168,14 @@ func (c *Compiled) ipaPreScoreSkips() bool {
 
 // intolerablePreferTaints counts the node's PreferNoSchedule taints that no
 // toleration with an empty or PreferNoSchedule effect tolerates.
-func (c *Compiled) intolerablePreferTaints(taints []corev1.Taint) int64 {
+func (c *Compiled) intolerablePreferTaints(nodeTaints []corev1.Taint) int64 {
 	var n int64
-	for i := range taints {
-		t := &taints[i]
+	for i := range nodeTaints {
+		t := &nodeTaints[i]
 		if t.Effect != corev1.TaintEffectPreferNoSchedule {
 			continue
 		}
-		if !toleratesAny(c.preferTolerations, t) {
+		if !taints.ToleratesAny(c.preferTolerations, t) {
 			n++
 		}
 	}

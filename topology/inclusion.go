@@ -5,6 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
+	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // requiredNodeAffinity is the pod's nodeSelector plus its required node
@@ -52,30 +53,9 @@ func isUntainted(node *corev1.Node, tolerations []corev1.Toleration) bool {
 		if taint.Effect != corev1.TaintEffectNoSchedule && taint.Effect != corev1.TaintEffectNoExecute {
 			continue
 		}
-		if !tolerates(tolerations, taint) {
+		if !taints.ToleratesAny(tolerations, taint) {
 			return false
 		}
 	}
 	return true
-}
-
-func tolerates(tolerations []corev1.Toleration, taint *corev1.Taint) bool {
-	for i := range tolerations {
-		t := &tolerations[i]
-		if t.Effect != "" && t.Effect != taint.Effect {
-			continue
-		}
-		if t.Key != "" && t.Key != taint.Key {
-			continue
-		}
-		switch t.Operator {
-		case "", corev1.TolerationOpEqual:
-			if t.Value == taint.Value {
-				return true
-			}
-		case corev1.TolerationOpExists:
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,36 @@
+package taints
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// TestTolerates mirrors corev1.Toleration.ToleratesTaint with the
+// TaintTolerationComparisonOperators gate off.
+func TestTolerates(t *testing.T) {
+	taint := corev1.Taint{Key: "k", Value: "v", Effect: corev1.TaintEffectNoSchedule}
+	tests := []struct {
+		name string
+		tol  corev1.Toleration
+		want bool
+	}{
+		{"equal key, value and effect", corev1.Toleration{Key: "k", Operator: corev1.TolerationOpEqual, Value: "v", Effect: corev1.TaintEffectNoSchedule}, true},
+		{"empty operator means Equal", corev1.Toleration{Key: "k", Value: "v"}, true},
+		{"other value", corev1.Toleration{Key: "k", Value: "w"}, false},
+		{"exists ignores the value", corev1.Toleration{Key: "k", Operator: corev1.TolerationOpExists}, true},
+		{"empty key with Exists matches every key", corev1.Toleration{Operator: corev1.TolerationOpExists}, true},
+		{"other key", corev1.Toleration{Key: "j", Operator: corev1.TolerationOpExists}, false},
+		{"other effect", corev1.Toleration{Key: "k", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute}, false},
+		{"Gt never matches with the gate off", corev1.Toleration{Key: "k", Operator: "Gt", Value: "1"}, false},
+		{"Lt never matches with the gate off", corev1.Toleration{Key: "k", Operator: "Lt", Value: "9"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Tolerates(&tt.tol, &taint))
+			assert.Equal(t, tt.want, ToleratesAny([]corev1.Toleration{{Key: "other", Value: "x"}, tt.tol}, &taint))
+		})
+	}
+	assert.False(t, ToleratesAny(nil, &taint), "no tolerations tolerate nothing")
+}
