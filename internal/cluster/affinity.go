@@ -1,6 +1,9 @@
 package cluster
 
 import (
+	"encoding/binary"
+	"sort"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -106,4 +109,125 @@ func CompileAffinityTerm(pod *corev1.Pod, term *corev1.PodAffinityTerm, path *fi
 		ns.Insert(term.Namespaces...)
 	}
 	return AffinityTerm{Namespaces: ns, Selector: sel, TopologyKey: term.TopologyKey, NamespaceSelector: nsSel}, errs
+}
+
+// affinityCache shares compiled affinity terms among the bound pods of one
+// New call whose pod (anti-)affinity specs are equal, as upstream's
+// equivalence of pods from one template would: a workload's replicas then
+// compile their selectors once. Compiled terms are immutable, so sharing
+// them is safe. Only successful compilations are cached (a pod with an
+// invalid selector is compiled on its own and reports its own errors).
+type affinityCache struct {
+	byKey map[string]*compiledAffinity
+	buf   []byte
+}
+
+type compiledAffinity struct {
+	requiredAffinity, requiredAntiAffinity   []AffinityTerm
+	preferredAffinity, preferredAntiAffinity []WeightedAffinityTerm
+}
+
+// compile fills pi's terms from the cache or by compileAffinity.
+func (c *affinityCache) compile(pi *PodInfo, pod *corev1.Pod) error {
+	aff := pod.Spec.Affinity
+	if c == nil || aff == nil || (aff.PodAffinity == nil && aff.PodAntiAffinity == nil) {
+		return compileAffinity(pi, pod)
+	}
+	c.buf = appendAffinityKey(c.buf[:0], pod)
+	if ca, ok := c.byKey[string(c.buf)]; ok {
+		pi.RequiredAffinityTerms, pi.RequiredAntiAffinityTerms = ca.requiredAffinity, ca.requiredAntiAffinity
+		pi.PreferredAffinityTerms, pi.PreferredAntiAffinityTerms = ca.preferredAffinity, ca.preferredAntiAffinity
+		return nil
+	}
+	if err := compileAffinity(pi, pod); err != nil {
+		return err
+	}
+	if c.byKey == nil {
+		c.byKey = map[string]*compiledAffinity{}
+	}
+	c.byKey[string(c.buf)] = &compiledAffinity{
+		requiredAffinity: pi.RequiredAffinityTerms, requiredAntiAffinity: pi.RequiredAntiAffinityTerms,
+		preferredAffinity: pi.PreferredAffinityTerms, preferredAntiAffinity: pi.PreferredAntiAffinityTerms,
+	}
+	return nil
+}
+
+// appendAffinityKey appends an unambiguous encoding of everything
+// compileAffinity reads: the pod's namespace (the default term namespace)
+// and, per term list, each term's label selector, namespaces, namespace
+// selector, topology key and weight. Strings are length-prefixed, so no
+// content can imitate a separator.
+func appendAffinityKey(b []byte, pod *corev1.Pod) []byte {
+	aff := pod.Spec.Affinity
+	b = appendKeyString(b, pod.Namespace)
+	if pa := aff.PodAffinity; pa != nil {
+		b = append(b, 'A')
+		b = appendTermsKey(b, pa.RequiredDuringSchedulingIgnoredDuringExecution)
+		b = appendWeightedTermsKey(b, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
+	if pa := aff.PodAntiAffinity; pa != nil {
+		b = append(b, 'N')
+		b = appendTermsKey(b, pa.RequiredDuringSchedulingIgnoredDuringExecution)
+		b = appendWeightedTermsKey(b, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
+	return b
+}
+
+func appendTermsKey(b []byte, terms []corev1.PodAffinityTerm) []byte {
+	b = binary.AppendUvarint(b, uint64(len(terms)))
+	for i := range terms {
+		b = appendTermKey(b, &terms[i])
+	}
+	return b
+}
+
+func appendWeightedTermsKey(b []byte, terms []corev1.WeightedPodAffinityTerm) []byte {
+	b = binary.AppendUvarint(b, uint64(len(terms)))
+	for i := range terms {
+		b = binary.AppendVarint(b, int64(terms[i].Weight))
+		b = appendTermKey(b, &terms[i].PodAffinityTerm)
+	}
+	return b
+}
+
+func appendTermKey(b []byte, t *corev1.PodAffinityTerm) []byte {
+	b = appendSelectorKey(b, t.LabelSelector)
+	b = appendSelectorKey(b, t.NamespaceSelector)
+	b = binary.AppendUvarint(b, uint64(len(t.Namespaces)))
+	for _, ns := range t.Namespaces {
+		b = appendKeyString(b, ns)
+	}
+	return appendKeyString(b, t.TopologyKey)
+}
+
+func appendSelectorKey(b []byte, s *metav1.LabelSelector) []byte {
+	if s == nil {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	keys := make([]string, 0, len(s.MatchLabels))
+	for k := range s.MatchLabels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = binary.AppendUvarint(b, uint64(len(keys)))
+	for _, k := range keys {
+		b = appendKeyString(b, k)
+		b = appendKeyString(b, s.MatchLabels[k])
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.MatchExpressions)))
+	for _, e := range s.MatchExpressions {
+		b = appendKeyString(b, e.Key)
+		b = appendKeyString(b, string(e.Operator))
+		b = binary.AppendUvarint(b, uint64(len(e.Values)))
+		for _, v := range e.Values {
+			b = appendKeyString(b, v)
+		}
+	}
+	return b
+}
+
+func appendKeyString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
 }

@@ -27,6 +27,7 @@ type LabelIndex struct {
 	setByHash map[uint64][]int32
 	sets      []LabelSet
 	termByKey map[string]int32
+	termByPtr map[*AffinityTerm]int32 // terms shared by pods (New's affinity cache) are keyed once
 	terms     []AffinityTerm
 	nodes     map[*NodeInfo]*NodeLabels
 	columns   map[string]*Column
@@ -80,6 +81,7 @@ func newLabelIndex() *LabelIndex {
 		seed:      maphash.MakeSeed(),
 		setByHash: map[uint64][]int32{},
 		termByKey: map[string]int32{},
+		termByPtr: map[*AffinityTerm]int32{},
 		nodes:     map[*NodeInfo]*NodeLabels{},
 		columns:   map[string]*Column{},
 	}
@@ -259,6 +261,17 @@ func sameLabels(a, b map[string]string) bool {
 }
 
 func (x *LabelIndex) internTerm(t *AffinityTerm) int32 {
+	// Compiled terms are immutable, so a term already seen at this address
+	// has the same ID.
+	if id, ok := x.termByPtr[t]; ok {
+		return id
+	}
+	id := x.internTermByKey(t)
+	x.termByPtr[t] = id
+	return id
+}
+
+func (x *LabelIndex) internTermByKey(t *AffinityTerm) int32 {
 	ns := make([]string, 0, len(t.Namespaces))
 	for n := range t.Namespaces {
 		ns = append(ns, n)

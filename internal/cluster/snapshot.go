@@ -130,6 +130,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	}
 
 	podsPath := field.NewPath("pods")
+	var affinities affinityCache
 	seen := make(map[string]struct{}, len(in.Pods))
 	perNode := make([][]*PodInfo, len(valid))
 	for i, n := range valid {
@@ -155,7 +156,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			errs = append(errs, e...)
 			continue
 		}
-		pi, err := newPodInfo(pod, in.WithoutPodLevelResize)
+		pi, err := newPodInfoCached(pod, in.WithoutPodLevelResize, &affinities)
 		if err != nil {
 			errs = append(errs, prefixErrors(p(), err)...)
 			continue
@@ -412,6 +413,12 @@ func NewPodInfo(pod *corev1.Pod) (*PodInfo, error) { return newPodInfo(pod, fals
 // newPodInfo is NewPodInfo, with the pre-v1.36 pod-level request rule when
 // withoutPodLevelResize (Input.WithoutPodLevelResize).
 func newPodInfo(pod *corev1.Pod, withoutPodLevelResize bool) (*PodInfo, error) {
+	return newPodInfoCached(pod, withoutPodLevelResize, nil)
+}
+
+// newPodInfoCached is newPodInfo sharing compiled affinity terms through
+// cache (nil: no sharing).
+func newPodInfoCached(pod *corev1.Pod, withoutPodLevelResize bool, cache *affinityCache) (*PodInfo, error) {
 	if pod == nil {
 		return nil, errors.New("cluster: nil pod")
 	}
@@ -421,7 +428,7 @@ func newPodInfo(pod *corev1.Pod, withoutPodLevelResize bool) (*PodInfo, error) {
 	}
 	pi.Requests, pi.NonZeroRequests = podResourcesAt(pod, withoutPodLevelResize)
 	pi.HostPorts = PodHostPorts(pod)
-	if err := compileAffinity(pi, pod); err != nil {
+	if err := cache.compile(pi, pod); err != nil {
 		return nil, err
 	}
 	return pi, nil
