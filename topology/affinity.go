@@ -174,7 +174,7 @@ type InterPodAffinity struct {
 // pod against the incoming pod's required terms (affinity counts a pod only
 // when it matches all of them), and every bound pod with required
 // anti-affinity against the incoming pod. The pod must be compiled with
-// cluster.NewPodInfo; neither it nor the snapshot is modified. The error is
+// NewPodInfo; neither it nor the snapshot is modified. The error is
 // always nil today; it is kept for invalid input yet to be detected.
 func NewInterPodAffinity(pod *cluster.PodInfo, snap *cluster.Snapshot, opts AffinityOptions) (*InterPodAffinity, error) {
 	p := pod.Pod

@@ -7,7 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -27,7 +27,7 @@ func examplePod(name, node string, labels map[string]string) *corev1.Pod {
 // pods and zone b one, so only zone b's nodes accept a third.
 func ExampleNewSpread() {
 	web := map[string]string{"app": "web"}
-	snap, _, err := cluster.New(cluster.Input{
+	snap, _, err := placement.NewSnapshot(topology.SnapshotInput{
 		Nodes: []*corev1.Node{exampleNode("a1", "a"), exampleNode("a2", "a"), exampleNode("b1", "b")},
 		Pods:  []*corev1.Pod{examplePod("w1", "a1", web), examplePod("w2", "a2", web), examplePod("w3", "b1", web)},
 	})
@@ -39,7 +39,7 @@ func ExampleNewSpread() {
 		MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.DoNotSchedule,
 		LabelSelector: &metav1.LabelSelector{MatchLabels: web},
 	}}
-	pi, err := cluster.NewPodInfo(pod)
+	pi, err := topology.NewPodInfo(pod)
 	if err != nil {
 		panic(err)
 	}
@@ -60,7 +60,7 @@ func ExampleNewSpread() {
 // runs the first; a preferred zone affinity to a cache scores the cache's
 // zone highest.
 func ExampleNewInterPodAffinity() {
-	snap, _, err := cluster.New(cluster.Input{
+	snap, _, err := placement.NewSnapshot(topology.SnapshotInput{
 		Nodes: []*corev1.Node{exampleNode("a1", "a"), exampleNode("a2", "a"), exampleNode("b1", "b")},
 		Pods: []*corev1.Pod{
 			examplePod("web-1", "a1", map[string]string{"app": "web"}),
@@ -81,7 +81,7 @@ func ExampleNewInterPodAffinity() {
 			},
 		}}},
 	}
-	pi, err := cluster.NewPodInfo(pod)
+	pi, err := topology.NewPodInfo(pod)
 	if err != nil {
 		panic(err)
 	}
@@ -89,7 +89,7 @@ func ExampleNewInterPodAffinity() {
 	if err != nil {
 		panic(err)
 	}
-	var feasible []*cluster.NodeInfo
+	var feasible []*topology.NodeInfo
 	for _, n := range snap.Nodes() {
 		st := ipa.Filter(n)
 		fmt.Printf("%s: %v\n", n.Name, st)
@@ -116,7 +116,7 @@ func ExampleDefaultSelector() {
 	pod := examplePod("web-1", "", map[string]string{"app": "web", "tier": "front"})
 	isController := true
 	pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-rs", Controller: &isController}}
-	in := &cluster.Input{
+	in := &topology.SnapshotInput{
 		Services: []*corev1.Service{{
 			ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
 			Spec:       corev1.ServiceSpec{Selector: map[string]string{"app": "web"}},

@@ -245,7 +245,7 @@ type Spread struct {
 // walks the bound pods once to count, per DoNotSchedule constraint and
 // domain, the pods that match, as PodTopologySpread's PreFilter
 // (calPreFilterState, v1.36) does. The pod must be compiled with
-// cluster.NewPodInfo; neither it nor the snapshot is modified. An error means
+// NewPodInfo; neither it nor the snapshot is modified. An error means
 // invalid input (an unparsable label selector): the framework's Error status.
 func NewSpread(pod *cluster.PodInfo, snap *cluster.Snapshot, opts SpreadOptions) (*Spread, error) {
 	p := pod.Pod
