@@ -161,7 +161,7 @@ func Evaluate(snap *Snapshot, pod *corev1.Pod, opts Options) (*Result, error) {
 		if pod == nil || snap == nil {
 			return nil, err
 		}
-		r := &Result{Pod: pod.Namespace + "/" + pod.Name, FeasibleNodes: []string{}, Nodes: []NodeResult{}, Error: err.Error()}
+		r := &Result{Pod: pod.Namespace + "/" + pod.Name, FeasibleNodes: []string{}, BestNodes: []string{}, Nodes: []NodeResult{}, Error: err.Error()}
 		if pod.Spec.Priority != nil {
 			r.Priority = *pod.Spec.Priority
 		}
@@ -173,7 +173,7 @@ func Evaluate(snap *Snapshot, pod *corev1.Pod, opts Options) (*Result, error) {
 
 // Evaluate is the package-level Evaluate for an already compiled pod.
 func (c *Compiled) Evaluate() *Result {
-	r := &Result{Pod: c.pi.Key, FeasibleNodes: []string{}, Nodes: []NodeResult{}}
+	r := &Result{Pod: c.pi.Key, FeasibleNodes: []string{}, BestNodes: []string{}, Nodes: []NodeResult{}}
 	if c.pod.Spec.Priority != nil {
 		r.Priority = *c.pod.Spec.Priority
 	}

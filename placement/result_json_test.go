@@ -1,0 +1,41 @@
+package placement
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// TestResultJSONListsAreNeverNull: a Result's lists serialize as [] when
+// empty (no feasible node, a gated pod, an invalid pod), so JSON readers can
+// iterate them without a null check.
+func TestResultJSONListsAreNeverNull(t *testing.T) {
+	snap := snapshotOf(t, []*corev1.Node{mkNode("a", "1", "1Gi")})
+	gated := mkPod("gated")
+	gated.Spec.SchedulingGates = []corev1.PodSchedulingGate{{Name: "g"}}
+	invalid := mkPod("invalid")
+	invalid.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+		NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "zone", Operator: "Bogus"}}}},
+	}}}
+	for name, pod := range map[string]*corev1.Pod{
+		"no feasible node": mkPod("big", requests("cpu", "2")),
+		"gated":            gated,
+		"invalid":          invalid,
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, _ := Evaluate(snap, pod, Options{})
+			require.NotNil(t, r)
+			b, err := json.Marshal(r)
+			require.NoError(t, err)
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(b, &m))
+			for _, k := range []string{"feasibleNodes", "bestNodes", "nodes"} {
+				assert.NotNil(t, m[k], "%s is null", k)
+			}
+			assert.Equal(t, []any{}, m["bestNodes"])
+		})
+	}
+}
