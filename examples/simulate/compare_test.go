@@ -52,6 +52,34 @@ func (t *tally) summary() string {
 	return b.String()
 }
 
+// compareMode runs compare.py's checks for mode ("filter-score" or
+// "schedule") on one case, adds its counts to total and returns the case's
+// own tally.
+func compareMode(mode string, exp, act obj, total *tally) *tally {
+	tl := newTally()
+	switch mode {
+	case "filter-score":
+		compareFilterScore(exp, act, tl)
+	case "schedule":
+		compareSchedule(exp, act, tl)
+	}
+	for c, n := range tl.total {
+		total.total[c] += n
+		total.ok[c] += tl.ok[c]
+	}
+	return tl
+}
+
+// report is the first maxReportedDiffs disagreements, one a line, then the
+// summary.
+func (t *tally) report() string {
+	diffs := t.diffs
+	if len(diffs) > maxReportedDiffs {
+		diffs = append(diffs[:maxReportedDiffs:maxReportedDiffs], fmt.Sprintf("... and %d more", len(t.diffs)-maxReportedDiffs))
+	}
+	return strings.Join(diffs, "\n") + "\n" + t.summary()
+}
+
 func pyRepr(v any) string {
 	switch x := v.(type) {
 	case nil:

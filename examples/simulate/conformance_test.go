@@ -81,7 +81,6 @@ func runConformanceCase(t *testing.T, mode, dir, key, expPath string, total *tal
 	require.NoError(t, json.Unmarshal(data, &exp))
 	require.Equal(t, mode, get(getObj(exp, "meta"), "mode"), "expected file's meta.mode")
 
-	tl := newTally()
 	scenario := strings.TrimSuffix(filepath.Base(expPath), "."+mode+".json") + ".json"
 	act, err := simulateCase(filepath.Join(dir, scenario), mode)
 	key = mode + "/" + key
@@ -92,16 +91,7 @@ func runConformanceCase(t *testing.T, mode, dir, key, expPath string, total *tal
 		}
 		t.Fatalf("simulate failed: %v", err)
 	}
-	switch mode {
-	case "filter-score":
-		compareFilterScore(exp, act, tl)
-	case "schedule":
-		compareSchedule(exp, act, tl)
-	}
-	for c, n := range tl.total {
-		total.total[c] += n
-		total.ok[c] += tl.ok[c]
-	}
+	tl := compareMode(mode, exp, act, total)
 	ok, all := tl.sums()
 	if ok == all {
 		if known {
@@ -109,11 +99,7 @@ func runConformanceCase(t *testing.T, mode, dir, key, expPath string, total *tal
 		}
 		return
 	}
-	diffs := tl.diffs
-	if len(diffs) > maxReportedDiffs {
-		diffs = append(diffs[:maxReportedDiffs:maxReportedDiffs], fmt.Sprintf("... and %d more", len(tl.diffs)-maxReportedDiffs))
-	}
-	report := strings.Join(diffs, "\n") + "\n" + tl.summary()
+	report := tl.report()
 	if known {
 		t.Skipf("known disagreement (%s):\n%s", reason, report)
 	}

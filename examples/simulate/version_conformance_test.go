@@ -102,26 +102,11 @@ func compareVersionCase(t *testing.T, v placement.Version, mode, scenarioPath, e
 
 	act, err := simulateCaseAt(scenarioPath, mode, v)
 	require.NoError(t, err)
-	tl := newTally()
-	switch mode {
-	case "filter-score":
-		compareFilterScore(exp, act, tl)
-	case "schedule":
-		compareSchedule(exp, act, tl)
-	}
-	for c, n := range tl.total {
-		total.total[c] += n
-		total.ok[c] += tl.ok[c]
-	}
-	ok, all := tl.sums()
-	if ok == all {
+	tl := compareMode(mode, exp, act, total)
+	if ok, all := tl.sums(); ok == all {
 		return
 	}
-	diffs := tl.diffs
-	if len(diffs) > maxReportedDiffs {
-		diffs = append(diffs[:maxReportedDiffs:maxReportedDiffs], fmt.Sprintf("... and %d more", len(tl.diffs)-maxReportedDiffs))
-	}
-	t.Errorf("disagreements with kube-scheduler %s:\n%s\n%s", oracle, strings.Join(diffs, "\n"), tl.summary())
+	t.Errorf("disagreements with kube-scheduler %s:\n%s", oracle, tl.report())
 }
 
 // simulateCaseAt runs the command in-process at version v and returns its
