@@ -110,6 +110,9 @@ func runSchedule(snap *placement.Snapshot, pending []*corev1.Pod, warnings []str
 		QueueOrder: qr.QueueOrder,
 		Final:      scheduleFinal{Placements: map[string]string{}, Evicted: qr.Evicted},
 	}
+	if len(out.QueueOrder) == 0 {
+		out.QueueOrder = nil // as upstream's answer writes it: null, not []
+	}
 	for _, p := range qr.Placements {
 		out.Final.Placements[p.Pod] = p.Node
 	}
