@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/schedkit/schedkit/internal/testbuild"
 )
 
 var testNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -30,10 +32,7 @@ func newPod(ns, name string) podB {
 }
 
 func (b podB) labels(kv ...string) podB {
-	b.p.Labels = map[string]string{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		b.p.Labels[kv[i]] = kv[i+1]
-	}
+	b.p.Labels = testbuild.Labels(kv...)
 	return b
 }
 func (b podB) phase(ph corev1.PodPhase) podB { b.p.Status.Phase = ph; return b }

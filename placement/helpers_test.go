@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/testbuild"
 )
 
 // Small builders for table tests.
@@ -33,11 +34,7 @@ func mkNode(name string, cpu, mem string, opts ...nodeOpt) *corev1.Node {
 }
 
 func withLabels(kv ...string) nodeOpt {
-	return func(n *corev1.Node) {
-		for i := 0; i+1 < len(kv); i += 2 {
-			n.Labels[kv[i]] = kv[i+1]
-		}
-	}
+	return func(n *corev1.Node) { testbuild.AddLabels(n.Labels, kv...) }
 }
 
 func withTaint(key, value string, effect corev1.TaintEffect) nodeOpt {
@@ -72,13 +69,7 @@ func mkPod(name string, opts ...podOpt) *corev1.Pod {
 }
 
 func requests(kv ...string) podOpt {
-	return func(p *corev1.Pod) {
-		rl := corev1.ResourceList{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			rl[corev1.ResourceName(kv[i])] = resource.MustParse(kv[i+1])
-		}
-		p.Spec.Containers[0].Resources.Requests = rl
-	}
+	return func(p *corev1.Pod) { p.Spec.Containers[0].Resources.Requests = testbuild.Resources(kv...) }
 }
 
 func onNode(n string) podOpt { return func(p *corev1.Pod) { p.Spec.NodeName = n } }
@@ -97,12 +88,7 @@ func tolerate(key, value string, op corev1.TolerationOperator, effect corev1.Tai
 }
 
 func withNodeSelector(kv ...string) podOpt {
-	return func(p *corev1.Pod) {
-		p.Spec.NodeSelector = map[string]string{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			p.Spec.NodeSelector[kv[i]] = kv[i+1]
-		}
-	}
+	return func(p *corev1.Pod) { p.Spec.NodeSelector = testbuild.Labels(kv...) }
 }
 
 func nodeAffinity(na *corev1.NodeAffinity) podOpt {

@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/schedkit/schedkit/internal/testbuild"
 )
 
 var t0 = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -48,9 +50,7 @@ func labelled(kv ...string) podOpt {
 		if p.Labels == nil {
 			p.Labels = map[string]string{}
 		}
-		for i := 0; i+1 < len(kv); i += 2 {
-			p.Labels[kv[i]] = kv[i+1]
-		}
+		testbuild.AddLabels(p.Labels, kv...)
 	}
 }
 func cpu(milli int64) podOpt {
@@ -87,10 +87,4 @@ func mkPDB(name string, allowed int32, sel *metav1.LabelSelector, disrupted ...s
 	return pdb
 }
 
-func sel(kv ...string) *metav1.LabelSelector {
-	m := map[string]string{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = kv[i+1]
-	}
-	return &metav1.LabelSelector{MatchLabels: m}
-}
+func sel(kv ...string) *metav1.LabelSelector { return testbuild.Selector(kv...) }

@@ -9,14 +9,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/testbuild"
 )
 
 func namespace(name string, kv ...string) *corev1.Namespace {
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/metadata.name": name}}}
-	for i := 0; i+1 < len(kv); i += 2 {
-		ns.Labels[kv[i]] = kv[i+1]
-	}
-	return ns
+	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: testbuild.AddLabels(map[string]string{"kubernetes.io/metadata.name": name}, kv...)}}
 }
 
 func withNamespaces(t corev1.PodAffinityTerm, names ...string) corev1.PodAffinityTerm {

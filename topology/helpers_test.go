@@ -11,15 +11,13 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/internal/testbuild"
 )
 
 // Small builders for the tests of this package.
 
 func mkNode(name string, kv ...string) *corev1.Node {
-	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{}}}
-	for i := 0; i+1 < len(kv); i += 2 {
-		n.Labels[kv[i]] = kv[i+1]
-	}
+	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: testbuild.Labels(kv...)}}
 	n.Status.Allocatable = corev1.ResourceList{
 		corev1.ResourceCPU:    resource.MustParse("64"),
 		corev1.ResourceMemory: resource.MustParse("256Gi"),
@@ -37,11 +35,8 @@ func zoned(name, zone string) *corev1.Node {
 type podOpt func(*corev1.Pod)
 
 func mkPod(name, nodeName string, kv []string, opts ...podOpt) *corev1.Pod {
-	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Labels: map[string]string{}}}
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Labels: testbuild.Labels(kv...)}}
 	p.Spec.NodeName = nodeName
-	for i := 0; i+1 < len(kv); i += 2 {
-		p.Labels[kv[i]] = kv[i+1]
-	}
 	p.Spec.Containers = []corev1.Container{{Name: "c", Image: "img"}}
 	for _, o := range opts {
 		o(p)
@@ -60,13 +55,7 @@ func terminating() podOpt {
 	}
 }
 
-func selector(kv ...string) *metav1.LabelSelector {
-	s := &metav1.LabelSelector{MatchLabels: map[string]string{}}
-	for i := 0; i+1 < len(kv); i += 2 {
-		s.MatchLabels[kv[i]] = kv[i+1]
-	}
-	return s
-}
+func selector(kv ...string) *metav1.LabelSelector { return testbuild.Selector(kv...) }
 
 func spreadOn(maxSkew int32, key string, when corev1.UnsatisfiableConstraintAction, sel *metav1.LabelSelector, mod ...func(*corev1.TopologySpreadConstraint)) podOpt {
 	return func(p *corev1.Pod) {
@@ -147,12 +136,7 @@ func preferredAntiAffinity(weight int32, t corev1.PodAffinityTerm) podOpt {
 }
 
 func nodeSelector(kv ...string) podOpt {
-	return func(p *corev1.Pod) {
-		p.Spec.NodeSelector = map[string]string{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			p.Spec.NodeSelector[kv[i]] = kv[i+1]
-		}
-	}
+	return func(p *corev1.Pod) { p.Spec.NodeSelector = testbuild.Labels(kv...) }
 }
 
 func tolerate(key string) podOpt {

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/testbuild"
 )
 
 const (
@@ -260,11 +261,7 @@ func TestSpreadSkips(t *testing.T) {
 }
 
 func service(ns, name string, kv ...string) *corev1.Service {
-	s := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: corev1.ServiceSpec{Selector: map[string]string{}}}
-	for i := 0; i+1 < len(kv); i += 2 {
-		s.Spec.Selector[kv[i]] = kv[i+1]
-	}
-	return s
+	return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: corev1.ServiceSpec{Selector: testbuild.Labels(kv...)}}
 }
 
 // TestSpreadScore mirrors TestPodTopologySpreadScore (scoring_test.go):

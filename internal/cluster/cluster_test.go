@@ -7,17 +7,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedkit/schedkit/internal/testbuild"
 )
 
-func rl(kv ...string) corev1.ResourceList {
-	out := corev1.ResourceList{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		out[corev1.ResourceName(kv[i])] = resource.MustParse(kv[i+1])
-	}
-	return out
-}
+func rl(kv ...string) corev1.ResourceList { return testbuild.Resources(kv...) }
 
 func ctr(name string, req corev1.ResourceList) corev1.Container {
 	return corev1.Container{Name: name, Resources: corev1.ResourceRequirements{Requests: req}}
