@@ -19,7 +19,6 @@ import (
 // and high-priority (10) pods of 3000m / 500Mi that must each preempt three.
 func preemptionBasic(b *testing.B, nodes, high int) (*cluster.Snapshot, []*corev1.Pod) {
 	b.Helper()
-	requireSnapshot(b)
 	req := func(cpu string) corev1.ResourceList {
 		return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse("500Mi")}
 	}

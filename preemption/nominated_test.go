@@ -18,7 +18,6 @@ func nominatedTo(node string) podOpt {
 // addGENominatedPods: pods nominated to a node with priority at least the
 // incoming pod's count on that node in a first filter pass.
 func TestNominatedPods(t *testing.T) {
-	requireSnapshot(t)
 	nodes := []*corev1.Node{mkNode("n1", 2000), mkNode("n2", 2000)}
 	bound := []*corev1.Pod{mkPod("b", onNode("n2"), cpu(1500), started(0))}
 	snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})

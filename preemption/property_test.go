@@ -3,7 +3,6 @@ package preemption
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,14 +14,6 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
 )
-
-// requireSnapshot skips snapshot-based tests while cluster.New is a stub.
-func requireSnapshot(t testing.TB) {
-	t.Helper()
-	if _, _, err := cluster.New(cluster.Input{}); err != nil && strings.Contains(err.Error(), "not implemented") {
-		t.Skip("cluster.New not implemented yet")
-	}
-}
 
 // world is a small random cluster where preemption is likely: few nodes,
 // CPU nearly full, priorities from a small pool so ties on priority happen
@@ -108,7 +99,6 @@ func keysOf(vs []Victim) []string {
 }
 
 func TestPreemptionProperties(t *testing.T) {
-	requireSnapshot(t)
 	t.Run("every victim has lower priority than the preemptor", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			w := drawWorld(t, false)

@@ -17,7 +17,6 @@ func gated(p *corev1.Pod) { p.Spec.SchedulingGates = []corev1.PodSchedulingGate{
 // describes it: queue order, binding with synthetic start times, gated pods
 // keeping their place, preemption binding to the nominated node.
 func TestScheduleQueue(t *testing.T) {
-	requireSnapshot(t)
 	nodes := []*corev1.Node{mkNode("n1", 2000), mkNode("n2", 2000)}
 	bound := []*corev1.Pod{
 		mkPod("low-a", onNode("n1"), prio(1), cpu(1500), started(0)),
@@ -78,7 +77,6 @@ func TestScheduleQueue(t *testing.T) {
 }
 
 func TestScheduleQueueBadInput(t *testing.T) {
-	requireSnapshot(t)
 	snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{mkNode("n1", 2000)},
 		Pods: []*corev1.Pod{mkPod("taken", onNode("n1"), cpu(100), started(0))}})
 	require.NoError(t, err)

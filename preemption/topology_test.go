@@ -29,7 +29,6 @@ func spreadOne(app string) podOpt {
 // TestDryRunTopology: SelectVictimsOnNode with InterPodAffinity and
 // PodTopologySpread state updated by RemovePod/AddPod (here recomputed).
 func TestDryRunTopology(t *testing.T) {
-	requireSnapshot(t)
 	tainted := mkNode("n2", 4000)
 	tainted.Spec.Taints = []corev1.Taint{{Key: "x", Effect: corev1.TaintEffectNoSchedule}}
 	tests := []struct {
