@@ -45,3 +45,12 @@ const (
 // MaxNodeScore is framework.MaxNodeScore: every normalized score lies in
 // [0, MaxNodeScore].
 const MaxNodeScore = sched.MaxNodeScore
+
+// NumFilters is the number of Filter plugins of the profile, the length of
+// Compiled.FilterEach's array ([NumFilters]Status).
+const NumFilters = numFilters
+
+// FilterPlugins returns the Filter plugins' names in the order upstream runs
+// them, which is the order of Compiled.FilterEach's verdicts. The array is a
+// copy.
+func FilterPlugins() [NumFilters]string { return filterNames }
