@@ -205,11 +205,14 @@ func appendSelectorKey(b []byte, s *metav1.LabelSelector) []byte {
 		return append(b, 0)
 	}
 	b = append(b, 1)
-	keys := make([]string, 0, len(s.MatchLabels))
+	var small [8]string // most selectors have a few labels: no allocation
+	keys := small[:0]
 	for k := range s.MatchLabels {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	if len(keys) > 1 {
+		sort.Strings(keys)
+	}
 	b = binary.AppendUvarint(b, uint64(len(keys)))
 	for _, k := range keys {
 		b = appendKeyString(b, k)

@@ -152,11 +152,21 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			continue
 		}
 		seen[key] = struct{}{}
-		if e := podNegativeRequests(pod, p); e != nil {
-			errs = append(errs, e...)
-			continue
+		// A pod the int64 fast path accepts has no negative request (it
+		// checks every list podNegativeRequests does), so only the others
+		// are walked again.
+		var res [2]Resource
+		var fast bool
+		res[0], res[1], fast = fastPodResources(pod)
+		known := &res
+		if !fast {
+			known = nil
+			if e := podNegativeRequests(pod, p); e != nil {
+				errs = append(errs, e...)
+				continue
+			}
 		}
-		pi, err := newPodInfoCached(pod, in.WithoutPodLevelResize, &affinities)
+		pi, err := newPodInfoCached(pod, key, in.WithoutPodLevelResize, &affinities, known)
 		if err != nil {
 			errs = append(errs, prefixErrors(p(), err)...)
 			continue
@@ -413,20 +423,25 @@ func NewPodInfo(pod *corev1.Pod) (*PodInfo, error) { return newPodInfo(pod, fals
 // newPodInfo is NewPodInfo, with the pre-v1.36 pod-level request rule when
 // withoutPodLevelResize (Input.WithoutPodLevelResize).
 func newPodInfo(pod *corev1.Pod, withoutPodLevelResize bool) (*PodInfo, error) {
-	return newPodInfoCached(pod, withoutPodLevelResize, nil)
-}
-
-// newPodInfoCached is newPodInfo sharing compiled affinity terms through
-// cache (nil: no sharing).
-func newPodInfoCached(pod *corev1.Pod, withoutPodLevelResize bool, cache *affinityCache) (*PodInfo, error) {
 	if pod == nil {
 		return nil, errors.New("cluster: nil pod")
 	}
-	pi := &PodInfo{Pod: pod, Key: pod.Namespace + "/" + pod.Name}
+	return newPodInfoCached(pod, pod.Namespace+"/"+pod.Name, withoutPodLevelResize, nil, nil)
+}
+
+// newPodInfoCached is newPodInfo for a non-nil pod whose key is given,
+// sharing compiled affinity terms through cache (nil: no sharing), with the
+// pod's requests and non-zero requests when already computed (res, else nil).
+func newPodInfoCached(pod *corev1.Pod, key string, withoutPodLevelResize bool, cache *affinityCache, res *[2]Resource) (*PodInfo, error) {
+	pi := &PodInfo{Pod: pod, Key: key}
 	if pod.Spec.Priority != nil {
 		pi.Priority = *pod.Spec.Priority
 	}
-	pi.Requests, pi.NonZeroRequests = podResourcesAt(pod, withoutPodLevelResize)
+	if res != nil {
+		pi.Requests, pi.NonZeroRequests = res[0], res[1]
+	} else {
+		pi.Requests, pi.NonZeroRequests = podResourcesAt(pod, withoutPodLevelResize)
+	}
 	pi.HostPorts = PodHostPorts(pod)
 	if err := cache.compile(pi, pod); err != nil {
 		return nil, err
