@@ -17,7 +17,7 @@ import (
 // chooses a node; the budgets are the snapshot's PDBs. Nothing is modified:
 // the caller evicts the victims. An error means the dry run could not
 // evaluate a filter (invalid input).
-func Preempt(c *placement.Compiled, statuses []sched.Status, opts Options) (*Result, error) {
+func Preempt(c *placement.Compiled, statuses []placement.Status, opts Options) (*Result, error) {
 	if c == nil {
 		return nil, fmt.Errorf("preemption: nil compiled pod")
 	}

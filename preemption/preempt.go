@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/placement"
 )
 
 // Options configures preemption. The zero value is DefaultPreemption as the
@@ -66,8 +67,8 @@ func (s *Sampling) numCandidates(n int32) int32 {
 
 // NodeStatus is a node's verdict with upstream's reasons.
 type NodeStatus struct {
-	Node   string       `json:"node"`
-	Status sched.Status `json:"status"`
+	Node   string           `json:"node"`
+	Status placement.Status `json:"status"`
 }
 
 // Result is the outcome of DefaultPreemption's PostFilter for one pod.
@@ -75,7 +76,7 @@ type Result struct {
 	// Status is Success when a node was nominated; otherwise Unschedulable
 	// (or Error) with plugin DefaultPreemption and the reason
 	// "preemption: ..." that the scheduler appends to its FitError.
-	Status sched.Status `json:"status"`
+	Status placement.Status `json:"status"`
 	// NotEligible is PodEligibleToPreemptOthers' reason when the pod may not
 	// preempt at all ("" when it may).
 	NotEligible string `json:"notEligible,omitempty"`
@@ -139,7 +140,7 @@ func (pr *preemptor) victim(n *cluster.NodeInfo, r *rankedPod, broken []string) 
 // DisruptionTarget condition with reason PreemptionByScheduler), unless the
 // filters found that node UnschedulableAndUnresolvable (nominatedCode). It
 // returns upstream's reason when the pod is not eligible.
-func Eligible(snap *cluster.Snapshot, pod *corev1.Pod, nominatedCode sched.Code) (bool, string) {
+func Eligible(snap *placement.Snapshot, pod *corev1.Pod, nominatedCode placement.Code) (bool, string) {
 	if snap == nil || pod == nil {
 		return false, "no pod or snapshot"
 	}

@@ -7,7 +7,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
 )
@@ -59,9 +58,9 @@ type PodOutcome struct {
 	Message string `json:"message,omitempty"`
 	Error   string `json:"error,omitempty"`
 	// Gated is SchedulingGates' rejection of a gated pod.
-	Gated *sched.Status `json:"-"`
+	Gated *placement.Status `json:"-"`
 	// PreFilter is the aggregated PreFilter status (zero for gated pods).
-	PreFilter sched.Status `json:"-"`
+	PreFilter placement.Status `json:"-"`
 	// NodeStatuses are every node's filter status, in node-name order, for
 	// a pod that found no feasible node (only with
 	// QueueOptions.KeepNodeStatuses).
@@ -87,7 +86,7 @@ type QueueResult struct {
 	// Evicted are the victims' keys in eviction order.
 	Evicted []string `json:"evicted"`
 	// Final is the cluster after every binding and eviction.
-	Final *cluster.Snapshot `json:"-"`
+	Final *placement.Snapshot `json:"-"`
 }
 
 // ScheduleQueue schedules pending pods one at a time against snap, as
@@ -106,7 +105,7 @@ type QueueResult struct {
 // PriorityClasses.Admit); spec.nodeName on a pending pod is treated as a
 // constraint (NodeName filter), and status.nominatedNodeName is honoured
 // by Eligible. Neither snap nor the pods are modified.
-func ScheduleQueue(snap *cluster.Snapshot, pending []*corev1.Pod, opts QueueOptions) (*QueueResult, error) {
+func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOptions) (*QueueResult, error) {
 	if snap == nil {
 		return nil, fmt.Errorf("preemption: nil snapshot")
 	}
