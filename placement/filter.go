@@ -50,7 +50,7 @@ var fitReasons = func() [16][]string {
 // whose PreFilter returned Skip are not run. A failed PreFilter is returned
 // as is. The PreFilter node restriction is not applied (see
 // InPreFilterResult). It does not allocate for the common plugins.
-func (c *Compiled) Filter(n *cluster.NodeInfo) sched.Status {
+func (c *Compiled) Filter(n *NodeInfo) Status {
 	if !c.preFilter.Code.Passes() {
 		return c.preFilter
 	}
@@ -65,14 +65,14 @@ func (c *Compiled) Filter(n *cluster.NodeInfo) sched.Status {
 
 // Fits reports whether the pod passes every Filter plugin on the node and
 // the node is inside the PreFilter restriction.
-func (c *Compiled) Fits(n *cluster.NodeInfo) bool {
+func (c *Compiled) Fits(n *NodeInfo) bool {
 	return c.InPreFilterResult(n.Name) && c.Filter(n).Code.Passes()
 }
 
 // FilterEach runs every Filter plugin on the node on its own (no
 // short-circuit) and returns their verdicts in profile order, with Code Skip
 // for a plugin whose PreFilter returned Skip. Statuses carry their plugin.
-func (c *Compiled) FilterEach(n *cluster.NodeInfo) [numFilters]sched.Status {
+func (c *Compiled) FilterEach(n *NodeInfo) [NumFilters]Status {
 	var out [numFilters]sched.Status
 	for i := 0; i < numFilters; i++ {
 		if c.skip[i] {

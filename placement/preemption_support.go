@@ -18,7 +18,7 @@ import (
 // inside it). It compiles the pod each time: callers that try many views
 // should Compile once and use (*Compiled).On and (*Compiled).Filter.
 // It does not modify its arguments.
-func FilterNode(snap *Snapshot, pod *corev1.Pod, node string, opts Options) (sched.Status, error) {
+func FilterNode(snap *Snapshot, pod *corev1.Pod, node string, opts Options) (Status, error) {
 	c, err := Compile(snap, pod, opts)
 	if err != nil {
 		return sched.Status{}, err

@@ -45,7 +45,7 @@ type Scores struct {
 // the feasible nodes and weights the results, as prioritizeNodes does
 // (v1.36): the normalization of each plugin is over exactly these nodes.
 // The slice is not modified.
-func (c *Compiled) Score(feasible []*cluster.NodeInfo) *Scores {
+func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 	s := &Scores{Plugins: scoreNames, Total: make([]int64, len(feasible))}
 	for p := range numScores {
 		s.Weights[p] = c.opts.weight(scoreNames[p])
