@@ -26,6 +26,11 @@
 // extensions update it) and asks Filter about that node. FilterNode does the
 // same in one call for a one-off question.
 //
+// The vocabulary is shared with topology and preemption and named here:
+// Status and Code (with the code constants Success ... Skip and the plugin
+// name constants), Snapshot, NodeInfo and PodInfo are aliases, so each is
+// one type across the module; FilterPlugins gives FilterEach's order.
+//
 // # Rules followed (v1.36.3)
 //
 //   - SchedulingGates rejects a gated pod before anything else
