@@ -86,12 +86,25 @@ func genIncoming(t *rapid.T) *corev1.Pod {
 // verdicts evaluates both plugins on every node and returns a comparable
 // summary keyed by node name.
 func verdicts(t require.TestingT, snap *cluster.Snapshot, pod *corev1.Pod) map[string]string {
+	out, err := verdictsOf(snap, pod)
+	require.NoError(t, err)
+	return out
+}
+
+// verdictsOf is verdicts without a test handle, for goroutines.
+func verdictsOf(snap *cluster.Snapshot, pod *corev1.Pod) (map[string]string, error) {
 	pi, err := cluster.NewPodInfo(pod)
-	require.NoError(t, err)
+	if err != nil {
+		return nil, err
+	}
 	s, err := NewSpread(pi, snap, SpreadOptions{})
-	require.NoError(t, err)
+	if err != nil {
+		return nil, err
+	}
 	a, err := NewInterPodAffinity(pi, snap, AffinityOptions{})
-	require.NoError(t, err)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]string{}
 	nodes := snap.Nodes()
 	sRaw, sNorm, sSkip := s.Score(nodes)
@@ -100,7 +113,7 @@ func verdicts(t require.TestingT, snap *cluster.Snapshot, pod *corev1.Pod) map[s
 		out[n.Name] = fmt.Sprintf("%v|%v|%d/%d/%v|%d/%d/%v", s.Filter(n), a.Filter(n), sRaw[i], sNorm[i], sSkip, aRaw[i], aNorm[i], aSkip)
 	}
 	out["skips"] = fmt.Sprint(s.FilterSkipped(), a.FilterSkipped())
-	return out
+	return out, nil
 }
 
 func TestProperties(t *testing.T) {
@@ -200,24 +213,7 @@ func TestConcurrentUse(t *testing.T) {
 		for g := 0; g < workers; g++ {
 			go func(g int) {
 				defer func() { done <- g }()
-				pi, err := cluster.NewPodInfo(pod)
-				if err != nil {
-					return
-				}
-				s, _ := NewSpread(pi, fresh, SpreadOptions{})
-				a, _ := NewInterPodAffinity(pi, fresh, AffinityOptions{})
-				if s == nil || a == nil {
-					return
-				}
-				out := map[string]string{}
-				nodes := fresh.Nodes()
-				sRaw, sNorm, sSkip := s.Score(nodes)
-				aRaw, aNorm, aSkip := a.Score(nodes)
-				for i, n := range nodes {
-					out[n.Name] = fmt.Sprintf("%v|%v|%d/%d/%v|%d/%d/%v", s.Filter(n), a.Filter(n), sRaw[i], sNorm[i], sSkip, aRaw[i], aNorm[i], aSkip)
-				}
-				out["skips"] = fmt.Sprint(s.FilterSkipped(), a.FilterSkipped())
-				got[g] = out
+				got[g], _ = verdictsOf(fresh, pod) // nil on error: the comparison below fails
 			}(g)
 		}
 		for g := 0; g < workers; g++ {
