@@ -1,7 +1,7 @@
 package preemption
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
@@ -38,6 +38,9 @@ type victimSet struct {
 // util.MoreImportantPod does: higher priority, then earlier start. Upstream
 // sorts with the unstable sort.Slice starting from the node's pod order
 // (NodeInfo.Order); doing the same here places equal pods exactly as it does.
+// slices.SortFunc runs the same pdqsort (both are generated from one
+// template), so it gives sort.Slice's order without its allocations
+// (TestSortFuncMatchesSortSlice).
 type rankedPod struct {
 	pi    *cluster.PodInfo
 	start int64
@@ -87,7 +90,7 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 	if st := t.filter(); !st.OK() {
 		return victimSet{status: st}
 	}
-	sort.Slice(ranked, func(i, j int) bool { return moreImportant(&ranked[i], &ranked[j]) < 0 })
+	slices.SortFunc(ranked, func(a, b rankedPod) int { return moreImportant(&a, &b) })
 
 	// filterPodsWithPDBViolation: split, keeping the importance order.
 	w := pr.budgets.walk()
@@ -123,11 +126,10 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 		reprieve(i)
 	}
 	if len(violating) > 0 && len(other) > 0 {
-		sort.Slice(vs.victims, func(i, j int) bool {
-			a, b := &vs.victims[i], &vs.victims[j]
+		slices.SortFunc(vs.victims, func(a, b Victim) int {
 			ra := rankedPod{pi: &cluster.PodInfo{Priority: a.Priority}, start: startNanos(a.StartTime)}
 			rb := rankedPod{pi: &cluster.PodInfo{Priority: b.Priority}, start: startNanos(b.StartTime)}
-			return moreImportant(&ra, &rb) < 0
+			return moreImportant(&ra, &rb)
 		})
 	}
 	if len(vs.victims) == 0 {

@@ -1,12 +1,15 @@
 package preemption
 
 import (
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
@@ -191,4 +194,24 @@ func TestSelectVictimsTieOrder(t *testing.T) {
 			assert.Equal(t, tt.wantVictims, victimKeys(vs.victims))
 		})
 	}
+}
+
+// TestSortFuncMatchesSortSlice: SelectVictimsOnNode orders the victims with
+// sort.Slice, which is not stable; selectVictims uses slices.SortFunc, which
+// must leave equal elements exactly where sort.Slice does (both run the same
+// pdqsort), also beyond 12 elements where the insertion sort ends.
+func TestSortFuncMatchesSortSlice(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		type item struct{ key, id int }
+		n := rapid.IntRange(0, 80).Draw(t, "n")
+		keys := rapid.IntRange(1, 4).Draw(t, "distinctKeys")
+		a := make([]item, n)
+		for i := range a {
+			a[i] = item{key: rapid.IntRange(0, keys-1).Draw(t, "key"), id: i}
+		}
+		b := slices.Clone(a)
+		sort.Slice(a, func(i, j int) bool { return a[i].key > a[j].key })
+		slices.SortFunc(b, func(x, y item) int { return y.key - x.key })
+		require.Equal(t, a, b)
+	})
 }
