@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/testbuild"
 )
 
 // benchCluster builds nodes × podsPerNode pods of apps workloads (50
@@ -71,7 +72,7 @@ func BenchmarkPlanDrain(b *testing.B) {
 		drain = append(drain, fmt.Sprintf("node-%05d", i*10))
 	}
 	var plan *DrainPlan
-	c0 := cpuTime()
+	c0 := testbuild.CPUTime()
 	for b.Loop() {
 		var err error
 		plan, err = PlanDrain(snap, drain, pdbs, PlanOptions{Drain: DrainOptions{Now: testNow}})
@@ -79,7 +80,7 @@ func BenchmarkPlanDrain(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-c0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((testbuild.CPUTime()-c0).Milliseconds())/float64(b.N), "cpu-ms/op")
 	unplaced := 0
 	for _, n := range plan.Nodes {
 		unplaced += n.Unplaced

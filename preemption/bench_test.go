@@ -2,14 +2,13 @@ package preemption
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/testbuild"
 	"github.com/schedkit/schedkit/placement"
 )
 
@@ -87,18 +86,10 @@ func BenchmarkScheduleQueuePreemptionBasic(b *testing.B) {
 // pod as cpu-ns/pod: on a shared machine wall time mostly measures the
 // other tenants. Call it before the loop and defer the returned function.
 func reportCPU(b *testing.B, podsPerOp int) func() {
-	start := cpuTime()
+	start := testbuild.CPUTime()
 	return func() {
-		b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N)/float64(podsPerOp), "cpu-ns/pod")
+		b.ReportMetric(float64((testbuild.CPUTime()-start).Nanoseconds())/float64(b.N)/float64(podsPerOp), "cpu-ns/pod")
 	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkPreemptionSpread is PreemptionBasic with a zone spread
