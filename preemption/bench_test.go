@@ -51,6 +51,13 @@ func preemptionBasic(b *testing.B, nodes, high int) (*cluster.Snapshot, []*corev
 func BenchmarkPreemptionBasic(b *testing.B) {
 	snap, pending := preemptionBasic(b, 1000, 1)
 	pod := pending[0]
+	benchPreempt(b, snap, pod)
+}
+
+// benchPreempt times one preemption cycle of pod: the scheduling cycle that
+// finds no node, the dry run on every node and the node choice.
+func benchPreempt(b *testing.B, snap *cluster.Snapshot, pod *corev1.Pod) {
+	b.Helper()
 	defer reportCPU(b, 1)()
 	for b.Loop() {
 		c, err := placement.Compile(snap, pod, placement.Options{})
@@ -60,7 +67,7 @@ func BenchmarkPreemptionBasic(b *testing.B) {
 		d := c.Schedule()
 		r, err := Preempt(c, d.Statuses, Options{})
 		if err != nil || r.NominatedNode == "" {
-			b.Fatalf("no preemption: %v %v", err, r)
+			b.Fatalf("no preemption: %v %+v", err, r)
 		}
 	}
 }
@@ -121,16 +128,5 @@ func BenchmarkPreemptionSpread(b *testing.B) {
 	pod.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
 		MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: corev1.DoNotSchedule,
 		LabelSelector: sel("app", "web")}}
-	defer reportCPU(b, 1)()
-	for b.Loop() {
-		c, err := placement.Compile(snap, pod, placement.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		d := c.Schedule()
-		r, err := Preempt(c, d.Statuses, Options{})
-		if err != nil || r.NominatedNode == "" {
-			b.Fatalf("no preemption: %v %+v", err, r)
-		}
-	}
+	benchPreempt(b, snap, pod)
 }
