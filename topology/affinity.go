@@ -176,7 +176,7 @@ type InterPodAffinity struct {
 // anti-affinity against the incoming pod. The pod must be compiled with
 // NewPodInfo; neither it nor the snapshot is modified. The error is
 // always nil today; it is kept for invalid input yet to be detected.
-func NewInterPodAffinity(pod *cluster.PodInfo, snap *cluster.Snapshot, opts AffinityOptions) (*InterPodAffinity, error) {
+func NewInterPodAffinity(pod *PodInfo, snap *Snapshot, opts AffinityOptions) (*InterPodAffinity, error) {
 	p := pod.Pod
 	a := &InterPodAffinity{pi: pod, pod: p, snap: snap, ix: newInterned(snap), opts: opts}
 	if snap != nil {
@@ -376,7 +376,7 @@ func (a *InterPodAffinity) FilterSkipped() bool { return a.skip }
 // pod — unless no pod matches anywhere and the pod matches all its own terms),
 // its required anti-affinity (Unschedulable), and existing pods' required
 // anti-affinity (Unschedulable). It allocates nothing.
-func (a *InterPodAffinity) Filter(n *cluster.NodeInfo) sched.Status {
+func (a *InterPodAffinity) Filter(n *NodeInfo) Status {
 	if a.skip {
 		return sched.Status{}
 	}

@@ -23,7 +23,7 @@ import (
 // IgnorePreferredTermsOfExistingPods is set and the pod has no preferred
 // term, or when no term matched on a node carrying its topology key. The
 // arguments and the receiver are not modified.
-func (a *InterPodAffinity) Score(feasible []*cluster.NodeInfo) (raw, normalized []int64, skipped bool) {
+func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped bool) {
 	raw = make([]int64, len(feasible))
 	normalized = make([]int64, len(feasible))
 	hasConstraints := a.hasPreferredTerms()

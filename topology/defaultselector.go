@@ -7,7 +7,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/schedkit/schedkit/internal/cluster"
 )
 
 var (
@@ -28,7 +27,7 @@ var (
 // taken to be in "default", as the API server would store them. When two
 // controllers share a namespace and name, the first in input order is used.
 // The arguments are not modified.
-func DefaultSelector(pod *corev1.Pod, in *cluster.Input) labels.Selector {
+func DefaultSelector(pod *corev1.Pod, in *SnapshotInput) labels.Selector {
 	set := labels.Set{}
 	if in == nil {
 		return set.AsSelector()

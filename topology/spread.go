@@ -247,7 +247,7 @@ type Spread struct {
 // (calPreFilterState, v1.36) does. The pod must be compiled with
 // NewPodInfo; neither it nor the snapshot is modified. An error means
 // invalid input (an unparsable label selector): the framework's Error status.
-func NewSpread(pod *cluster.PodInfo, snap *cluster.Snapshot, opts SpreadOptions) (*Spread, error) {
+func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error) {
 	p := pod.Pod
 	defaults := systemDefaultConstraints
 	systemDefaulted := true
@@ -375,7 +375,7 @@ func (s *Spread) FilterSkipped() bool { return len(s.hard) == 0 }
 // matching pods in its domain + 1 (if the pod matches the selector itself)
 // - the global minimum exceeds maxSkew is Unschedulable. It allocates
 // nothing.
-func (s *Spread) Filter(n *cluster.NodeInfo) sched.Status {
+func (s *Spread) Filter(n *NodeInfo) Status {
 	for i := range s.hard {
 		c := &s.hard[i]
 		d := s.ix.domainOf(s.cols[i], n)

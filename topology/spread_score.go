@@ -26,7 +26,7 @@ import (
 // 100 * (max + min - score) / max over the non-ignored nodes.
 //
 // The arguments and the receiver are not modified.
-func (s *Spread) Score(feasible []*cluster.NodeInfo) (raw, normalized []int64, skipped bool) {
+func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped bool) {
 	raw = make([]int64, len(feasible))
 	normalized = make([]int64, len(feasible))
 	nodes := s.ix.nodes

@@ -35,7 +35,7 @@ func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot)
 // deletionTimestamp check, a matching pod being deleted still moves its
 // domain's count when it leaves or rejoins a node, although PreFilter never
 // counted it.
-func (s *Spread) On(view *cluster.Snapshot) (*Spread, error) {
+func (s *Spread) On(view *Snapshot) (*Spread, error) {
 	if view == s.snap {
 		return s, nil
 	}
@@ -126,7 +126,7 @@ func (x *interned) countSpreadWith(y *interned, n *cluster.NodeInfo, m *matcher,
 // upstream keeping the cycle's Skip: a view can only lose matches the
 // receiver had). For any other snapshot it is NewInterPodAffinity. The
 // receiver is not modified.
-func (a *InterPodAffinity) On(view *cluster.Snapshot) (*InterPodAffinity, error) {
+func (a *InterPodAffinity) On(view *Snapshot) (*InterPodAffinity, error) {
 	if view == a.snap {
 		return a, nil
 	}
