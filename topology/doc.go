@@ -1,7 +1,8 @@
 // Package topology decides kube-scheduler's two topology plugins,
 // PodTopologySpread and InterPodAffinity, exactly as v1.36 does
 // (pkg/scheduler/framework/plugins/podtopologyspread and interpodaffinity),
-// over the indexed cluster of internal/cluster.
+// over the indexed cluster (Snapshot, the same type as placement.Snapshot;
+// build one with placement.NewSnapshot and compile the pod with NewPodInfo).
 //
 // # Model
 //
@@ -84,7 +85,7 @@
 //
 // Upstream's PreFilter extensions (AddPod/RemovePod, used by preemption's
 // dry run) are replaced by Spread.On and InterPodAffinity.On: given a view
-// of the snapshot (cluster.Snapshot.WithoutPods / WithPod), they recount
+// of the snapshot (Snapshot.WithoutPods / WithPod), they recount
 // only the nodes whose NodeInfo changed and give upstream's incremental
 // state. That is what compiling afresh on the view gives (a property test
 // checks this) with one exception kept on purpose, because upstream has it:

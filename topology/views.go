@@ -24,7 +24,7 @@ func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot)
 }
 
 // On returns the spread state of the same pod on view, a view of the
-// snapshot the receiver was built on (cluster.Snapshot.WithoutPods /
+// snapshot the receiver was built on (Snapshot.WithoutPods /
 // WithPod, directly or not): what upstream's PreFilter extensions RemovePod
 // and AddPod maintain during preemption's dry run. Only the nodes whose
 // NodeInfo differs are counted again, so the cost is a pointer compare per
