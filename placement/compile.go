@@ -455,18 +455,18 @@ func (c *Compiled) On(view *Snapshot) (*Compiled, error) {
 func (c *Compiled) Pod() *corev1.Pod { return c.pod }
 
 // PodInfo returns the compiled pod's requests and affinity terms.
-func (c *Compiled) PodInfo() *cluster.PodInfo { return c.pi }
+func (c *Compiled) PodInfo() *PodInfo { return c.pi }
 
 // Snapshot returns the snapshot the pod was compiled against.
 func (c *Compiled) Snapshot() *Snapshot { return c.snap }
 
 // Gated returns SchedulingGates' PreEnqueue rejection, or nil when the pod
 // has no scheduling gate.
-func (c *Compiled) Gated() *sched.Status { return c.gated }
+func (c *Compiled) Gated() *Status { return c.gated }
 
 // PreFilterStatus returns the aggregated PreFilter status: Success, an
 // UnschedulableAndUnresolvable rejection of every node, or Error.
-func (c *Compiled) PreFilterStatus() sched.Status { return c.preFilter }
+func (c *Compiled) PreFilterStatus() Status { return c.preFilter }
 
 // FilterSkipped reports whether the named Filter plugin's PreFilter returned
 // Skip, so that upstream does not run its Filter.

@@ -16,9 +16,9 @@ import (
 // report: what Schedule returns.
 type Decision struct {
 	// Gated is SchedulingGates' rejection (nothing else was evaluated).
-	Gated *sched.Status
+	Gated *Status
 	// PreFilter is the aggregated PreFilter status.
-	PreFilter sched.Status
+	PreFilter Status
 	// Node is the chosen node: the highest total score, ties to the lowest
 	// node name; "" when no node is feasible.
 	Node string
@@ -29,11 +29,11 @@ type Decision struct {
 	// Codes is every node's recorded status code (first failing plugin, the
 	// PreFilter status, or the absent-node status), in Snapshot.Nodes order;
 	// Success for feasible nodes. Preemption dry-runs the Unschedulable ones.
-	Codes []sched.Code
+	Codes []Code
 	// Statuses holds the full statuses, in the same order, only when no node
 	// is feasible (they make the FitError message) or some node's status is
 	// Error (upstream then aborts the cycle).
-	Statuses []sched.Status
+	Statuses []Status
 	// Message is upstream's FitError text when no node is feasible.
 	Message string
 }
