@@ -27,7 +27,7 @@ type NodeInfo = cluster.NodeInfo
 // PodInfo is a pod with its requests and affinity terms computed once.
 type PodInfo = cluster.PodInfo
 
-// NewSnapshot indexes the input as the scheduler cache does (cluster.New):
+// NewSnapshot indexes the input as the scheduler cache does:
 // it validates every object and reports all problems at once as a
 // field.ErrorList aggregate with paths (duplicate names, negative
 // quantities, unparsable affinity selectors); pods without spec.nodeName,

@@ -49,7 +49,7 @@ import (
 //     pod-level resize status (its scorer passes the gate; NodeResourcesFit's
 //     never does). Bound pods' requests are indexed when the snapshot is
 //     built, so for them the rule is the snapshot's: build it with
-//     cluster.Input.WithoutPodLevelResize = !v.UsesPodLevelResizeStatus()
+//     SnapshotInput.WithoutPodLevelResize = !v.UsesPodLevelResizeStatus()
 //     (simulate does).
 //   - DRAExtendedResource is off. Without DeviceClasses (schedkit models none)
 //     NodeResourcesFit decides the same either way, so this changes nothing
