@@ -27,6 +27,19 @@ type NodeInfo = cluster.NodeInfo
 // PodInfo is a pod with its requests and affinity terms computed once.
 type PodInfo = cluster.PodInfo
 
+// The field types of NodeInfo and PodInfo, so callers can name what they
+// read: Resource is a request or allocatable vector (milli-CPU, bytes,
+// pods, extended resources), HostPort a used host port, ImageState an
+// image's size and spread, AffinityTerm and WeightedAffinityTerm a compiled
+// pod (anti-)affinity term.
+type (
+	Resource             = cluster.Resource
+	HostPort             = cluster.HostPort
+	ImageState           = cluster.ImageState
+	AffinityTerm         = cluster.AffinityTerm
+	WeightedAffinityTerm = cluster.WeightedAffinityTerm
+)
+
 // NewSnapshot indexes the input as the scheduler cache does:
 // it validates every object and reports all problems at once as a
 // field.ErrorList aggregate with paths (duplicate names, negative
