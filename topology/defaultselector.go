@@ -31,12 +31,11 @@ func DefaultSelector(pod *corev1.Pod, in *SnapshotInput) labels.Selector {
 	if in == nil {
 		return set.AsSelector()
 	}
-	podLabels := labels.Set(pod.Labels)
 	for _, svc := range in.Services {
 		if svc == nil || svc.Spec.Selector == nil || namespaceOf(svc.Namespace) != pod.Namespace {
 			continue
 		}
-		if labels.Set(svc.Spec.Selector).AsSelectorPreValidated().Matches(podLabels) {
+		if selectsPod(svc.Spec.Selector, pod.Labels) {
 			set = labels.Merge(set, svc.Spec.Selector)
 		}
 	}
@@ -88,6 +87,18 @@ func addSelectorRequirements(sel labels.Selector, ls *metav1.LabelSelector) labe
 		sel = sel.Add(reqs...)
 	}
 	return sel
+}
+
+// selectsPod is labels.SelectorFromValidatedSet(selector).Matches(podLabels)
+// without building the selector: every pair of the service's selector is a
+// label of the pod (an empty selector selects every pod).
+func selectsPod(selector, podLabels map[string]string) bool {
+	for k, v := range selector {
+		if w, ok := podLabels[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }
 
 func namespaceOf(ns string) string {
