@@ -2,6 +2,7 @@ package eviction
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -306,20 +307,9 @@ func deepCopyReq(r Request) Request {
 func manyNames(n int) map[string]time.Time {
 	m := map[string]time.Time{}
 	for i := range n {
-		m["p"+itoa(i)] = testNow
+		m["p"+strconv.Itoa(i)] = testNow
 	}
 	return m
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 func boolP(v bool) *bool                                             { return &v }

@@ -2,6 +2,7 @@ package eviction
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 func rsPods(n, unready int) []*corev1.Pod {
 	var out []*corev1.Pod
 	for i := range n {
-		b := newPod("ns", "web-"+itoa(i)).owner("apps/v1", "ReplicaSet", "rs", "rs-uid")
+		b := newPod("ns", "web-"+strconv.Itoa(i)).owner("apps/v1", "ReplicaSet", "rs", "rs-uid")
 		if i < unready {
 			b = b.unready()
 		}

@@ -1,6 +1,7 @@
 package eviction
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -98,7 +99,7 @@ func TestPlanDrainProperties(t *testing.T) {
 			var pods []*corev1.Pod
 			for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
 				app := rapid.SampledFrom(apps).Draw(t, "app")
-				b := cpuPod("ns", app+"-"+itoa(i), rapid.SampledFrom(nodeNames).Draw(t, "node"), rapid.SampledFrom([]string{"100m", "500m", "1"}).Draw(t, "req")).labels("app", app)
+				b := cpuPod("ns", app+"-"+strconv.Itoa(i), rapid.SampledFrom(nodeNames).Draw(t, "node"), rapid.SampledFrom([]string{"100m", "500m", "1"}).Draw(t, "req")).labels("app", app)
 				if rapid.IntRange(0, 4).Draw(t, "unready") == 0 {
 					b = b.unready()
 				}
@@ -204,7 +205,7 @@ func TestPlanDrainMetamorphic(t *testing.T) {
 		var pods []*corev1.Pod
 		for i := range rapid.IntRange(0, 8).Draw(t, "pods") {
 			app := rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")
-			pods = append(pods, cpuPod("ns", app+"-"+itoa(i), rapid.SampledFrom(names).Draw(t, "node"), "500m").labels("app", app).obj())
+			pods = append(pods, cpuPod("ns", app+"-"+strconv.Itoa(i), rapid.SampledFrom(names).Draw(t, "node"), "500m").labels("app", app).obj())
 		}
 		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
 		require.NoError(t, err)

@@ -1,6 +1,7 @@
 package eviction
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -37,7 +38,7 @@ func genPods(t *rapid.T) []*corev1.Pod {
 	n := rapid.IntRange(0, 6).Draw(t, "pods")
 	var pods []*corev1.Pod
 	for i := range n {
-		b := newPod("ns", "web-"+itoa(i)).owner("apps/v1", "ReplicaSet", "rs", "rs-uid")
+		b := newPod("ns", "web-"+strconv.Itoa(i)).owner("apps/v1", "ReplicaSet", "rs", "rs-uid")
 		switch rapid.IntRange(0, 4).Draw(t, "state") {
 		case 0:
 			b = b.unready()
@@ -186,7 +187,7 @@ func genRankInput(t *rapid.T) ([]*corev1.Pod, StatsFunc) {
 	var pods []*corev1.Pod
 	st := map[string]PodStats{}
 	for i := range n {
-		b := newPod("ns", "p"+itoa(i)).priority(rapid.SampledFrom([]int32{-10, 0, 1000, SystemCriticalPriority}).Draw(t, "priority"))
+		b := newPod("ns", "p"+strconv.Itoa(i)).priority(rapid.SampledFrom([]int32{-10, 0, 1000, SystemCriticalPriority}).Draw(t, "priority"))
 		if r := rapid.SampledFrom([]string{"", "64Mi", "128Mi"}).Draw(t, "request"); r != "" {
 			b = b.memRequest(r)
 		}

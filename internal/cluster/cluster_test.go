@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -344,24 +345,13 @@ func TestViewChainCompacts(t *testing.T) {
 	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("pods", "5000"))}})
 	require.NoError(t, err)
 	for i := range compactThreshold + 10 {
-		snap, err = snap.WithPod(pod("ns", "p"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+itoa(i), "n1", nil))
+		snap, err = snap.WithPod(pod("ns", "p"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+strconv.Itoa(i), "n1", nil))
 		require.NoError(t, err)
 	}
 	assert.Equal(t, compactThreshold+10, snap.NumPods())
 	_, _, ok := snap.Pod("ns/pa0")
 	assert.True(t, ok)
 	assert.Equal(t, compactThreshold+9, snap.WithoutPods("ns/pa0").NumPods())
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 // TestRemovedPodFreesSharedPort mirrors HostPortInfo.Remove's set semantics

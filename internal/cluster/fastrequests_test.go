@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -42,10 +43,10 @@ func TestFastPodResourcesMatchesGeneral(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pod := &corev1.Pod{}
 		for i := range rapid.IntRange(1, 3).Draw(t, "containers") {
-			pod.Spec.Containers = append(pod.Spec.Containers, ctr("c"+itoa(i), genList(t, "c")))
+			pod.Spec.Containers = append(pod.Spec.Containers, ctr("c"+strconv.Itoa(i), genList(t, "c")))
 		}
 		for i := range rapid.IntRange(0, 3).Draw(t, "inits") {
-			c := ctr("i"+itoa(i), genList(t, "i"))
+			c := ctr("i"+strconv.Itoa(i), genList(t, "i"))
 			if rapid.Bool().Draw(t, "sidecar") {
 				c = sidecar(c.Name, c.Resources.Requests)
 			}
