@@ -163,6 +163,16 @@ func podInfo(t require.TestingT, p *corev1.Pod) *cluster.PodInfo {
 	return pi
 }
 
+// plugins compiles pod and both plugins on snap with default options.
+func plugins(t require.TestingT, snap *cluster.Snapshot, pod *corev1.Pod) (*cluster.PodInfo, *Spread, *InterPodAffinity) {
+	pi := podInfo(t, pod)
+	s, err := NewSpread(pi, snap, SpreadOptions{})
+	require.NoError(t, err)
+	a, err := NewInterPodAffinity(pi, snap, AffinityOptions{})
+	require.NoError(t, err)
+	return pi, s, a
+}
+
 // codes runs a filter over every node of the snapshot and returns the codes
 // by node name.
 func codes(snap *cluster.Snapshot, filter func(*cluster.NodeInfo) sched.Status) map[string]string {

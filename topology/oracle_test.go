@@ -97,11 +97,7 @@ func TestOracleAnswers(t *testing.T) {
 				if want.Gated != nil || want.PreFilter.Status.Code != "Success" {
 					continue
 				}
-				pi := podInfo(t, pod)
-				s, err := NewSpread(pi, snap, SpreadOptions{})
-				require.NoError(t, err)
-				a, err := NewInterPodAffinity(pi, snap, AffinityOptions{})
-				require.NoError(t, err)
+				_, s, a := plugins(t, snap, pod)
 				plugins := []struct {
 					name    string
 					skipped bool

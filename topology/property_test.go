@@ -235,12 +235,7 @@ func TestOnViewEqualsFresh(t *testing.T) {
 		pod := genIncoming(t)
 		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
 		require.NoError(t, err)
-		pi, err := cluster.NewPodInfo(pod)
-		require.NoError(t, err)
-		s, err := NewSpread(pi, snap, SpreadOptions{})
-		require.NoError(t, err)
-		a, err := NewInterPodAffinity(pi, snap, AffinityOptions{})
-		require.NoError(t, err)
+		pi, s, a := plugins(t, snap, pod)
 
 		view := snap
 		var removed []*corev1.Pod

@@ -175,12 +175,7 @@ func TestFiltersAgainstReference(t *testing.T) {
 		}
 		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
 		require.NoError(t, err)
-		pi, err := cluster.NewPodInfo(pod)
-		require.NoError(t, err)
-		s, err := NewSpread(pi, snap, SpreadOptions{})
-		require.NoError(t, err)
-		a, err := NewInterPodAffinity(pi, snap, AffinityOptions{})
-		require.NoError(t, err)
+		pi, s, a := plugins(t, snap, pod)
 		for _, n := range snap.Nodes() {
 			require.Equal(t, refSpreadFilter(snap, pod, n.Node), s.Filter(n).Code.String(), "spread on %s", n.Name)
 			require.Equal(t, refAffinityFilter(snap, pi, n.Node), a.Filter(n).Code.String(), "affinity on %s", n.Name)
