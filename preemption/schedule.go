@@ -38,9 +38,11 @@ type QueueOptions struct {
 	KeepNodeStatuses bool
 }
 
-// DefaultStartClock is the start time the conformance scenarios give bound
-// pods that have neither status.startTime nor creationTimestamp.
-var DefaultStartClock = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+// DefaultStartClock returns the start time the conformance scenarios give
+// bound pods that have neither status.startTime nor creationTimestamp,
+// 2020-01-01T00:00:00Z (a function, so that no caller can change it for
+// everyone).
+func DefaultStartClock() time.Time { return time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 // PodOutcome is the result of one pod's scheduling attempt.
 type PodOutcome struct {
@@ -118,7 +120,7 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 	res := &QueueResult{QueueOrder: make([]string, len(order)), Evicted: []string{}}
 	clock := opts.StartClock
 	if clock.IsZero() {
-		clock = DefaultStartClock
+		clock = DefaultStartClock()
 	}
 	for _, n := range snap.Nodes() {
 		for _, pi := range n.Pods {
