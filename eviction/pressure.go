@@ -85,19 +85,23 @@ var signalCondition = map[Signal]corev1.NodeConditionType{
 	SignalPIDAvailable:               corev1.NodePIDPressure,
 }
 
-// DefaultHardEviction is the kubelet's default --eviction-hard on Linux.
-var DefaultHardEviction = map[string]string{
-	"memory.available":   "100Mi",
-	"nodefs.available":   "10%",
-	"nodefs.inodesFree":  "5%",
-	"imagefs.available":  "15%",
-	"imagefs.inodesFree": "5%",
+// DefaultHardEviction returns the kubelet's default --eviction-hard on
+// Linux, a new map on each call (a function, so that no caller can change
+// the defaults for everyone).
+func DefaultHardEviction() map[string]string {
+	return map[string]string{
+		"memory.available":   "100Mi",
+		"nodefs.available":   "10%",
+		"nodefs.inodesFree":  "5%",
+		"imagefs.available":  "15%",
+		"imagefs.inodesFree": "5%",
+	}
 }
 
 // DefaultHardThresholds returns the Linux default hard thresholds, in
 // signal order.
 func DefaultHardThresholds() []Threshold {
-	t, err := ParseThresholds(DefaultHardEviction, nil, nil, nil)
+	t, err := ParseThresholds(DefaultHardEviction(), nil, nil, nil)
 	if err != nil {
 		panic(err) // unreachable: the defaults parse
 	}
