@@ -10,10 +10,10 @@ import (
 
 // Victim is one pod the preemptor would evict.
 type Victim struct {
-	Pod      *corev1.Pod `json:"-"`
-	Key      string      `json:"pod"` // namespace/name
-	Node     string      `json:"node"`
-	Priority int32       `json:"priority"`
+	Pod      *corev1.Pod `json:"-"`        // the bound pod, as in the snapshot (not modified)
+	Key      string      `json:"pod"`      // namespace/name
+	Node     string      `json:"node"`     // the node it runs on
+	Priority int32       `json:"priority"` // its priority (spec.priority, 0 when unset)
 	// StartTime is the start time preemption used for the pod: status.startTime,
 	// else Options.Now; zero when neither is known (then the pod counts as
 	// started after every pod that has a start time).
@@ -61,10 +61,12 @@ func (c Criterion) MarshalText() ([]byte, error) { return []byte(c.String()), ni
 
 // Candidate is a node where evicting Victims lets the preemptor fit.
 type Candidate struct {
-	Node string `json:"node"`
+	Node string `json:"node"` // the candidate node
 	// Victims in decreasing importance (priority, then earlier start).
-	Victims          []Victim `json:"victims"`
-	NumPDBViolations int      `json:"numPDBViolations"`
+	Victims []Victim `json:"victims"`
+	// NumPDBViolations is how many victims a PodDisruptionBudget does not
+	// allow to be disrupted.
+	NumPDBViolations int `json:"numPDBViolations"`
 	// LostAt is the criterion that eliminated this candidate (ChosenNode for
 	// the winner); LostReason explains it.
 	LostAt Criterion `json:"lostAt"`

@@ -42,9 +42,9 @@ type Options struct {
 // max(n*MinCandidateNodesPercentage/100, MinCandidateNodesAbsolute) (at most
 // n) candidates in all. Zero fields mean upstream's defaults, 10 and 100.
 type Sampling struct {
-	MinCandidateNodesPercentage int32
-	MinCandidateNodesAbsolute   int32
-	Offset                      int32
+	MinCandidateNodesPercentage int32 // percent of the potential nodes; 0: 10
+	MinCandidateNodesAbsolute   int32 // lower bound of the count; 0: 100
+	Offset                      int32 // first potential node visited
 }
 
 func (s *Sampling) numCandidates(n int32) int32 {
@@ -67,8 +67,8 @@ func (s *Sampling) numCandidates(n int32) int32 {
 
 // NodeStatus is a node's verdict with upstream's reasons.
 type NodeStatus struct {
-	Node   string           `json:"node"`
-	Status placement.Status `json:"status"`
+	Node   string           `json:"node"`   // the node's name
+	Status placement.Status `json:"status"` // its filter status
 }
 
 // Result is the outcome of DefaultPreemption's PostFilter for one pod.
@@ -83,8 +83,10 @@ type Result struct {
 	// NominatedNode is the chosen node ("" when none).
 	NominatedNode string `json:"nominatedNode,omitempty"`
 	// Victims are the chosen candidate's victims, most important first.
-	Victims          []Victim `json:"victims,omitempty"`
-	NumPDBViolations int      `json:"numPDBViolations"`
+	Victims []Victim `json:"victims,omitempty"`
+	// NumPDBViolations is how many of Victims a PodDisruptionBudget does
+	// not allow to be disrupted.
+	NumPDBViolations int `json:"numPDBViolations"`
 	// PotentialNodes is the number of nodes whose filter status was
 	// Unschedulable: only those are dry-run.
 	PotentialNodes int `json:"potentialNodes"`

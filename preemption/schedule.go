@@ -26,8 +26,8 @@ const (
 // QueueOptions configures ScheduleQueue. The zero value is the conformance
 // scenarios' run: the default v1.36 profile, every potential node dry-run.
 type QueueOptions struct {
-	Placement  placement.Options
-	Preemption Options
+	Placement  placement.Options // the profile each pod is scheduled with
+	Preemption Options           // PostFilter's options for pods that find no node
 	// StartClock is the earliest synthetic start time: a pod bound by the
 	// run starts one minute after the previous one, the first one minute
 	// after the latest of StartClock and every bound pod's
@@ -46,19 +46,21 @@ func DefaultStartClock() time.Time { return time.Date(2020, 1, 1, 0, 0, 0, 0, ti
 
 // PodOutcome is the result of one pod's scheduling attempt.
 type PodOutcome struct {
-	Pod           string  `json:"pod"` // namespace/name
-	Priority      int32   `json:"priority"`
-	QueuePosition int     `json:"queuePosition"`
-	Outcome       Outcome `json:"outcome"`
+	Pod           string  `json:"pod"`           // namespace/name
+	Priority      int32   `json:"priority"`      // the pod's priority
+	QueuePosition int     `json:"queuePosition"` // its position in QueueResult.QueueOrder
+	Outcome       Outcome `json:"outcome"`       // what happened to it
 	// Node is the chosen node, or the nominated node after preemption.
-	Node          string `json:"node,omitempty"`
-	FeasibleNodes int    `json:"feasibleNodes"`
+	Node string `json:"node,omitempty"`
+	// FeasibleNodes is the number of nodes that passed every filter.
+	FeasibleNodes int `json:"feasibleNodes"`
 	// TotalScore of the chosen node; nil when at most one node was feasible
 	// (upstream does not score then).
 	TotalScore *int64 `json:"totalScore,omitempty"`
 	// Message is upstream's FitError text including the PostFilter part.
 	Message string `json:"message,omitempty"`
-	Error   string `json:"error,omitempty"`
+	// Error is set for invalid input or a plugin Error status.
+	Error string `json:"error,omitempty"`
 	// Gated is SchedulingGates' rejection of a gated pod.
 	Gated *placement.Status `json:"-"`
 	// PreFilter is the aggregated PreFilter status (zero for gated pods).
@@ -73,8 +75,8 @@ type PodOutcome struct {
 
 // Placement is where a queued pod ended ("" when nowhere).
 type Placement struct {
-	Pod  string `json:"pod"`
-	Node string `json:"node"`
+	Pod  string `json:"pod"`  // namespace/name
+	Node string `json:"node"` // where it was bound or nominated; "" if nowhere or evicted later
 }
 
 // QueueResult is the outcome of ScheduleQueue.
