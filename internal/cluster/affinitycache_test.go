@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -49,10 +50,52 @@ func TestNewSharesEqualAffinity(t *testing.T) {
 		require.Equal(t, want.PreferredAntiAffinityTerms, pi.PreferredAntiAffinityTerms, pi.Key)
 		got[pi.Pod.Name] = pi
 	}
-	same := func(a, b string) bool { return &got[a].RequiredAntiAffinityTerms[0] == &got[b].RequiredAntiAffinityTerms[0] }
+	same := func(a, b string) bool {
+		return &got[a].RequiredAntiAffinityTerms[0] == &got[b].RequiredAntiAffinityTerms[0]
+	}
 	require.True(t, same("p1", "p2"), "equal specs share their compiled terms")
 	for _, other := range []string{"p3", "p4", "p5", "p6"} {
 		require.False(t, same("p1", other), other)
 	}
 	require.True(t, got["p3"].RequiredAntiAffinityTerms[0].Namespaces.Has("b"))
+}
+
+// TestPreparePodsParallelAgrees: New's per-pod pass gives the same keys,
+// PodInfos and errors whether the input is split among goroutines or not
+// (each goroutine has its own range and its own affinity cache).
+func TestPreparePodsParallelAgrees(t *testing.T) {
+	var pods []*corev1.Pod
+	for i := range parallelPods + 101 {
+		p := pod(fmt.Sprintf("ns-%d", i%3), fmt.Sprintf("p-%05d", i), "n1", rl("cpu", "100m", "memory", "1Gi"))
+		switch i % 7 {
+		case 1:
+			p.Spec.Affinity = antiAffinity("app", fmt.Sprintf("a-%d", i%5), "zone")
+		case 2:
+			p.Spec.Containers[0].Resources.Requests = rl("cpu", "-1")
+		case 3:
+			p.Spec.Affinity = antiAffinity("app", "bad value!", "zone")
+		case 4:
+			p.Spec.Containers[0].Resources.Requests = rl("cpu", "1u", "example.com/gpu", "1")
+		case 5:
+			p.Name = ""
+		case 6:
+			if i%2 == 0 {
+				p = nil
+			}
+		}
+		pods = append(pods, p)
+	}
+	serial := preparePods(pods, false, 1)
+	parallel := preparePods(pods, false, 4)
+	require.Len(t, parallel, len(serial))
+	errCount := 0
+	for i := range serial {
+		require.Equal(t, serial[i].key, parallel[i].key, i)
+		require.Equal(t, serial[i].errs, parallel[i].errs, i)
+		require.Equal(t, serial[i].pi, parallel[i].pi, i)
+		if serial[i].errs != nil {
+			errCount++
+		}
+	}
+	require.Positive(t, errCount, "the input has invalid pods")
 }

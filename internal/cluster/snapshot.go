@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -10,6 +11,8 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // ErrInvalidView is returned (wrapped) by WithPod for a pod that cannot be
@@ -129,8 +132,10 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		namespaces[ns.Name] = l
 	}
 
-	podsPath := field.NewPath("pods")
-	var affinities affinityCache
+	// The per-pod work (requests, host ports, affinity terms, validation)
+	// is independent and done ahead, in parallel for large inputs; the
+	// pass below keeps input order for duplicates, errors and warnings.
+	prep := preparePods(in.Pods, in.WithoutPodLevelResize, runtime.GOMAXPROCS(0))
 	seen := make(map[string]struct{}, len(in.Pods))
 	perNode := make([][]*PodInfo, len(valid))
 	for i, n := range valid {
@@ -146,31 +151,17 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			errs = append(errs, field.Required(p().Child("metadata", "name"), ""))
 			continue
 		}
-		key := pod.Namespace + "/" + pod.Name
+		key := prep[i].key
 		if _, dup := seen[key]; dup {
 			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), key))
 			continue
 		}
 		seen[key] = struct{}{}
-		// A pod the int64 fast path accepts has no negative request (it
-		// checks every list podNegativeRequests does), so only the others
-		// are walked again.
-		var res [2]Resource
-		var fast bool
-		res[0], res[1], fast = fastPodResources(pod)
-		known := &res
-		if !fast {
-			known = nil
-			if e := podNegativeRequests(pod, p); e != nil {
-				errs = append(errs, e...)
-				continue
-			}
-		}
-		pi, err := newPodInfoCached(pod, key, in.WithoutPodLevelResize, &affinities, known)
-		if err != nil {
-			errs = append(errs, prefixErrors(p(), err)...)
+		if prep[i].errs != nil {
+			errs = append(errs, prep[i].errs...)
 			continue
 		}
+		pi := prep[i].pi
 		switch {
 		case pod.Spec.NodeName == "":
 			warnings = append(warnings, Warning{Object: "pod " + key, Reason: "not bound to a node (no spec.nodeName); ignored"})
@@ -227,6 +218,73 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		}
 	}
 	return s, warnings, nil
+}
+
+var podsPath = field.NewPath("pods")
+
+// podPrep is one input pod compiled ahead of New's ordered pass: its key,
+// and its PodInfo or the errors that reject it (negative requests,
+// unparsable affinity selectors), with paths under pods[i].
+type podPrep struct {
+	key  string
+	pi   *PodInfo
+	errs field.ErrorList
+}
+
+// parallelPods is the input size from which preparePods splits the pods
+// among goroutines.
+const parallelPods = 2048
+
+// preparePods compiles every non-nil, named pod, with par goroutines for a
+// large input; each writes only its own range of the result, so the result
+// does not depend on par. Equal affinity specs share compiled terms within
+// a range.
+func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, par int) []podPrep {
+	out := make([]podPrep, len(pods))
+	work := func(lo, hi int) {
+		var affinities affinityCache
+		for i := lo; i < hi; i++ {
+			pod := pods[i]
+			if pod == nil || pod.Name == "" {
+				continue
+			}
+			pp := &out[i]
+			pp.key = pod.Namespace + "/" + pod.Name
+			p := func() *field.Path { return podsPath.Index(i) }
+			// A pod the int64 fast path accepts has no negative request
+			// (it checks every list podNegativeRequests does), so only the
+			// others are walked again.
+			var res [2]Resource
+			var fast bool
+			res[0], res[1], fast = fastPodResources(pod)
+			known := &res
+			if !fast {
+				known = nil
+				if e := podNegativeRequests(pod, p); e != nil {
+					pp.errs = e
+					continue
+				}
+			}
+			pi, err := newPodInfoCached(pod, pp.key, withoutPodLevelResize, &affinities, known)
+			if err != nil {
+				pp.errs = prefixErrors(p(), err)
+				continue
+			}
+			pp.pi = pi
+		}
+	}
+	if par < 2 || len(pods) < parallelPods {
+		work(0, len(pods))
+		return out
+	}
+	size := (len(pods) + par - 1) / par
+	var g errgroup.Group
+	for lo := 0; lo < len(pods); lo += size {
+		hi := min(lo+size, len(pods))
+		g.Go(func() error { work(lo, hi); return nil })
+	}
+	_ = g.Wait()
+	return out
 }
 
 // negativeQuantities reports every negative quantity of a list (the API
