@@ -44,7 +44,7 @@ func newIncomingTerm(t *cluster.AffinityTerm, weight int32) incomingTerm {
 	}
 	ns := newMatcher(t.NamespaceSelector)
 	it.nsAll = ns.matches(nil)
-	if !ns.empty() && !ns.nothing {
+	if !ns.empty() && !ns.Nothing() {
 		it.nsSel, it.hasSel = ns, true
 	}
 	return it

@@ -58,7 +58,7 @@ func (x *interned) setMatches(id int32, m *matcher, ns string, mm memo) bool {
 // namespace ns, not being deleted, matching m (an empty selector counts
 // nothing).
 func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
-	if m.empty() || m.nothing {
+	if m.empty() || m.Nothing() {
 		return 0
 	}
 	nl := x.nodeLabels(n)

@@ -9,19 +9,14 @@ import (
 // matcher is labelmatch.Matcher under topology's names: a labels.Selector
 // flattened for the hot loops that walk every bound pod (one map lookup and
 // a few string compares per requirement, no interface call, no allocation).
-// The wrappers inline, so the loops call the shared code directly; nothing
-// is kept as a field because the hot loops test it before anything else.
+// The wrappers inline, so the loops call the shared code directly.
 type matcher struct {
 	labelmatch.Matcher
-	nothing bool // == Matcher.Nothing()
 }
 
 // newMatcher flattens a selector. A nil selector matches nothing, as
 // metav1.LabelSelectorAsSelector(nil) does.
-func newMatcher(sel labels.Selector) matcher {
-	m := labelmatch.New(sel)
-	return matcher{Matcher: m, nothing: m.Nothing()}
-}
+func newMatcher(sel labels.Selector) matcher { return matcher{labelmatch.New(sel)} }
 
 // empty mirrors labels.Selector.Empty: true for a selector without
 // requirements (labels.Everything), false for labels.Nothing.

@@ -166,7 +166,7 @@ func assignSelectorIDs(cs []constraint) int {
 	seen := map[string]int{}
 	for i := range cs {
 		k := "\x00nothing"
-		if !cs[i].m.nothing {
+		if !cs[i].m.Nothing() {
 			k = cs[i].sel.String()
 		}
 		id, ok := seen[k]
@@ -183,7 +183,7 @@ func assignSelectorIDs(cs []constraint) int {
 // that match the selector, as upstream's countPodsMatchSelector (an empty
 // selector counts nothing).
 func countMatching(pods []*cluster.PodInfo, m *matcher, ns string) int {
-	if m.empty() || m.nothing {
+	if m.empty() || m.Nothing() {
 		return 0
 	}
 	n := 0

@@ -92,7 +92,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 // the pods being deleted too: what upstream's AddPod/RemovePod add and
 // subtract (updateWithPod).
 func (x *interned) countSpreadWith(y *interned, n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
-	if m.empty() || m.nothing {
+	if m.empty() || m.Nothing() {
 		return 0
 	}
 	nl := x.nodeLabels(n)
