@@ -69,7 +69,7 @@ func PodRequests(pod *corev1.Pod, opts RequestOptions) corev1.ResourceList {
 		}
 	}
 	if pod.Spec.Overhead != nil {
-		addList(reqs, pod.Spec.Overhead)
+		AddResources(reqs, pod.Spec.Overhead)
 	}
 	return reqs
 }
@@ -99,7 +99,7 @@ func aggregateContainerRequests(pod *corev1.Pod, opts RequestOptions) corev1.Res
 		return r
 	}
 	for i := range pod.Spec.Containers {
-		addList(reqs, containerReqs(&pod.Spec.Containers[i], true))
+		AddResources(reqs, containerReqs(&pod.Spec.Containers[i], true))
 	}
 	sidecars := corev1.ResourceList{}
 	initPeak := corev1.ResourceList{}
@@ -111,17 +111,17 @@ func aggregateContainerRequests(pod *corev1.Pod, opts RequestOptions) corev1.Res
 		if restartable {
 			// A sidecar keeps running: it adds to the steady state and to
 			// every later init container's peak.
-			addList(reqs, r)
-			addList(sidecars, r)
+			AddResources(reqs, r)
+			AddResources(sidecars, r)
 			peak = sidecars
 		} else {
 			peak = corev1.ResourceList{}
-			addList(peak, r)
-			addList(peak, sidecars)
+			AddResources(peak, r)
+			AddResources(peak, sidecars)
 		}
-		maxList(initPeak, peak)
+		MaxResources(initPeak, peak)
 	}
-	maxList(reqs, initPeak)
+	MaxResources(reqs, initPeak)
 	return reqs
 }
 
@@ -130,10 +130,10 @@ func aggregateContainerRequests(pod *corev1.Pod, opts RequestOptions) corev1.Res
 func effectiveRequests(pod *corev1.Pod, spec, actuated, allocated corev1.ResourceList) corev1.ResourceList {
 	out := corev1.ResourceList{}
 	if !isResizeInfeasible(pod) {
-		maxList(out, spec)
+		MaxResources(out, spec)
 	}
-	maxList(out, actuated)
-	maxList(out, allocated)
+	MaxResources(out, actuated)
+	MaxResources(out, allocated)
 	return out
 }
 
@@ -165,7 +165,9 @@ func withNonMissing(reqs, nonMissing corev1.ResourceList) corev1.ResourceList {
 	return out
 }
 
-func addList(dst, src corev1.ResourceList) {
+// AddResources adds every quantity of src to dst, copying the ones dst
+// lacks; src is not modified.
+func AddResources(dst, src corev1.ResourceList) {
 	for name, q := range src {
 		if cur, ok := dst[name]; ok {
 			cur.Add(q)
@@ -176,7 +178,9 @@ func addList(dst, src corev1.ResourceList) {
 	}
 }
 
-func maxList(dst, src corev1.ResourceList) {
+// MaxResources raises every quantity of dst to src's where src's is larger
+// or dst lacks it; src is not modified.
+func MaxResources(dst, src corev1.ResourceList) {
 	for name, q := range src {
 		if cur, ok := dst[name]; !ok || q.Cmp(cur) > 0 {
 			dst[name] = q.DeepCopy()

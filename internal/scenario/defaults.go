@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
 )
 
 // The functions below reimplement the part of kube-apiserver's v1 defaulting
@@ -303,7 +305,7 @@ func defaultPodRequests(p *corev1.Pod) {
 func aggregateContainers(p *corev1.Pod, of func(*corev1.Container) corev1.ResourceList) corev1.ResourceList {
 	total := corev1.ResourceList{}
 	for i := range p.Spec.Containers {
-		addResources(total, of(&p.Spec.Containers[i]))
+		cluster.AddResources(total, of(&p.Spec.Containers[i]))
 	}
 	sidecars := corev1.ResourceList{}
 	initMax := corev1.ResourceList{}
@@ -311,35 +313,16 @@ func aggregateContainers(p *corev1.Pod, of func(*corev1.Container) corev1.Resour
 		c := &p.Spec.InitContainers[i]
 		var use corev1.ResourceList
 		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
-			addResources(total, of(c))
-			addResources(sidecars, of(c))
+			cluster.AddResources(total, of(c))
+			cluster.AddResources(sidecars, of(c))
 			use = sidecars
 		} else {
 			use = corev1.ResourceList{}
-			addResources(use, of(c))
-			addResources(use, sidecars)
+			cluster.AddResources(use, of(c))
+			cluster.AddResources(use, sidecars)
 		}
-		maxResources(initMax, use)
+		cluster.MaxResources(initMax, use)
 	}
-	maxResources(total, initMax)
+	cluster.MaxResources(total, initMax)
 	return total
-}
-
-func addResources(into, add corev1.ResourceList) {
-	for name, q := range add {
-		if cur, ok := into[name]; ok {
-			cur.Add(q)
-			into[name] = cur
-		} else {
-			into[name] = q.DeepCopy()
-		}
-	}
-}
-
-func maxResources(into, other corev1.ResourceList) {
-	for name, q := range other {
-		if cur, ok := into[name]; !ok || q.Cmp(cur) > 0 {
-			into[name] = q.DeepCopy()
-		}
-	}
 }
