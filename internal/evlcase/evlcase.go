@@ -20,10 +20,10 @@ import (
 
 // Case is one case of a conformance file.
 type Case struct {
-	Kind     string          `json:"kind"`
-	Name     string          `json:"name"`
-	Input    json.RawMessage `json:"input"`
-	Expected any             `json:"expected"`
+	Kind     string          `json:"kind"`     // which upstream function answers it, e.g. "eviction"
+	Name     string          `json:"name"`     // unique within the file
+	Input    json.RawMessage `json:"input"`    // the kind's input document
+	Expected any             `json:"expected"` // upstream's answer as generic JSON
 }
 
 // Load reads the cases of a conformance file, in file order.
