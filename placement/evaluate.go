@@ -196,10 +196,8 @@ func (c *Compiled) Evaluate() *Result {
 	}
 	nodes := c.snap.Nodes()
 	r.Nodes = make([]NodeResult, len(nodes))
-	statuses := make([]sched.Status, len(nodes))
 	if !c.preFilter.Code.Passes() {
 		for i, n := range nodes {
-			statuses[i] = c.preFilter
 			r.Nodes[i] = NodeResult{Node: n.Name, Status: toPluginStatus(c.preFilter)}
 		}
 		if c.preFilter.Code == sched.Error {
@@ -229,7 +227,6 @@ func (c *Compiled) Evaluate() *Result {
 			nr.ExcludedByPreFilter = true
 			first = c.absent
 		}
-		statuses[i] = first
 		nr.Status = toPluginStatus(first)
 		if first.Code == sched.Error && r.Error == "" {
 			r.Error = first.String()
@@ -244,6 +241,12 @@ func (c *Compiled) Evaluate() *Result {
 	}
 	if len(feasible) == 0 {
 		if r.Error == "" {
+			// Every node was rejected: the histogram needs only each
+			// node's recorded reasons (kept in its report).
+			statuses := make([]sched.Status, len(nodes))
+			for i := range r.Nodes {
+				statuses[i] = sched.Status{Code: sched.Unschedulable, Reasons: r.Nodes[i].Status.Reasons}
+			}
 			r.Message = fitErrorMessage(len(nodes), nil, statuses)
 		}
 		return r
