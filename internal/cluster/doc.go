@@ -52,6 +52,19 @@
 // node's set even when another pod of the node declared the same port, as
 // framework.NodeInfo.RemovePod does.
 //
+// # Cost of New
+//
+// The per-pod work of New (requests, host ports, affinity terms,
+// validation) is independent between pods: for a large input it is split
+// into one range per CPU (errgroup), each goroutine writing only its own
+// range, and an ordered pass then reports duplicates, errors and warnings in
+// input order, so the result does not depend on the split. Pods whose pod
+// (anti-)affinity specs are equal (a workload's replicas) share one compiled
+// copy of their terms, as upstream's equivalence of pods from one template
+// would; compiled terms are immutable. Requests that are exact in int64
+// units take an integer fast path (fastrequests.go), checked against the
+// Quantity arithmetic by a property test.
+//
 // # Determinism and concurrency
 //
 // Nodes are in name order, a node's pods in namespace/name order. A snapshot
