@@ -14,8 +14,9 @@
 // loads per constraint or term and node, with no allocation; Score runs
 // PreScore, Score and NormalizeScore over the feasible nodes in one call.
 //
-// The walks read the snapshot's label index (cluster.Snapshot.Labels and
-// Column), shared by a snapshot and all its views: bound pods with the same
+// The walks read a label index that the Snapshot builds on first use and
+// shares with every view made from it (WithPod, WithoutPods), so a view
+// re-indexes only the nodes it changed: bound pods with the same
 // namespace and labels share a label-set ID and equal affinity terms share a
 // term ID, so a selector is evaluated once per distinct label set (memoized
 // per incoming pod) and a node's pods are a contiguous []int32; a topology
