@@ -68,14 +68,19 @@ type Request struct {
 // the options it passed and what the pod strategy decided (rest.BeforeDelete
 // with the pod registry's strategy).
 type DeleteCall struct {
+	// DryRun reports whether the call carried dryRun=All (the request's
+	// DryRun or DeleteOptions.DryRun): the strategy ran but nothing was
+	// stored.
 	DryRun bool
 	// GracePeriodSeconds is the grace period after the strategy's
 	// adjustments; nil when it was never set.
 	GracePeriodSeconds *int64
-	// PreconditionResourceVersion and PreconditionUID are the preconditions
+	// PreconditionResourceVersion is the resourceVersion precondition
 	// passed with the call ("" when none).
 	PreconditionResourceVersion string
-	PreconditionUID             string
+	// PreconditionUID is the UID precondition passed with the call (""
+	// when none).
+	PreconditionUID string
 	// Graceful: the pod got (or would get) a deletionTimestamp and stays
 	// until the kubelet confirms.
 	Graceful bool
@@ -109,9 +114,11 @@ type Decision struct {
 	// Pod is the pod as stored afterwards (a new object; nil when there was
 	// no pod). A pod deleted without grace is still returned, as last seen.
 	Pod *corev1.Pod
-	// Delete is the last Delete call made on the pod storage, nil if none;
-	// DeleteCalls counts them (conflicts are retried up to 20 times).
-	Delete      *DeleteCall
+	// Delete is the last Delete call made on the pod storage, nil if none.
+	Delete *DeleteCall
+	// DeleteCalls counts the Delete calls made (0 when the eviction was
+	// refused before deleting; conflicts are retried up to 20 times, as
+	// the handler's retry loop does).
 	DeleteCalls int
 	// PDBs are all input budgets in namespace/name order.
 	PDBs []PDBOutcome

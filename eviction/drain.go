@@ -15,12 +15,24 @@ import (
 // kubectl drain's filter messages (k8s.io/kubectl/pkg/drain/filters.go,
 // v0.36).
 const (
-	DrainDaemonSetFatal      = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)"
-	DrainDaemonSetWarning    = "ignoring DaemonSet-managed Pods"
-	DrainLocalStorageFatal   = "Pods with local storage (use --delete-emptydir-data to override)"
+	// DrainDaemonSetFatal is the error for a DaemonSet pod without
+	// --ignore-daemonsets (daemonSetFilter's daemonSetFatal).
+	DrainDaemonSetFatal = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)"
+	// DrainDaemonSetWarning is the warning for a DaemonSet pod skipped
+	// with --ignore-daemonsets (daemonSetWarning).
+	DrainDaemonSetWarning = "ignoring DaemonSet-managed Pods"
+	// DrainLocalStorageFatal is the error for a pod with an emptyDir
+	// volume without --delete-emptydir-data (localStorageFatal).
+	DrainLocalStorageFatal = "Pods with local storage (use --delete-emptydir-data to override)"
+	// DrainLocalStorageWarning is the warning for a pod with an emptyDir
+	// volume deleted with --delete-emptydir-data (localStorageWarning).
 	DrainLocalStorageWarning = "deleting Pods with local storage"
-	DrainUnmanagedFatal      = "Pods that declare no controller (use --force to override)"
-	DrainUnmanagedWarning    = "deleting Pods that declare no controller"
+	// DrainUnmanagedFatal is the error for a pod without a controller
+	// without --force (unmanagedFatal).
+	DrainUnmanagedFatal = "Pods that declare no controller (use --force to override)"
+	// DrainUnmanagedWarning is the warning for a pod without a controller
+	// deleted with --force (unmanagedWarning).
+	DrainUnmanagedWarning = "deleting Pods that declare no controller"
 )
 
 // DrainStatus is a drain filter's verdict kind.
@@ -28,10 +40,16 @@ type DrainStatus string
 
 // Drain verdicts, as kubectl's PodDeleteStatus reasons.
 const (
-	DrainOkay    DrainStatus = "Okay"
-	DrainSkip    DrainStatus = "Skip"
+	// DrainOkay: the pod is deleted without comment (PodDeleteStatusTypeOkay).
+	DrainOkay DrainStatus = "Okay"
+	// DrainSkip: the pod is left alone silently (PodDeleteStatusTypeSkip).
+	DrainSkip DrainStatus = "Skip"
+	// DrainWarning: the pod is deleted or skipped with a warning
+	// (PodDeleteStatusTypeWarning).
 	DrainWarning DrainStatus = "Warning"
-	DrainError   DrainStatus = "Error"
+	// DrainError: the pod blocks the drain of its node
+	// (PodDeleteStatusTypeError).
+	DrainError DrainStatus = "Error"
 )
 
 // DrainOptions are kubectl drain's pod-selection flags. The zero value is
@@ -55,12 +73,15 @@ type DrainOptions struct {
 
 // DrainVerdict is the filters' verdict on one pod of the node.
 type DrainVerdict struct {
+	// Pod is the input pod itself (not a copy; it must not be modified).
 	Pod *corev1.Pod
 	// Delete reports whether drain evicts (or deletes) the pod.
 	Delete bool
-	// Status and Message are the last filter's verdict: Okay, Skip, Warning
-	// (with the warning text) or Error (with the refusal text).
-	Status  DrainStatus
+	// Status is the last filter's verdict: Okay, Skip, Warning or Error.
+	Status DrainStatus
+	// Message is the verdict's text: the warning for Warning, the refusal
+	// for Error (one of the Drain* constants or the vanished-DaemonSet
+	// text), "" for Okay and Skip.
 	Message string
 }
 

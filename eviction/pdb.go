@@ -116,18 +116,38 @@ func conditionsUpToDate(pdb *policyv1.PodDisruptionBudget) bool {
 // resource, or a built-in kind given this way): its group, kind, namespace,
 // name, UID and spec.replicas.
 type Scale struct {
-	Group, Kind, Namespace, Name string
-	UID                          types.UID
-	Replicas                     int32
+	// Group is the controller's API group ("" for core), the group of the
+	// pod's controller ownerReference apiVersion.
+	Group string
+	// Kind is the controller's kind, as in the ownerReference.
+	Kind string
+	// Namespace and Name identify the controller; it must share the
+	// pod's namespace to be found.
+	Namespace string
+	// Name is the controller's name, as in the ownerReference.
+	Name string
+	// UID must equal the ownerReference's UID, as the controller's
+	// getScaleController checks.
+	UID types.UID
+	// Replicas is the scale subresource's spec.replicas.
+	Replicas int32
 }
 
 // Workloads are the controllers the disruption controller may need to learn
 // how many pods a budget expects. A nil replicas counts as 1, the API
 // server's default.
 type Workloads struct {
-	ReplicaSets            []*appsv1.ReplicaSet
-	Deployments            []*appsv1.Deployment
-	StatefulSets           []*appsv1.StatefulSet
+	// ReplicaSets are looked up for pods owned by a ReplicaSet
+	// (getPodReplicaSet); one owned by a Deployment defers to it.
+	ReplicaSets []*appsv1.ReplicaSet
+	// Deployments are looked up through a ReplicaSet's controller
+	// reference (getPodDeployment).
+	Deployments []*appsv1.Deployment
+	// StatefulSets are looked up for pods owned by a StatefulSet
+	// (getPodStatefulSet).
+	StatefulSets []*appsv1.StatefulSet
+	// ReplicationControllers are looked up for pods owned by one
+	// (getPodReplicationController).
 	ReplicationControllers []*corev1.ReplicationController
 	// Scales are further controllers that implement the scale subresource.
 	Scales []Scale

@@ -42,7 +42,9 @@ type PlanOptions struct {
 // PlannedEviction is one eviction of the plan, in the order the plan
 // issues them.
 type PlannedEviction struct {
-	Pod  *corev1.Pod
+	// Pod is the input pod evicted (not a copy; it must not be modified).
+	Pod *corev1.Pod
+	// From is the drained node the pod is evicted from.
 	From string
 	// PDB is the budget charged, "namespace/name"; "" when none was (no
 	// budget, or a pod that bypasses budgets: terminal, Pending,
@@ -55,7 +57,9 @@ type PlannedEviction struct {
 
 // BlockedEviction is an eviction the Eviction API would refuse.
 type BlockedEviction struct {
-	Pod  *corev1.Pod
+	// Pod is the input pod whose eviction is refused (not a copy).
+	Pod *corev1.Pod
+	// From is the drained node the pod stays on.
 	From string
 	// PDB is the refusing budget ("namespace/name"); "" for the 500 of a pod
 	// under several budgets.
@@ -66,6 +70,7 @@ type BlockedEviction struct {
 
 // NodeDrain is the plan for one node.
 type NodeDrain struct {
+	// Node is the drained node's name.
 	Node string
 	// Selection is kubectl drain's choice of pods on the node.
 	Selection *DrainSelection

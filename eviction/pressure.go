@@ -33,23 +33,33 @@ var ErrInvalidThreshold = errors.New("eviction: invalid threshold")
 // ThresholdValue is a quantity, or a percentage of the capacity when
 // Quantity is nil.
 type ThresholdValue struct {
-	Quantity   *resource.Quantity
+	// Quantity is the absolute value; nil when the value is a percentage.
+	Quantity *resource.Quantity
+	// Percentage is a fraction of the signal's capacity (0.1 for "10%"),
+	// used when Quantity is nil; the absolute value truncates, as
+	// evictionapi.GetThresholdQuantity does.
 	Percentage float32
 }
 
 // Threshold is a kubelet eviction threshold: the signal is met when
 // available < Value. GracePeriod 0 makes it a hard threshold.
 type Threshold struct {
-	Signal      Signal
-	Value       ThresholdValue
+	// Signal is the observed signal the threshold applies to.
+	Signal Signal
+	// Value is the level below which the threshold is met.
+	Value ThresholdValue
+	// GracePeriod is how long a soft threshold must stay met before it
+	// acts (--eviction-soft-grace-period); 0 for a hard threshold.
 	GracePeriod time.Duration
-	MinReclaim  *ThresholdValue
+	// MinReclaim is the extra amount to reclaim once the threshold is met
+	// (--eviction-minimum-reclaim); nil for none.
+	MinReclaim *ThresholdValue
 }
 
 // IsHard reports whether t is a hard threshold (no grace period).
 func (t Threshold) IsHard() bool { return t.GracePeriod == 0 }
 
-// Quantity returns the threshold in absolute terms for a capacity
+// quantity returns the threshold in absolute terms for a capacity
 // (evictionapi.GetThresholdQuantity: percentages truncate).
 func (v ThresholdValue) quantity(capacity resource.Quantity) resource.Quantity {
 	if v.Quantity != nil {
@@ -236,8 +246,10 @@ func sortedStringKeys(m map[string]string) []string {
 
 // Observation is one signal's observed availability and capacity.
 type Observation struct {
+	// Available is what is left of the resource (bytes, inodes or PIDs).
 	Available resource.Quantity
-	Capacity  resource.Quantity
+	// Capacity is the resource's total, the base of percentage thresholds.
+	Capacity resource.Quantity
 }
 
 // ThresholdsMet returns the thresholds whose signal is observed with
@@ -331,6 +343,7 @@ func IsCriticalPod(pod *corev1.Pod) bool {
 
 // Victim is the pod one eviction cycle evicts under pressure.
 type Victim struct {
+	// Pod is the input pod chosen (not a copy; Status is its new status).
 	Pod *corev1.Pod
 	// GracePeriodSeconds is the grace the kubelet gives: 1 for a hard
 	// threshold, else min(maxPodGracePeriodSeconds, the pod's
@@ -420,8 +433,12 @@ func EvictedStatus(pod *corev1.Pod, message string, now time.Time) *corev1.PodSt
 
 // AdmitResult is the eviction manager's admission verdict.
 type AdmitResult struct {
-	Admit   bool
-	Reason  string
+	// Admit reports whether the pod is admitted.
+	Admit bool
+	// Reason is ReasonEvicted for a rejection, "" when admitted.
+	Reason string
+	// Message is the rejection text, "The node had condition: [...]. ",
+	// "" when admitted.
 	Message string
 }
 
@@ -476,8 +493,11 @@ func isBestEffort(pod *corev1.Pod) bool {
 // FsStats is a filesystem's capacity and free space as the kubelet's
 // summary reports them (nil: not reported).
 type FsStats struct {
+	// AvailableBytes and CapacityBytes make the filesystem's *.available
+	// signal (both needed).
 	AvailableBytes, CapacityBytes *uint64
-	InodesFree, Inodes            *uint64
+	// InodesFree and Inodes make its *.inodesFree signal (both needed).
+	InodesFree, Inodes *uint64
 }
 
 // NodeStats is the part of the kubelet's node summary the eviction signals

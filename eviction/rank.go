@@ -11,14 +11,19 @@ import (
 // ranking reads. A nil field means the summary has no such value (counted
 // as zero, as upstream does).
 type PodStats struct {
+	// MemoryWorkingSetBytes is the pod's memory working set, the usage
+	// RankMemory compares with the memory request.
 	MemoryWorkingSetBytes *uint64
-	ProcessCount          *uint64
-	// Disk usage, summed over the pod's containers (rootfs = writable layer,
-	// logs) and over its local volumes (emptyDir, hostPath and other local
-	// ephemeral volumes); Images is the pod's share of image usage where
-	// the layout counts it (unused by upstream today).
-	RootfsBytes, RootfsInodes           uint64
-	LogsBytes, LogsInodes               uint64
+	// ProcessCount is the pod's process count, the usage RankPID orders by.
+	ProcessCount *uint64
+	// RootfsBytes and RootfsInodes are the containers' writable layers,
+	// summed over the pod's containers; which disk signals count them
+	// depends on the FsLayout (buildSignalToRankFunc).
+	RootfsBytes, RootfsInodes uint64
+	// LogsBytes and LogsInodes are the containers' logs, summed.
+	LogsBytes, LogsInodes uint64
+	// LocalVolumeBytes and LocalVolumeInodes are the pod's local
+	// ephemeral volumes (emptyDir and other local volumes), summed.
 	LocalVolumeBytes, LocalVolumeInodes uint64
 }
 
@@ -31,15 +36,24 @@ type Signal string
 
 // The eviction signals of kubelet v1.36 (pkg/kubelet/eviction/api).
 const (
-	SignalMemoryAvailable            Signal = "memory.available"
+	// SignalMemoryAvailable is the node's free memory (ranked by RankMemory).
+	SignalMemoryAvailable Signal = "memory.available"
+	// SignalAllocatableMemoryAvailable is the pods cgroup's free memory.
 	SignalAllocatableMemoryAvailable Signal = "allocatableMemory.available"
-	SignalNodeFsAvailable            Signal = "nodefs.available"
-	SignalNodeFsInodesFree           Signal = "nodefs.inodesFree"
-	SignalImageFsAvailable           Signal = "imagefs.available"
-	SignalImageFsInodesFree          Signal = "imagefs.inodesFree"
-	SignalContainerFsAvailable       Signal = "containerfs.available"
-	SignalContainerFsInodesFree      Signal = "containerfs.inodesFree"
-	SignalPIDAvailable               Signal = "pid.available"
+	// SignalNodeFsAvailable is the node filesystem's free bytes.
+	SignalNodeFsAvailable Signal = "nodefs.available"
+	// SignalNodeFsInodesFree is the node filesystem's free inodes.
+	SignalNodeFsInodesFree Signal = "nodefs.inodesFree"
+	// SignalImageFsAvailable is the image filesystem's free bytes.
+	SignalImageFsAvailable Signal = "imagefs.available"
+	// SignalImageFsInodesFree is the image filesystem's free inodes.
+	SignalImageFsInodesFree Signal = "imagefs.inodesFree"
+	// SignalContainerFsAvailable is the container filesystem's free bytes.
+	SignalContainerFsAvailable Signal = "containerfs.available"
+	// SignalContainerFsInodesFree is the container filesystem's free inodes.
+	SignalContainerFsInodesFree Signal = "containerfs.inodesFree"
+	// SignalPIDAvailable is the node's free process IDs (ranked by RankPID).
+	SignalPIDAvailable Signal = "pid.available"
 )
 
 // FsLayout says how the node's filesystems are split, which decides what

@@ -31,16 +31,18 @@ const (
 type TaintEviction struct {
 	// NoExecuteTaints are the node's NoExecute taints, in node order.
 	NoExecuteTaints []corev1.Taint
-	// AllTolerated reports whether every NoExecute taint is tolerated;
+	// AllTolerated reports whether every NoExecute taint is tolerated.
+	AllTolerated bool
 	// UsedTolerations holds, per taint in order, the first toleration that
-	// tolerates it (empty unless AllTolerated).
-	AllTolerated    bool
+	// tolerates it (copies; empty unless AllTolerated).
 	UsedTolerations []corev1.Toleration
 	// MinTolerationSeconds is the smallest tolerationSeconds in use (0 when
 	// one is <= 0, -1 for forever); meaningful only when there are NoExecute
 	// taints and all are tolerated.
 	MinTolerationSeconds int64
-	Decision             TaintDecision
+	// Decision is the controller's verdict: TaintNone, TaintEvictNow,
+	// TaintEvictAfter or TaintNever.
+	Decision TaintDecision
 	// EvictAfter is the delay of a TaintEvictAfter decision.
 	EvictAfter time.Duration
 }

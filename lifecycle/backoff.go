@@ -17,9 +17,10 @@ const (
 	// forgotten, whatever the cap: the kubelet replaces client-go's
 	// "twice the cap" expiry with a fixed 600 s.
 	BackoffResetAfter = 600 * time.Second
-	// MinMaxContainerRestartPeriod and MaxMaxContainerRestartPeriod bound
-	// the configurable cap (kubelet configuration validation).
+	// MinMaxContainerRestartPeriod is the lowest configurable cap (kubelet
+	// configuration validation).
 	MinMaxContainerRestartPeriod = time.Second
+	// MaxMaxContainerRestartPeriod is the highest configurable cap.
 	MaxMaxContainerRestartPeriod = 300 * time.Second
 )
 

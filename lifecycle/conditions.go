@@ -10,17 +10,30 @@ import (
 // Condition reasons written by the kubelet (pkg/kubelet/status/generate.go),
 // the scheduler and the controllers that set DisruptionTarget, as of v1.36.
 const (
+	// ReasonUnknownContainerStatuses: the pod has no status at all for
+	// some containers (generate.go's UnknownContainerStatuses).
 	ReasonUnknownContainerStatuses = "UnknownContainerStatuses"
-	ReasonPodCompleted             = "PodCompleted"
-	ReasonPodFailed                = "PodFailed"
-	ReasonContainersNotReady       = "ContainersNotReady"
+	// ReasonPodCompleted: every container in question succeeded (also the
+	// Ready reason of a Succeeded pod).
+	ReasonPodCompleted = "PodCompleted"
+	// ReasonPodFailed is the Ready/ContainersReady reason of a Failed pod.
+	ReasonPodFailed = "PodFailed"
+	// ReasonContainersNotReady: some regular container or sidecar is not
+	// ready.
+	ReasonContainersNotReady = "ContainersNotReady"
+	// ReasonContainersNotInitialized: some init container has not yet
+	// succeeded (or sidecar started).
 	ReasonContainersNotInitialized = "ContainersNotInitialized"
-	ReasonReadinessGatesNotReady   = "ReadinessGatesNotReady"
+	// ReasonReadinessGatesNotReady: the containers are ready but a
+	// readiness gate's condition is missing or not True.
+	ReasonReadinessGatesNotReady = "ReadinessGatesNotReady"
 
-	// ReasonSchedulingGated and ReasonUnschedulable are the PodScheduled
-	// reasons (corev1.PodReasonSchedulingGated, corev1.PodReasonUnschedulable).
+	// ReasonSchedulingGated is the PodScheduled=False reason of a pod with
+	// scheduling gates (corev1.PodReasonSchedulingGated).
 	ReasonSchedulingGated = corev1.PodReasonSchedulingGated
-	ReasonUnschedulable   = corev1.PodReasonUnschedulable
+	// ReasonUnschedulable is the PodScheduled=False reason the scheduler
+	// writes when no node fits (corev1.PodReasonUnschedulable).
+	ReasonUnschedulable = corev1.PodReasonUnschedulable
 
 	// SchedulingGatedMessage is the message of the PodScheduled condition
 	// the API server writes on a pod created with scheduling gates
@@ -34,22 +47,38 @@ type DisruptionReason string
 
 // The DisruptionTarget reasons of v1.36.
 const (
+	// DisruptionPreemptionByScheduler: the scheduler preempted the pod
+	// (PreemptionByScheduler).
 	DisruptionPreemptionByScheduler = DisruptionReason(corev1.PodReasonPreemptionByScheduler)
-	DisruptionByTaintManager        = DisruptionReason("DeletionByTaintManager")
-	DisruptionByDeviceTaintManager  = DisruptionReason("DeletionByDeviceTaintManager")
-	DisruptionByEvictionAPI         = DisruptionReason("EvictionByEvictionAPI")
-	DisruptionByPodGC               = DisruptionReason("DeletionByPodGC")
-	DisruptionTerminationByKubelet  = DisruptionReason(corev1.PodReasonTerminationByKubelet)
+	// DisruptionByTaintManager: the taint-eviction controller deletes the
+	// pod for an untolerated NoExecute taint.
+	DisruptionByTaintManager = DisruptionReason("DeletionByTaintManager")
+	// DisruptionByDeviceTaintManager: the device taint-eviction controller
+	// deletes the pod for a NoExecute device taint.
+	DisruptionByDeviceTaintManager = DisruptionReason("DeletionByDeviceTaintManager")
+	// DisruptionByEvictionAPI: an accepted POST pods/NAME/eviction.
+	DisruptionByEvictionAPI = DisruptionReason("EvictionByEvictionAPI")
+	// DisruptionByPodGC: the pod garbage collector deletes an orphan.
+	DisruptionByPodGC = DisruptionReason("DeletionByPodGC")
+	// DisruptionTerminationByKubelet: the kubelet terminates the pod
+	// (node-pressure eviction, critical-pod preemption, graceful node
+	// shutdown).
+	DisruptionTerminationByKubelet = DisruptionReason(corev1.PodReasonTerminationByKubelet)
 )
 
 // DisruptionTarget messages written by upstream components as of v1.36 (the
 // scheduler's is "<schedulerName>: preempting to accommodate a higher
 // priority pod", the kubelet's node-pressure one names the resource).
 const (
-	MessageEvictionAPI        = "Eviction API: evicting"
-	MessageTaintManager       = "Taint manager: deleting due to NoExecute taint"
+	// MessageEvictionAPI goes with DisruptionByEvictionAPI.
+	MessageEvictionAPI = "Eviction API: evicting"
+	// MessageTaintManager goes with DisruptionByTaintManager.
+	MessageTaintManager = "Taint manager: deleting due to NoExecute taint"
+	// MessageDeviceTaintManager goes with DisruptionByDeviceTaintManager.
 	MessageDeviceTaintManager = "Device Taint manager: deleting due to NoExecute taint"
-	MessageKubeletPreemption  = "Pod was preempted by Kubelet to accommodate a critical pod."
+	// MessageKubeletPreemption goes with DisruptionTerminationByKubelet when
+	// the kubelet preempts a pod to admit a critical one.
+	MessageKubeletPreemption = "Pod was preempted by Kubelet to accommodate a critical pod."
 )
 
 // kubeletOwned reports whether the kubelet owns the condition type: it drops
@@ -75,7 +104,9 @@ func IsKubeletOwnedCondition(t corev1.PodConditionType) bool { return kubeletOwn
 // Initialized, Ready and ContainersReady conditions, in that order (the order
 // generateAPIPodStatus appends them).
 type PodStatus struct {
-	Phase      corev1.PodPhase
+	// Phase is the phase the kubelet computes (see Phase).
+	Phase corev1.PodPhase
+	// Conditions are new values: Initialized, Ready, ContainersReady.
 	Conditions []corev1.PodCondition
 }
 

@@ -42,8 +42,11 @@ const (
 
 // GCInput is one cycle of the pod garbage collector's view of the cluster.
 type GCInput struct {
-	// Pods and Nodes are the informers' contents.
-	Pods  []*corev1.Pod
+	// Pods are the pod informer's contents, any order (a nil entry is an
+	// error); they are never modified.
+	Pods []*corev1.Pod
+	// Nodes are the node informer's contents; a pod's node is missing when
+	// no node here has its name.
 	Nodes []*corev1.Node
 	// TerminatedPodThreshold is --terminated-pod-gc-threshold: terminated
 	// pods are collected only above it; 0 or less disables that pass. Use
@@ -60,15 +63,20 @@ type GCInput struct {
 
 // MissingNode records when the controller first noticed a node was missing.
 type MissingNode struct {
-	Name  string
+	// Name is the missing node's name.
+	Name string
+	// Since is when the controller first saw it missing (its quarantine
+	// starts then).
 	Since time.Time
 }
 
 // GCAction is one pod the garbage collector deletes, with the status it
 // writes first.
 type GCAction struct {
+	// Namespace and Name identify the pod deleted.
 	Namespace, Name string
-	Reason          GCReason
+	// Reason is the collection pass that chose the pod.
+	Reason GCReason
 	// Status is the status patched before the delete (phase Failed, and for
 	// orphans the DisruptionTarget condition), nil when the pod was already
 	// Succeeded or Failed and is deleted as is.

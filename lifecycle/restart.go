@@ -21,14 +21,16 @@ var ErrInvalidInput = errors.New("lifecycle: invalid input")
 // name as of v1.36.
 const RestartingAllContainers = "RestartingAllContainers"
 
-// invalid wraps a field.ErrorList so that errors.Is(err, ErrInvalidInput) holds
+// invalidError wraps a field.ErrorList so that errors.Is(err, ErrInvalidInput) holds
 // while the message keeps every API path.
 type invalidError struct{ errs field.ErrorList }
 
+// Error reports every field error behind the package prefix.
 func (e invalidError) Error() string {
 	return "lifecycle: invalid input: " + e.errs.ToAggregate().Error()
 }
 
+// Unwrap makes errors.Is(err, ErrInvalidInput) hold.
 func (e invalidError) Unwrap() error { return ErrInvalidInput }
 
 // FieldErrors returns the validation errors behind err (nil when err is not a

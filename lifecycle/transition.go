@@ -10,8 +10,12 @@ import (
 // Transition is the verdict on a container status update: Allowed, or
 // refused with Reason, the status manager's error text.
 type Transition struct {
+	// Allowed reports whether the status manager accepts the update.
 	Allowed bool
-	Reason  string
+	// Reason is the refusal text (for example "terminated container c
+	// attempted illegal transition to non-terminated state"), "" when
+	// Allowed.
+	Reason string
 }
 
 // CheckTransition reports whether the kubelet's status manager accepts

@@ -44,6 +44,7 @@ type Config struct {
 
 // Node is the model's view of one machine and its Node object.
 type Node struct {
+	// Name is the node's (and machine's) name, from Config.Nodes.
 	Name string
 	// Exists: the Node object is in the API.
 	Exists bool
@@ -64,7 +65,7 @@ type Node struct {
 	// reportedMounts are the identities whose volume the node last reported
 	// mounted (stale while it cannot report).
 	reportedMounts []string
-	// killAt holds the kill deadline of each pod the kubelet is
+	// killing holds the kill deadline of each pod the kubelet is
 	// terminating (lost when the kubelet crashes).
 	killing []killing
 }
@@ -83,13 +84,20 @@ func (n *Node) reachable() bool { return !n.Partitioned && n.KubeletUp && n.Powe
 // Instance is one incarnation of a pod identity actually running (or having
 // run) on a machine: the ground truth the control plane cannot always see.
 type Instance struct {
+	// Identity is the pod identity (the StatefulSet pod name) it runs.
 	Identity string
-	UID      types.UID
-	Node     string
-	Running  bool
-	// StartedAt and StartedBy: when, and at which applied event (index in
-	// the history), the kubelet started it.
+	// UID is the UID of the pod object it was started for; a replacement
+	// pod of the same identity has a new UID.
+	UID types.UID
+	// Node is the machine it runs on.
+	Node string
+	// Running reports whether its containers still run (false once a
+	// kubelet killed it or the machine was fenced).
+	Running bool
+	// StartedAt is the model time the kubelet started it.
 	StartedAt time.Time
+	// StartedBy is the index in History of the applied event after which
+	// the kubelet started it.
 	StartedBy int
 	// OrphanedBy is the index of the event that removed this instance's pod
 	// object while it was still running without its kubelet's confirmation
@@ -640,6 +648,7 @@ func (c *Cluster) instanceOf(uid types.UID) *Instance {
 
 // Violation is a state where several instances of one identity may run.
 type Violation struct {
+	// Identity is the pod identity with more than one running instance.
 	Identity string
 	// Instances are the running instances, in start order.
 	Instances []Instance

@@ -56,6 +56,7 @@ const (
 
 // Event is one step a user (or a test) drives the model with.
 type Event struct {
+	// Kind selects the step; the other fields are its arguments.
 	Kind EventKind
 	// Node for Partition, Heal, CrashKubelet, RestartKubelet, DeleteNode,
 	// Fence, MarkOutOfService.
