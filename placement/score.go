@@ -68,10 +68,16 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 		s.Skipped[sBalancedAllocation] = true // a best-effort pod
 	}
 	local := [...]int{sTaintToleration, sNodeAffinity, sNodeResourcesFit, sBalancedAllocation, sImageLocality}
-	block := make([]int64, len(local)*k)
-	for j, p := range local {
+	used := 0
+	for _, p := range local {
 		if !s.Skipped[p] {
-			s.Raw[p] = block[j*k : (j+1)*k : (j+1)*k]
+			used++
+		}
+	}
+	block := make([]int64, used*k) // one array for the plugins that run
+	for _, p := range local {
+		if !s.Skipped[p] {
+			s.Raw[p], block = block[:k:k], block[k:]
 		}
 	}
 	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
@@ -152,15 +158,19 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 
 // ipaPreScoreSkips reports a case where InterPodAffinity's PreScore surely
 // returns Skip, without walking the nodes: the pod has no preferred (anti-)
-// affinity term and no bound pod has any pod (anti-)affinity, so no
-// topology pair can be counted (interpodaffinity PreScore, v1.36).
+// affinity term and no bound pod has a term that processExistingPod scores
+// (required affinity, preferred affinity or preferred anti-affinity; a
+// required anti-affinity term only filters), so no topology pair can be
+// counted (interpodaffinity PreScore, v1.36).
 func (c *Compiled) ipaPreScoreSkips() bool {
 	if len(c.pi.PreferredAffinityTerms) > 0 || len(c.pi.PreferredAntiAffinityTerms) > 0 {
 		return false
 	}
 	for _, n := range c.snap.Nodes() {
-		if len(n.PodsWithAffinity) > 0 {
-			return false
+		for _, p := range n.PodsWithAffinity {
+			if len(p.RequiredAffinityTerms) > 0 || len(p.PreferredAffinityTerms) > 0 || len(p.PreferredAntiAffinityTerms) > 0 {
+				return false
+			}
 		}
 	}
 	return true
