@@ -28,6 +28,7 @@ type LabelIndex struct {
 	sets      []LabelSet
 	termByKey map[string]int32
 	termByPtr map[*AffinityTerm]int32 // terms shared by pods (New's affinity cache) are keyed once
+	setOfPod  map[*PodInfo]int32      // a pod's label-set ID, for re-indexing a view's changed nodes
 	terms     []AffinityTerm
 	nodes     map[*NodeInfo]*NodeLabels
 	columns   map[string]*Column
@@ -82,6 +83,7 @@ func newLabelIndex() *LabelIndex {
 		setByHash: map[uint64][]int32{},
 		termByKey: map[string]int32{},
 		termByPtr: map[*AffinityTerm]int32{},
+		setOfPod:  map[*PodInfo]int32{},
 		nodes:     map[*NodeInfo]*NodeLabels{},
 		columns:   map[string]*Column{},
 	}
@@ -203,7 +205,14 @@ func (x *LabelIndex) lookup(i int, ni *NodeInfo) *NodeLabels {
 func (x *LabelIndex) indexNode(ni *NodeInfo) *NodeLabels {
 	nl := &NodeLabels{Sets: make([]int32, len(ni.Pods))}
 	for i, pi := range ni.Pods {
-		id := x.internSet(pi.Pod.Namespace, pi.Pod.Labels)
+		// A PodInfo is immutable: when a view re-indexes a changed node
+		// (a bind, preemption's dry run), its other pods keep their IDs
+		// without hashing their labels again.
+		id, ok := x.setOfPod[pi]
+		if !ok {
+			id = x.internSet(pi.Pod.Namespace, pi.Pod.Labels)
+			x.setOfPod[pi] = id
+		}
 		if pi.Pod.DeletionTimestamp != nil {
 			id = -1 - id
 		}
