@@ -2,8 +2,10 @@ package eviction_test
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -12,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/schedkit/schedkit/eviction"
-	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/placement"
 )
 
 func readyPod(name, node string, cpu string) *corev1.Pod {
@@ -78,7 +80,7 @@ func ExamplePlanDrain() {
 		return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Status: corev1.NodeStatus{Allocatable: rl, Capacity: rl}}
 	}
 	pods := []*corev1.Pod{readyPod("web-0", "a", "1"), readyPod("web-1", "a", "1"), readyPod("web-2", "b", "1")}
-	snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{node("a", "2"), node("b", "2")}, Pods: pods})
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{node("a", "2"), node("b", "2")}, Pods: pods})
 	if err != nil {
 		panic(err)
 	}
@@ -174,4 +176,43 @@ func ExampleTaintEvictionTime() {
 	// Output:
 	// EvictAfter 5m0s
 	// EvictNow
+}
+
+// Status is one sync of the disruption controller: a maxUnavailable of 30%
+// over a Deployment of 5 replicas rounds up to 2 pods, so 3 must stay
+// healthy; with one pod not Ready and one recently evicted, none may go.
+func ExampleStatus() {
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	ctrl := true
+	replicas := int32(5)
+	deploy := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", UID: "deploy-uid"}, Spec: appsv1.DeploymentSpec{Replicas: &replicas}}
+	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web-5d8f", UID: "rs-uid",
+		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "deploy-uid", Controller: &ctrl}}},
+		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas}}
+	var pods []*corev1.Pod
+	for i := range 5 {
+		pods = append(pods, readyPod("web-"+strconv.Itoa(i), "a", "1"))
+	}
+	pods[4].Status.Conditions[0].Status = corev1.ConditionFalse // not Ready
+
+	thirty := intstr.FromString("30%")
+	pdb := &policyv1.PodDisruptionBudget{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", Generation: 2},
+		Spec:       policyv1.PodDisruptionBudgetSpec{MaxUnavailable: &thirty, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},
+		// web-0 was evicted 30 s ago: it counts as unhealthy for 2 minutes.
+		Status: policyv1.PodDisruptionBudgetStatus{DisruptedPods: map[string]metav1.Time{"web-0": metav1.NewTime(now.Add(-30 * time.Second))}},
+	}
+	res, err := eviction.Status(pdb, pods, eviction.Workloads{Deployments: []*appsv1.Deployment{deploy}, ReplicaSets: []*appsv1.ReplicaSet{rs}}, now)
+	if err != nil {
+		panic(err)
+	}
+	s := res.PDB.Status
+	fmt.Println("expected", s.ExpectedPods, "desired", s.DesiredHealthy, "healthy", s.CurrentHealthy, "allowed", s.DisruptionsAllowed)
+	c := s.Conditions[0]
+	fmt.Println(c.Type, c.Status, c.Reason, "observedGeneration", s.ObservedGeneration, "written", res.Updated)
+	fmt.Println("input untouched:", pdb.Status.ObservedGeneration == 0)
+	// Output:
+	// expected 5 desired 3 healthy 3 allowed 0
+	// DisruptionAllowed False InsufficientPods observedGeneration 2 written true
+	// input untouched: true
 }
