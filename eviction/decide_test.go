@@ -153,6 +153,60 @@ func TestDecide(t *testing.T) {
 			want: want{code: 429, reason: metav1.StatusReasonTooManyRequests, message: MessageBudgetViolated,
 				causes: []string{"The disruption budget a does not allow evicting pods currently"}, pdbAfter: int32P(0)},
 		},
+		// checkAndDecrement checks in a fixed order: stale generation, then
+		// negative count, then the disruptedPods size, then zero; the cause of
+		// a zero budget picks the sync failure first, then the health counts,
+		// then a False condition's message. One case per precedence.
+		{
+			name: "a stale observedGeneration wins over a negative count",
+			req:  Request{Pod: ready, PDBs: []*policyv1.PodDisruptionBudget{newPDB("ns", "a").generation(3, 2).status(-1, 0, 1, 1).obj()}},
+			want: want{code: 429, reason: metav1.StatusReasonTooManyRequests, message: MessageBudgetViolated,
+				causes: []string{"The disruption budget a is still being processed by the server."}, retry: 10, pdbAfter: int32P(-1)},
+		},
+		{
+			name: "a negative count wins over more than 2000 disruptedPods",
+			req:  Request{Pod: ready, PDBs: []*policyv1.PodDisruptionBudget{newPDB("ns", "a").status(-1, 5, 1, 5).disrupted(manyNames(2001)).obj()}},
+			want: want{code: 403, reason: metav1.StatusReasonForbidden, message: `poddisruptionbudget.policy "a" is forbidden: pdb disruptions allowed is negative`, pdbAfter: int32P(-1)},
+		},
+		{
+			name: "exactly 2000 disruptedPods is not too many",
+			req:  Request{Pod: ready, PDBs: []*policyv1.PodDisruptionBudget{newPDB("ns", "a").status(0, 5, 1, 5).disrupted(manyNames(2000)).obj()}},
+			want: want{code: 429, reason: metav1.StatusReasonTooManyRequests, message: MessageBudgetViolated,
+				causes: []string{"The disruption budget a does not allow evicting pods currently"}, pdbAfter: int32P(0)},
+		},
+		{
+			name: "more than 2000 disruptedPods wins over a zero count",
+			req:  Request{Pod: ready, PDBs: []*policyv1.PodDisruptionBudget{newPDB("ns", "a").status(0, 5, 1, 5).disrupted(manyNames(2001)).obj()}},
+			want: want{code: 403, reason: metav1.StatusReasonForbidden, message: `poddisruptionbudget.policy "a" is forbidden: DisruptedPods map too big - too many evictions not confirmed by PDB controller`, pdbAfter: int32P(0)},
+		},
+		{
+			name: "a sync failure is named even when currentHealthy <= desiredHealthy",
+			req: Request{Pod: ready, PDBs: []*policyv1.PodDisruptionBudget{newPDB("ns", "a").status(0, 1, 2, 3).
+				condition(metav1.ConditionFalse, policyv1.SyncFailedReason, "boom").obj()}},
+			want: want{code: 429, reason: metav1.StatusReasonTooManyRequests, message: MessageBudgetViolated,
+				causes: []string{"The disruption budget a does not allow evicting pods currently because it failed sync: boom"}, pdbAfter: int32P(0)},
+		},
+		{
+			name: "a sync failure without a message falls through to the health counts",
+			req: Request{Pod: ready, PDBs: []*policyv1.PodDisruptionBudget{newPDB("ns", "a").status(0, 1, 2, 3).
+				condition(metav1.ConditionFalse, policyv1.SyncFailedReason, "").obj()}},
+			want: want{code: 429, reason: metav1.StatusReasonTooManyRequests, message: MessageBudgetViolated,
+				causes: []string{"The disruption budget a needs 2 healthy pods and has 1 currently"}, pdbAfter: int32P(0)},
+		},
+		{
+			name: "the health counts win over a False condition's message",
+			req: Request{Pod: ready, PDBs: []*policyv1.PodDisruptionBudget{newPDB("ns", "a").status(0, 2, 2, 3).
+				condition(metav1.ConditionFalse, "Custom", "why not").obj()}},
+			want: want{code: 429, reason: metav1.StatusReasonTooManyRequests, message: MessageBudgetViolated,
+				causes: []string{"The disruption budget a needs 2 healthy pods and has 2 currently"}, pdbAfter: int32P(0)},
+		},
+		{
+			name: "a True condition's message is not named",
+			req: Request{Pod: ready, PDBs: []*policyv1.PodDisruptionBudget{newPDB("ns", "a").status(0, 3, 1, 3).
+				condition(metav1.ConditionTrue, "Custom", "why not").obj()}},
+			want: want{code: 429, reason: metav1.StatusReasonTooManyRequests, message: MessageBudgetViolated,
+				causes: []string{"The disruption budget a does not allow evicting pods currently"}, pdbAfter: int32P(0)},
+		},
 		{
 			name: "an allowed eviction decrements the budget and records the pod",
 			req:  Request{Pod: ready, PDBs: []*policyv1.PodDisruptionBudget{newPDB("ns", "a").status(2, 3, 1, 3).obj()}},

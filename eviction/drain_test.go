@@ -54,6 +54,26 @@ func TestSelectDrainPods(t *testing.T) {
 			DrainOptions{SkipWaitForDeleteTimeoutSeconds: 60, Now: testNow}, []string{"ns/t"}, nil, nil},
 		{"without the timeout terminating pods are evicted", []*corev1.Pod{rsPod("t").terminating(longAgo, 30).obj()}, DrainOptions{Now: testNow}, []string{"ns/t"}, nil, nil},
 		{"the pod selector restricts the pods", []*corev1.Pod{rsPod("a").obj(), rsPod("b").labels("app", "db").obj()}, DrainOptions{PodSelector: "app=db"}, []string{"ns/b"}, nil, nil},
+		{"an orphaned DaemonSet pod's not-found error comes before --ignore-daemonsets is looked at", []*corev1.Pod{dsPod("d", "gone").obj()}, DrainOptions{}, nil, nil,
+			[]string{`cannot delete daemonsets.apps "gone" not found: ns/d`}},
+		{"a DaemonSet reference of another apiVersion is an ordinary controller", []*corev1.Pod{newPod("ns", "d").owner("extensions/v1beta1", "DaemonSet", "agent", "ds-uid").obj()},
+			DrainOptions{}, []string{"ns/d"}, nil, nil},
+		{"a DaemonSet pod with an emptyDir stops at the DaemonSet filter", []*corev1.Pod{dsPod("d", "agent").emptyDir().obj()}, DrainOptions{IgnoreAllDaemonSets: true}, nil,
+			[]string{"ignoring DaemonSet-managed Pods: ns/d"}, nil},
+		{"a mirror pod without a controller is skipped before the unreplicated filter", []*corev1.Pod{newPod("ns", "m").annotate(corev1.MirrorPodAnnotationKey, "x").emptyDir().obj()},
+			DrainOptions{}, nil, nil, nil},
+		{"an unmanaged emptyDir pod under both flags keeps only the unmanaged warning", []*corev1.Pod{newPod("ns", "u").emptyDir().obj()},
+			DrainOptions{Force: true, DeleteEmptyDirData: true}, []string{"ns/u"}, []string{"deleting Pods that declare no controller: ns/u"}, nil},
+		{"an unmanaged emptyDir pod without --delete-emptydir-data stops at local storage", []*corev1.Pod{newPod("ns", "u").emptyDir().obj()}, DrainOptions{Force: true}, nil, nil,
+			[]string{"cannot delete Pods with local storage (use --delete-emptydir-data to override): ns/u"}},
+		{"an owner that is not the controller leaves the pod unmanaged", []*corev1.Pod{notController(rsPod("o").obj())}, DrainOptions{}, nil, nil,
+			[]string{"cannot delete Pods that declare no controller (use --force to override): ns/o"}},
+		{"a pod deleted exactly the timeout ago is still evicted (strictly more is skipped)", []*corev1.Pod{rsPod("t").terminating(testNow.Add(-60*time.Second), 30).obj()},
+			DrainOptions{SkipWaitForDeleteTimeoutSeconds: 60, Now: testNow}, []string{"ns/t"}, nil, nil},
+		{"a skipped terminating pod is not refused for having no controller", []*corev1.Pod{newPod("ns", "t").terminating(longAgo, 30).obj()},
+			DrainOptions{SkipWaitForDeleteTimeoutSeconds: 60, Now: testNow}, nil, nil, nil},
+		{"errors of several kinds are listed in sorted order", []*corev1.Pod{newPod("ns", "u").obj(), rsPod("e").emptyDir().obj(), dsPod("d", "agent").obj()}, DrainOptions{}, nil, nil,
+			[]string{"cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): ns/d", "cannot delete Pods that declare no controller (use --force to override): ns/u", "cannot delete Pods with local storage (use --delete-emptydir-data to override): ns/e"}},
 		{"errors do not stop other pods from being listed", []*corev1.Pod{newPod("ns", "u").obj(), rsPod("a").obj()}, DrainOptions{}, []string{"ns/a"}, nil,
 			[]string{"cannot delete Pods that declare no controller (use --force to override): ns/u"}},
 	}
@@ -72,6 +92,15 @@ func TestSelectDrainPods(t *testing.T) {
 	}
 	_, err := SelectDrainPods("node-1", nil, nil, DrainOptions{PodSelector: "a in (b"})
 	assert.Error(t, err, "a malformed selector is an error")
+}
+
+// notController clears the controller flag of the pod's owner references.
+func notController(p *corev1.Pod) *corev1.Pod {
+	f := false
+	for i := range p.OwnerReferences {
+		p.OwnerReferences[i].Controller = &f
+	}
+	return p
 }
 
 func nonNil(s []string) []string {

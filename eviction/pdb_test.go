@@ -33,7 +33,10 @@ func rsPods(n, unready int) []*corev1.Pod {
 // pkg/controller/disruption/disruption.go, with every rounding case of
 // intstr.GetScaledValueFromIntOrPercent (round up).
 func TestStatusArithmetic(t *testing.T) {
-	rs := Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", 3)}}
+	rsOf := func(replicas int32) Workloads {
+		return Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", replicas)}}
+	}
+	rs := rsOf(3)
 	tests := []struct {
 		name                                 string
 		pdb                                  *policyv1.PodDisruptionBudget
@@ -49,6 +52,14 @@ func TestStatusArithmetic(t *testing.T) {
 		{"minAvailable 0% allows every healthy pod", newPDB("ns", "p").minAvailable(intstr.FromString("0%")).obj(), rsPods(3, 1), rs, 3, 2, 0, 2},
 		{"maxUnavailable 34% of 3 rounds up to 2 unavailable", newPDB("ns", "p").maxUnavailable(intstr.FromString("34%")).obj(), rsPods(3, 0), rs, 3, 3, 1, 2},
 		{"maxUnavailable 33% of 3 rounds up to 1 unavailable", newPDB("ns", "p").maxUnavailable(intstr.FromString("33%")).obj(), rsPods(3, 0), rs, 3, 3, 2, 1},
+		{"minAvailable 50% of 4 is exactly 2", newPDB("ns", "p").minAvailable(intstr.FromString("50%")).obj(), rsPods(4, 0), rsOf(4), 4, 4, 2, 2},
+		{"minAvailable 50% of 1 rounds 0.5 up to 1", newPDB("ns", "p").minAvailable(intstr.FromString("50%")).obj(), rsPods(1, 0), rsOf(1), 1, 1, 1, 0},
+		{"minAvailable 1% of 150 rounds 1.5 up to 2", newPDB("ns", "p").minAvailable(intstr.FromString("1%")).obj(), rsPods(3, 0), rsOf(150), 150, 3, 2, 1},
+		{"maxUnavailable 1% of 150 rounds 1.5 up to 2 unavailable", newPDB("ns", "p").maxUnavailable(intstr.FromString("1%")).obj(), rsPods(3, 0), rsOf(150), 150, 3, 148, 0},
+		{"maxUnavailable 0% allows nothing", newPDB("ns", "p").maxUnavailable(intstr.FromString("0%")).obj(), rsPods(3, 0), rs, 3, 3, 3, 0},
+		{"maxUnavailable 100% allows every healthy pod", newPDB("ns", "p").maxUnavailable(intstr.FromString("100%")).obj(), rsPods(3, 1), rs, 3, 2, 0, 2},
+		{"maxUnavailable 0 integer allows nothing", newPDB("ns", "p").maxUnavailable(intstr.FromInt32(0)).obj(), rsPods(3, 0), rs, 3, 3, 3, 0},
+		{"a percentage over a zero scale expects nothing", newPDB("ns", "p").minAvailable(intstr.FromString("50%")).obj(), rsPods(2, 0), rsOf(0), 0, 2, 0, 0},
 		{"maxUnavailable above scale floors desiredHealthy at 0", newPDB("ns", "p").maxUnavailable(intstr.FromInt32(5)).obj(), rsPods(3, 0), rs, 3, 3, 0, 3},
 		{"maxUnavailable uses the controller's scale, not the pod count", newPDB("ns", "p").maxUnavailable(intstr.FromInt32(1)).obj(), rsPods(2, 0), rs, 3, 2, 2, 0},
 		{"unready pods are not healthy", newPDB("ns", "p").maxUnavailable(intstr.FromInt32(1)).obj(), rsPods(3, 1), rs, 3, 2, 2, 0},

@@ -94,29 +94,109 @@ func TestRequestQuantity(t *testing.T) {
 
 func ptrVal(q resource.Quantity) int64 { return q.Value() }
 
-// TestRankPID mirrors rankPIDPressure.
+// TestRankPID mirrors rankPIDPressure (pkg/kubelet/eviction/helpers.go,
+// orderedBy(priority, process)): each key decisive on its own, input order
+// listing the expected last first.
 func TestRankPID(t *testing.T) {
-	pods := []*corev1.Pod{
-		newPod("ns", "high").priority(1000).obj(),
-		newPod("ns", "few").obj(),
-		newPod("ns", "many").obj(),
-		newPod("ns", "nostats").obj(),
+	tests := []struct {
+		name  string
+		pods  []*corev1.Pod
+		stats map[string]PodStats
+		want  []string
+	}{
+		{"lower priority goes first, even with fewer processes and stats",
+			[]*corev1.Pod{newPod("ns", "high").priority(10).obj(), newPod("ns", "low").obj()},
+			map[string]PodStats{"low": {ProcessCount: u64(1)}}, []string{"low", "high"}},
+		{"at equal priority pods without stats go first",
+			[]*corev1.Pod{newPod("ns", "with").obj(), newPod("ns", "without").obj()},
+			map[string]PodStats{"with": {ProcessCount: u64(1000)}}, []string{"without", "with"}},
+		{"at equal priority more processes go first",
+			[]*corev1.Pod{newPod("ns", "few").obj(), newPod("ns", "many").obj()},
+			map[string]PodStats{"few": {ProcessCount: u64(2)}, "many": {ProcessCount: u64(20)}}, []string{"many", "few"}},
+		{"a missing process count counts as zero",
+			[]*corev1.Pod{newPod("ns", "empty").obj(), newPod("ns", "one").obj()},
+			map[string]PodStats{"empty": {}, "one": {ProcessCount: u64(1)}}, []string{"one", "empty"}},
+		{"the PID ranking ignores requests and memory",
+			[]*corev1.Pod{newPod("ns", "a").memRequest("1Mi").obj(), newPod("ns", "b").obj()},
+			map[string]PodStats{"a": {ProcessCount: u64(5), MemoryWorkingSetBytes: u64(100 * mi)}, "b": {ProcessCount: u64(5)}}, []string{"a", "b"}},
+		{"ties keep input order",
+			[]*corev1.Pod{newPod("ns", "b").obj(), newPod("ns", "a").obj()}, nil, []string{"b", "a"}},
 	}
-	st := map[string]PodStats{"high": {ProcessCount: u64(500)}, "few": {ProcessCount: u64(2)}, "many": {ProcessCount: u64(20)}}
-	assert.Equal(t, []string{"nostats", "many", "few", "high"}, names(RankPID(pods, statsOf(st))))
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := append([]*corev1.Pod(nil), tc.pods...)
+			assert.Equal(t, tc.want, names(RankPID(tc.pods, statsOf(tc.stats))))
+			assert.Equal(t, tc.want, names(Rank(SignalPIDAvailable, FsLayout{}, tc.pods, statsOf(tc.stats))))
+			assert.Equal(t, names(in), names(tc.pods), "input order untouched")
+		})
+	}
 }
 
-// TestRankDisk mirrors rankDiskPressureFunc with buildSignalToRankFunc's
-// statistics per layout.
+// TestRankDisk mirrors rankDiskPressureFunc (orderedBy(exceedDiskRequests,
+// priority, disk)) with buildSignalToRankFunc's statistics per layout: each
+// key decisive on its own, input order listing the expected last first.
 func TestRankDisk(t *testing.T) {
-	pods := []*corev1.Pod{newPod("ns", "logs").obj(), newPod("ns", "root").obj()}
-	st := statsOf(map[string]PodStats{"logs": {LogsBytes: 100}, "root": {RootfsBytes: 50}})
-	assert.Equal(t, []string{"logs", "root"}, names(RankDisk(SignalNodeFsAvailable, FsLayout{}, pods, st)))
-	// with a separate imagefs, imagefs ranks by the writable layer only
-	assert.Equal(t, []string{"root", "logs"}, names(RankDisk(SignalImageFsAvailable, FsLayout{ImageFs: true}, pods, st)))
-	inodes := statsOf(map[string]PodStats{"logs": {LogsInodes: 1}, "root": {RootfsInodes: 9}})
-	assert.Equal(t, []string{"root", "logs"}, names(Rank(SignalNodeFsInodesFree, FsLayout{}, pods, inodes)))
-	assert.Nil(t, Rank("bogus", FsLayout{}, pods, st))
+	eph := func(b podB, q string) *corev1.Pod {
+		p := b.obj()
+		p.Spec.Containers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceEphemeralStorage: resource.MustParse(q)}
+		return p
+	}
+	tests := []struct {
+		name   string
+		signal Signal
+		layout FsLayout
+		pods   []*corev1.Pod
+		stats  map[string]PodStats
+		want   []string
+	}{
+		{"pods without stats go first, whatever their priority", SignalNodeFsAvailable, FsLayout{},
+			[]*corev1.Pod{newPod("ns", "with").obj(), newPod("ns", "without").priority(10).obj()},
+			map[string]PodStats{"with": {LogsBytes: 100}}, []string{"without", "with"}},
+		{"usage above the ephemeral-storage request goes before lower priority", SignalNodeFsAvailable, FsLayout{},
+			[]*corev1.Pod{eph(newPod("ns", "under"), "1Ki"), eph(newPod("ns", "over").priority(10), "1Ki")},
+			map[string]PodStats{"under": {LogsBytes: 1000}, "over": {LogsBytes: 1025}}, []string{"over", "under"}},
+		{"usage exactly at the request does not exceed it", SignalNodeFsAvailable, FsLayout{},
+			[]*corev1.Pod{eph(newPod("ns", "at"), "1Ki"), eph(newPod("ns", "above"), "1Ki")},
+			map[string]PodStats{"at": {RootfsBytes: 1024}, "above": {RootfsBytes: 1025}}, []string{"above", "at"}},
+		{"lower priority goes first", SignalNodeFsAvailable, FsLayout{},
+			[]*corev1.Pod{newPod("ns", "high").priority(10).obj(), newPod("ns", "low").obj()},
+			map[string]PodStats{"high": {LogsBytes: 500}, "low": {LogsBytes: 1}}, []string{"low", "high"}},
+		{"larger usage above the request goes first", SignalNodeFsAvailable, FsLayout{},
+			[]*corev1.Pod{eph(newPod("ns", "used120-over20"), "100"), eph(newPod("ns", "used50-over40"), "10")},
+			map[string]PodStats{"used50-over40": {LogsBytes: 50}, "used120-over20": {LogsBytes: 120}}, []string{"used50-over40", "used120-over20"}},
+		{"nodefs without imagefs counts rootfs, logs and local volumes", SignalNodeFsAvailable, FsLayout{},
+			[]*corev1.Pod{newPod("ns", "root").obj(), newPod("ns", "mixed").obj()},
+			map[string]PodStats{"root": {RootfsBytes: 100}, "mixed": {RootfsBytes: 40, LogsBytes: 40, LocalVolumeBytes: 40}}, []string{"mixed", "root"}},
+		{"nodefs with imagefs leaves the writable layer out", SignalNodeFsAvailable, FsLayout{ImageFs: true},
+			[]*corev1.Pod{newPod("ns", "vol").obj(), newPod("ns", "root").obj()},
+			map[string]PodStats{"root": {RootfsBytes: 1000, LogsBytes: 1}, "vol": {LocalVolumeBytes: 10}}, []string{"vol", "root"}},
+		{"imagefs with imagefs counts only the writable layer", SignalImageFsAvailable, FsLayout{ImageFs: true},
+			[]*corev1.Pod{newPod("ns", "logs").obj(), newPod("ns", "root").obj()},
+			map[string]PodStats{"logs": {LogsBytes: 1000, LocalVolumeBytes: 1000}, "root": {RootfsBytes: 10}}, []string{"root", "logs"}},
+		{"containerfs with a split layout counts everything", SignalContainerFsAvailable, FsLayout{ImageFs: true, SplitContainerFs: true},
+			[]*corev1.Pod{newPod("ns", "root").obj(), newPod("ns", "vol").obj()},
+			map[string]PodStats{"root": {RootfsBytes: 10}, "vol": {LocalVolumeBytes: 20}}, []string{"vol", "root"}},
+		{"imagefs with a split layout sees no pod usage: priority decides", SignalImageFsAvailable, FsLayout{ImageFs: true, SplitContainerFs: true},
+			[]*corev1.Pod{newPod("ns", "big").priority(10).obj(), newPod("ns", "small").obj()},
+			map[string]PodStats{"big": {RootfsBytes: 1000, LogsBytes: 1000}, "small": {RootfsBytes: 1}}, []string{"small", "big"}},
+		{"inode signals count inodes, not bytes", SignalNodeFsInodesFree, FsLayout{},
+			[]*corev1.Pod{newPod("ns", "bytes").obj(), newPod("ns", "inodes").obj()},
+			map[string]PodStats{"bytes": {LogsBytes: 1 << 30, LogsInodes: 1}, "inodes": {RootfsInodes: 9}}, []string{"inodes", "bytes"}},
+		{"inode usage has the ephemeral-storage request subtracted, as upstream does", SignalNodeFsInodesFree, FsLayout{},
+			[]*corev1.Pod{eph(newPod("ns", "more"), "100"), newPod("ns", "fewer").obj()},
+			map[string]PodStats{"more": {RootfsInodes: 50}, "fewer": {RootfsInodes: 10}}, []string{"fewer", "more"}},
+		{"ties keep input order", SignalNodeFsAvailable, FsLayout{},
+			[]*corev1.Pod{newPod("ns", "b").obj(), newPod("ns", "a").obj()}, nil, []string{"b", "a"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := append([]*corev1.Pod(nil), tc.pods...)
+			assert.Equal(t, tc.want, names(RankDisk(tc.signal, tc.layout, tc.pods, statsOf(tc.stats))))
+			assert.Equal(t, tc.want, names(Rank(tc.signal, tc.layout, tc.pods, statsOf(tc.stats))))
+			assert.Equal(t, names(in), names(tc.pods), "input order untouched")
+		})
+	}
+	assert.Nil(t, Rank("bogus", FsLayout{}, nil, statsOf(nil)))
 }
 
 // TestTaintEvictionTime mirrors processPodOnNode's decision
