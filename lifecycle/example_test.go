@@ -281,7 +281,7 @@ func ExampleDelete() {
 	fmt.Println("longer DELETE: pending:", d2.PendingGraceful, "deadline +"+d2.Pod.DeletionTimestamp.Sub(now).String())
 	shorter := int64(5)
 	d3, _ := lifecycle.Delete(d.Pod, &metav1.DeleteOptions{GracePeriodSeconds: &shorter}, now.Add(5*time.Second))
-	fmt.Println("shorter DELETE: deadline +"+d3.Pod.DeletionTimestamp.Sub(now).String())
+	fmt.Println("shorter DELETE: deadline +" + d3.Pod.DeletionTimestamp.Sub(now).String())
 
 	pending := pod.DeepCopy()
 	pending.Spec.NodeName = ""
