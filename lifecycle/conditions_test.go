@@ -153,3 +153,90 @@ func TestGenerateConditions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, condWant{"False", "ReadinessGatesNotReady", `the status of pod readiness gate "PodReadyToStartContainers" is not "True", but False`}, condOf(got[4]))
 }
+
+// TestReadyConditionPhases mirrors pkg/kubelet/status.GeneratePodReadyCondition
+// in the terminal phases: Ready copies ContainersReady's PodCompleted or
+// PodFailed whatever the containers' readiness, and readiness gates are only
+// looked at once ContainersReady is True.
+func TestReadyConditionPhases(t *testing.T) {
+	gated := pod(never).ctrs(ctr("a")).status(terminated("a", 0)).gates("x/g").pod()
+	tests := []struct {
+		name  string
+		pod   *corev1.Pod
+		phase corev1.PodPhase
+		want  condWant
+	}{
+		{"succeeded copies PodCompleted", pod(never).ctrs(ctr("a")).status(terminated("a", 0)).pod(), corev1.PodSucceeded, condWant{"False", "PodCompleted", ""}},
+		{"succeeded hides a missing readiness gate", gated, corev1.PodSucceeded, condWant{"False", "PodCompleted", ""}},
+		{"failed copies PodFailed even with ready containers", pod(never).ctrs(ctr("a")).status(running("a", true)).pod(), corev1.PodFailed, condWant{"False", "PodFailed", ""}},
+		{"unknown statuses are copied", pod(always).ctrs(ctr("a")).pod(), corev1.PodPending, condWant{"False", "UnknownContainerStatuses", ""}},
+		{"a gate is checked against the conditions given, not the pod's", pod(always).ctrs(ctr("a")).status(running("a", true)).gates("x/g").cond("x/g", "False").pod(), corev1.PodRunning,
+			condWant{"True", "", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := tt.pod.DeepCopy()
+			given := []corev1.PodCondition{{Type: "x/g", Status: corev1.ConditionTrue}}
+			got, err := lifecycle.ReadyCondition(tt.pod, tt.phase, given)
+			require.NoError(t, err)
+			assert.Equal(t, corev1.PodReady, got.Type)
+			assert.Equal(t, tt.want, condOf(got))
+			assert.Equal(t, before, tt.pod, "input modified")
+		})
+	}
+}
+
+// TestDisruptionTargetCondition covers every DisruptionTarget reason of
+// v1.36 (the scheduler's preemption, the taint managers, the eviction
+// subresource, PodGC's orphan deletion, the kubelet) and refuses others.
+func TestDisruptionTargetCondition(t *testing.T) {
+	p := pod(always).ctrs(ctr("a")).pod()
+	p.Generation = 4
+	tests := []struct {
+		name    string
+		reason  lifecycle.DisruptionReason
+		message string
+		want    string
+	}{
+		{"scheduler preemption", lifecycle.DisruptionPreemptionByScheduler, "default-scheduler: preempting to accommodate a higher priority pod", "PreemptionByScheduler"},
+		{"taint manager", lifecycle.DisruptionByTaintManager, lifecycle.MessageTaintManager, "DeletionByTaintManager"},
+		{"device taint manager", lifecycle.DisruptionByDeviceTaintManager, lifecycle.MessageDeviceTaintManager, "DeletionByDeviceTaintManager"},
+		{"eviction API", lifecycle.DisruptionByEvictionAPI, lifecycle.MessageEvictionAPI, "EvictionByEvictionAPI"},
+		{"pod GC", lifecycle.DisruptionByPodGC, lifecycle.OrphanMessage, "DeletionByPodGC"},
+		{"kubelet", lifecycle.DisruptionTerminationByKubelet, lifecycle.MessageKubeletPreemption, "TerminationByKubelet"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := lifecycle.DisruptionTargetCondition(p, tt.reason, tt.message)
+			require.NoError(t, err)
+			assert.Equal(t, corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: tt.want, Message: tt.message, ObservedGeneration: 4}, c)
+		})
+	}
+	_, err := lifecycle.DisruptionTargetCondition(p, "Whatever", "")
+	assert.ErrorIs(t, err, lifecycle.ErrInvalidInput)
+	_, err = lifecycle.DisruptionTargetCondition(nil, lifecycle.DisruptionByPodGC, "")
+	assert.ErrorIs(t, err, lifecycle.ErrInvalidInput)
+}
+
+// TestScheduledConditionGeneration: only the scheduler's Unschedulable
+// condition carries observedGeneration (handleSchedulingFailure); the
+// binding's True and the API server's SchedulingGated do not.
+func TestScheduledConditionGeneration(t *testing.T) {
+	bound := pod(always).ctrs(ctr("a")).pod()
+	bound.Generation = 3
+	unbound := bound.DeepCopy()
+	unbound.Spec.NodeName = ""
+	gated := unbound.DeepCopy()
+	gated.Spec.SchedulingGates = []corev1.PodSchedulingGate{{Name: "example.com/wait"}}
+	for _, tc := range []struct {
+		name string
+		pod  *corev1.Pod
+		want int64
+	}{{"bound", bound, 0}, {"gated", gated, 0}, {"unschedulable", unbound, 3}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := lifecycle.ScheduledCondition(tc.pod, "no")
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, c.ObservedGeneration)
+		})
+	}
+}

@@ -35,6 +35,11 @@ func TestGracePeriod(t *testing.T) {
 		{"negative becomes 1", base, &metav1.DeleteOptions{GracePeriodSeconds: ptr[int64](-5)}, true, 1},
 		{"negative terminationGracePeriodSeconds becomes 1", with(func(p *corev1.Pod) { p.Spec.TerminationGracePeriodSeconds = ptr[int64](-2) }), &metav1.DeleteOptions{}, true, 1},
 		{"zero is a force deletion", base, &metav1.DeleteOptions{GracePeriodSeconds: ptr[int64](0)}, true, 0},
+		{"a negative request on a terminal pod is 0, not 1", with(func(p *corev1.Pod) { p.Status.Phase = corev1.PodFailed }), &metav1.DeleteOptions{GracePeriodSeconds: ptr[int64](-5)}, true, 0},
+		{"a negative request on an unscheduled pod is 0, not 1", with(func(p *corev1.Pod) { p.Spec.NodeName = "" }), &metav1.DeleteOptions{GracePeriodSeconds: ptr[int64](-5)}, true, 0},
+		{"a bound Pending pod keeps its grace", with(func(p *corev1.Pod) { p.Status.Phase = corev1.PodPending }), &metav1.DeleteOptions{}, true, 30},
+		{"an Unknown pod keeps its grace", with(func(p *corev1.Pod) { p.Status.Phase = corev1.PodUnknown }), &metav1.DeleteOptions{GracePeriodSeconds: ptr[int64](7)}, true, 7},
+		{"a request of 0 wins over terminationGracePeriodSeconds", with(func(p *corev1.Pod) { p.Spec.TerminationGracePeriodSeconds = ptr[int64](600) }), &metav1.DeleteOptions{GracePeriodSeconds: ptr[int64](0)}, true, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

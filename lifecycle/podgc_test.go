@@ -115,3 +115,67 @@ func TestCollectGarbage(t *testing.T) {
 	assert.Equal(t, corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "DeletionByPodGC", Message: "PodGC: node no longer exists",
 		ObservedGeneration: 3, LastTransitionTime: metav1.NewTime(t0)}, c)
 }
+
+// TestCollectGarbageEdges adds the boundary cases of PodGCController.gc's
+// passes (pkg/controller/podgc/gc_controller.go): which node counts as not
+// Ready (nodeutil.IsNodeReady), which pods are patched before the delete
+// (markFailedAndDeletePodWithCondition skips terminal ones), and how a pod
+// on a missing node is handled by each pass.
+func TestCollectGarbageEdges(t *testing.T) {
+	oos := corev1.TaintNodeOutOfService
+	noConditions := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "bare"},
+		Spec: corev1.NodeSpec{Taints: []corev1.Taint{{Key: oos, Effect: corev1.TaintEffectNoSchedule}}}}
+	tests := []struct {
+		name string
+		in   lifecycle.GCInput
+		want []gcGot
+	}{
+		{"a node without a Ready condition is not Ready (any out-of-service effect counts)",
+			lifecycle.GCInput{Nodes: []*corev1.Node{noConditions}, Pods: []*corev1.Pod{deleting(gcPod("t", "bare", corev1.PodRunning, 0))}},
+			[]gcGot{{"t", lifecycle.GCTerminatingOutOfService, corev1.PodFailed}}},
+		{"a terminal terminating pod on an out-of-service node is deleted as is",
+			lifecycle.GCInput{Nodes: []*corev1.Node{gcNode("down", false, oos)}, Pods: []*corev1.Pod{deleting(gcPod("done", "down", corev1.PodSucceeded, 0))}},
+			[]gcGot{{"done", lifecycle.GCTerminatingOutOfService, ""}}},
+		{"out-of-service terminating pods go evicted first, then oldest",
+			lifecycle.GCInput{Nodes: []*corev1.Node{gcNode("down", false, oos)}, Pods: []*corev1.Pod{
+				deleting(gcPod("a-old", "down", corev1.PodRunning, 0)), deleting(evicted(gcPod("z-evicted", "down", corev1.PodFailed, time.Hour)))}},
+			[]gcGot{{"z-evicted", lifecycle.GCTerminatingOutOfService, ""}, {"a-old", lifecycle.GCTerminatingOutOfService, corev1.PodFailed}}},
+		{"a terminating pod on a missing node waits for the orphan pass",
+			lifecycle.GCInput{Now: t0, MissingSince: []lifecycle.MissingNode{{Name: "gone", Since: t0.Add(-lifecycle.OrphanQuarantine + time.Second)}},
+				Pods: []*corev1.Pod{deleting(gcPod("t", "gone", corev1.PodRunning, 0))}},
+			[]gcGot{}},
+		{"a missing-since record of a node that exists is ignored",
+			lifecycle.GCInput{Now: t0, Nodes: []*corev1.Node{gcNode("back", true)}, MissingSince: []lifecycle.MissingNode{{Name: "back", Since: t0.Add(-time.Hour)}},
+				Pods: []*corev1.Pod{gcPod("p", "back", corev1.PodRunning, 0)}},
+			[]gcGot{}},
+		{"orphans come in namespace/name order",
+			lifecycle.GCInput{Now: t0, MissingSince: []lifecycle.MissingNode{{Name: "gone", Since: t0.Add(-time.Hour)}},
+				Pods: []*corev1.Pod{gcPod("b", "gone", corev1.PodFailed, 0), gcPod("a", "gone", corev1.PodFailed, time.Hour)}},
+			[]gcGot{{"a", lifecycle.GCOrphaned, ""}, {"b", lifecycle.GCOrphaned, ""}}},
+		{"a failed unscheduled terminating pod is deleted as is",
+			lifecycle.GCInput{Pods: []*corev1.Pod{deleting(gcPod("u", "", corev1.PodFailed, 0))}},
+			[]gcGot{{"u", lifecycle.GCTerminatingUnscheduled, ""}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.in.Now.IsZero() {
+				tt.in.Now = t0
+			}
+			var before []*corev1.Pod
+			for _, p := range tt.in.Pods {
+				before = append(before, p.DeepCopy())
+			}
+			got, err := lifecycle.CollectGarbage(tt.in)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, gcSummary(got))
+			assert.Equal(t, before, tt.in.Pods, "inputs modified")
+			for _, a := range got {
+				assert.Zero(t, a.GracePeriodSeconds, "podgc deletes with grace 0")
+			}
+		})
+	}
+	_, err := lifecycle.CollectGarbage(lifecycle.GCInput{Pods: []*corev1.Pod{nil}})
+	assert.ErrorIs(t, err, lifecycle.ErrInvalidInput)
+	_, err = lifecycle.CollectGarbage(lifecycle.GCInput{Nodes: []*corev1.Node{nil}})
+	assert.ErrorIs(t, err, lifecycle.ErrInvalidInput)
+}
