@@ -32,12 +32,22 @@
 //
 // Budget arithmetic, with minAvailable and maxUnavailable as integers or
 // percentages (percentages of expectedPods rounded up, as
-// intstr.GetScaledValueFromIntOrPercent with roundUp):
+// intstr.GetScaledValueFromIntOrPercent with roundUp), following the
+// disruption controller's getExpectedPodCount and updatePdbStatus:
 //
 //	desiredHealthy     = minAvailable                          (integer minAvailable; expectedPods = #selected pods)
 //	desiredHealthy     = ceil(minAvailable% * expectedPods)     (expectedPods = sum of controllers' replicas)
+//	desiredHealthy     = max(0, expectedPods - maxUnavailable)  (integer maxUnavailable; same expectedPods)
 //	desiredHealthy     = max(0, expectedPods - ceil(maxUnavailable% * expectedPods))
+//	currentHealthy     = #{selected p : p Ready, not terminating, not in disruptedPods younger than DeletionTimeout}
 //	disruptionsAllowed = max(0, currentHealthy - desiredHealthy), 0 when expectedPods = 0
+//
+// An accepted eviction (Decide's 201) of a pod the budget protects writes
+// the budget as checkAndDecrement does; a refusal or a dry run writes
+// nothing:
+//
+//	disruptionsAllowed' = disruptionsAllowed - 1 >= 0
+//	disruptedPods'      = disruptedPods ∪ {pod name ↦ Now}
 //
 // A selector {} selects every pod of the budget's namespace and a nil
 // selector none, for the eviction handler and the controller alike.
@@ -50,8 +60,10 @@
 //
 // Where upstream depends on map or informer order, schedkit fixes an order:
 // pods are taken in namespace/name order (the pod named by "found no
-// controllers for pod" is the first failing one in that order), drain
-// warnings and errors are sorted, and pressure rankings are stable sorts, so
+// controllers for pod" is the first failing one in that order), Decision.PDBs
+// come in namespace/name order, drain warnings and errors are sorted,
+// ParseThresholds returns thresholds in signal order, and pressure rankings
+// are stable sorts, so
 // pods the comparators cannot order keep their input order (upstream's
 // sort.Sort leaves them in an unspecified order). Time is always a parameter.
 //

@@ -85,7 +85,12 @@
 //
 // Where upstream's order depends on informer (map) order, the orphaned and
 // unscheduled GC passes take pods in namespace/name order, and equal
-// creation times and names are ordered by namespace. The status generation
+// creation times and names are ordered by namespace. A pod eligible in
+// several GC passes is listed once, under the first (upstream deletes it in
+// the first and its later attempts fail as not found). The controller's
+// queue of missing nodes is caller state (GCInput.MissingSince), and a node
+// absent from GCInput.Nodes is taken as absent from the API server, which
+// upstream confirms with a GET before collecting. The status generation
 // covers the kubelet's phase and its Initialized, Ready and ContainersReady
 // conditions; probes, resize conditions and pod sync handlers' evictions are
 // the caller's. Kill plans assume no termination ordering between sidecars.
@@ -101,7 +106,11 @@
 // on caller input. Where upstream answers a malformed status with a verdict
 // (an init container status out of spec order), so does this package.
 //
-// # Concurrency
+// # Determinism and concurrency
 //
-// All functions are safe for concurrent use; they share no state.
+// The same arguments always give the same result: no clock, randomness or
+// map iteration reaches an output, and every list comes in upstream's order
+// with the pod's namespace and name as the last tie-break. All functions
+// are safe for concurrent use; they share no state. Backoff is a small
+// value that may be copied and shared freely.
 package lifecycle
