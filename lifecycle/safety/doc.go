@@ -59,6 +59,26 @@
 // Incidents keeps every violation that ever began, since a state may heal
 // (the partitioned kubelet comes back and kills its orphan).
 //
+// As formulas, over the applied history h and each identity i:
+//
+//	#{running instances of i} <= 1   unless an unconfirmed removal happened during h
+//	#{running instances of i} >= 2   ⇒ Violation.AllowedBy is the index in h of the event after which it happened
+//
+// where the unconfirmed removals are those listed above (a taint eviction
+// with grace 0 counts, though no event asks for it directly).
+//
+// # Simplifications
+//
+// The model is the smallest one that shows the guarantee, not a cluster
+// simulator: the node lifecycle controller's 40 s node-monitor grace period
+// is folded into UnreachableEvictionDelay; the scheduler is a fixed rule
+// (fewest pods, lowest name) rather than placement's filters and scores;
+// each pod has one container, no probes and no preStop hook; a kubelet
+// that comes back starts the kill sequence again, as the real one does,
+// but loses nothing else. The lifecycle rules it reuses (deletion, grace
+// periods, kill plans, pod garbage collection) are those of the lifecycle
+// package, as of v1.36.
+//
 // # Determinism and concurrency
 //
 // The model is a pure function of its Config and event sequence: no clock,

@@ -93,3 +93,40 @@ func ExampleCluster_Apply() {
 	// 30s scheduler: bound web-0 to node-a
 	// 30s kubelet node-a: started web-0 (web-0-2)
 }
+
+// ExampleParseEvents drives the model from a script: the kubelet of node-a
+// crashes while web-0 is being deleted gracefully, so the deletion waits
+// for its confirmation; the pod's replacement starts only after the
+// kubelet comes back and confirms. Incidents stays empty.
+func ExampleParseEvents() {
+	events, err := safety.ParseEvents(`
+# a kubelet crash never lets two instances run
+CrashKubelet(node-a); GracefulDelete(web-0, 10s)
+Advance(10m)
+RestartKubelet(node-a); Advance(30s)`)
+	if err != nil {
+		panic(err)
+	}
+	c, _ := safety.New(safety.Config{Nodes: []string{"node-a", "node-b"}, Identities: []string{"web-0"}, Start: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)})
+	for _, e := range events {
+		if _, err := c.Apply(e); err != nil {
+			panic(err)
+		}
+		var where []string
+		for _, i := range c.Running("web-0") {
+			where = append(where, string(i.UID)+"@"+i.Node)
+		}
+		fmt.Printf("%-26s running: %v\n", e, where)
+	}
+	fmt.Println("incidents:", len(c.Incidents()))
+	_, err = safety.ParseEvents("Partition(node-a); Advance(soon)")
+	fmt.Println(err)
+	// Output:
+	// CrashKubelet(node-a)       running: [web-0-1@node-a]
+	// GracefulDelete(web-0, 10s) running: [web-0-1@node-a]
+	// Advance(10m0s)             running: [web-0-1@node-a]
+	// RestartKubelet(node-a)     running: [web-0-1@node-a]
+	// Advance(30s)               running: [web-0-2@node-a]
+	// incidents: 0
+	// event 2: safety: invalid event: "Advance(soon)": "soon" is not a non-negative duration
+}
