@@ -62,10 +62,11 @@
 // As formulas, over the applied history h and each identity i:
 //
 //	#{running instances of i} <= 1   unless an unconfirmed removal happened during h
-//	#{running instances of i} >= 2   ⇒ Violation.AllowedBy is the index in h of the event after which it happened
+//	#{running instances of i} >= 2   ⇒ Violation.AllowedBy = index in h of the unconfirmed removal
 //
-// where the unconfirmed removals are those listed above (a taint eviction
-// with grace 0 counts, though no event asks for it directly).
+// where the unconfirmed removals are those listed above; a taint eviction
+// with grace 0, which no event asks for directly, is charged to the event
+// whose settling performed it.
 //
 // # Simplifications
 //
