@@ -124,11 +124,12 @@ type Decision struct {
 	PDBs []PDBOutcome
 }
 
-// Allowed reports whether the eviction was accepted (201).
+// Allowed reports whether the eviction was accepted (Status.Code 201).
+// Nothing is modified.
 func (d *Decision) Allowed() bool { return d.Status.Code == http.StatusCreated }
 
 // DisruptionTarget returns the pod's DisruptionTarget condition after the
-// call (nil when it has none).
+// call (nil when it has none): a pointer into d.Pod, which the caller owns.
 func (d *Decision) DisruptionTarget() *corev1.PodCondition {
 	if d.Pod == nil {
 		return nil

@@ -92,7 +92,8 @@ type DrainSelection struct {
 	Verdicts []DrainVerdict
 }
 
-// Pods returns the pods to evict, in namespace/name order.
+// Pods returns the pods to evict (the verdicts with Delete), in
+// namespace/name order, as a new slice of the input pods.
 func (s *DrainSelection) Pods() []*corev1.Pod {
 	var out []*corev1.Pod
 	for _, v := range s.Verdicts {

@@ -83,7 +83,9 @@ type NodeDrain struct {
 }
 
 // Removable reports whether the node can be emptied: not refused, no
-// eviction blocked, every evicted pod placed elsewhere.
+// eviction blocked, every evicted pod placed elsewhere (cluster-autoscaler's
+// scale-down question; pods kubectl skips, such as mirror pods and, with
+// IgnoreAllDaemonSets, DaemonSet pods, do not prevent it).
 func (n NodeDrain) Removable() bool { return !n.Refused && n.Blocked == 0 && n.Unplaced == 0 }
 
 // DrainPlan drains a set of nodes without breaking a budget.

@@ -56,7 +56,8 @@ type Threshold struct {
 	MinReclaim *ThresholdValue
 }
 
-// IsHard reports whether t is a hard threshold (no grace period).
+// IsHard reports whether t is a hard threshold (no grace period): its
+// evictions get ImmediateEvictionGracePeriodSeconds.
 func (t Threshold) IsHard() bool { return t.GracePeriod == 0 }
 
 // quantity returns the threshold in absolute terms for a capacity
@@ -96,8 +97,9 @@ var signalCondition = map[Signal]corev1.NodeConditionType{
 }
 
 // DefaultHardEviction returns the kubelet's default --eviction-hard on
-// Linux, a new map on each call (a function, so that no caller can change
-// the defaults for everyone).
+// Linux (DefaultEvictionHard in pkg/kubelet/eviction/defaults_linux.go, as
+// of v1.36), a new map on each call (a function, so that no caller can
+// change the defaults for everyone).
 func DefaultHardEviction() map[string]string {
 	return map[string]string{
 		"memory.available":   "100Mi",
@@ -108,7 +110,8 @@ func DefaultHardEviction() map[string]string {
 	}
 }
 
-// DefaultHardThresholds returns the Linux default hard thresholds, in
+// DefaultHardThresholds returns the Linux default hard thresholds
+// (DefaultHardEviction parsed as ParseThresholds does), a new slice in
 // signal order.
 func DefaultHardThresholds() []Threshold {
 	t, err := ParseThresholds(DefaultHardEviction(), nil, nil, nil)
@@ -254,8 +257,9 @@ type Observation struct {
 
 // ThresholdsMet returns the thresholds whose signal is observed with
 // available below the threshold (plus its minimum reclaim when
-// enforceMinReclaim, the rule for thresholds already met), as kubelet's
-// thresholdsMet, in input order. Signals without observation are not met.
+// enforceMinReclaim, the rule for thresholds already met), as thresholdsMet
+// in pkg/kubelet/eviction/helpers.go as of v1.36, in input order, as a new
+// slice. Signals without observation are not met. Nothing is modified.
 func ThresholdsMet(thresholds []Threshold, obs map[Signal]Observation, enforceMinReclaim bool) []Threshold {
 	var out []Threshold
 	for _, t := range thresholds {
@@ -276,7 +280,9 @@ func ThresholdsMet(thresholds []Threshold, obs map[Signal]Observation, enforceMi
 
 // GracePeriodMet returns the thresholds among met, first observed at
 // firstObserved[i] (index-aligned with met), whose grace period has elapsed
-// at now (thresholdsMetGracePeriod): hard thresholds always.
+// at now: hard thresholds always. Mirrors thresholdsMetGracePeriod in
+// pkg/kubelet/eviction/helpers.go as of v1.36; the result is a new slice in
+// the order of met, and the arguments are not modified.
 func GracePeriodMet(met []Threshold, firstObserved []time.Time, now time.Time) []Threshold {
 	var out []Threshold
 	for i, t := range met {
@@ -289,7 +295,9 @@ func GracePeriodMet(met []Threshold, firstObserved []time.Time, now time.Time) [
 }
 
 // NodeConditions returns the pressure conditions the thresholds raise,
-// each once, in first-seen order (nodeConditions).
+// each once, in first-seen order, as nodeConditions in
+// pkg/kubelet/eviction/helpers.go as of v1.36. Signals without a condition
+// raise none; the argument is not modified.
 func NodeConditions(thresholds []Threshold) []corev1.NodeConditionType {
 	var out []corev1.NodeConditionType
 	for _, t := range thresholds {
@@ -310,7 +318,12 @@ func NodeConditions(thresholds []Threshold) []corev1.NodeConditionType {
 
 // ReclaimThreshold picks the threshold the kubelet acts on first among met
 // (byEvictionPriority: memory signals first) and the resource it reclaims;
-// ok is false when none is reclaimable.
+// ok is false when none is reclaimable. Mirrors getReclaimableThreshold in
+// pkg/kubelet/eviction/helpers.go as of v1.36; met is not modified (it is
+// sorted in a copy, stably, where upstream sorts in place). Upstream's met
+// comes from a map, so among several memory thresholds (memory.available
+// and allocatableMemory.available, or a hard and a soft one) its pick is
+// arbitrary; schedkit takes the first in met's order.
 func ReclaimThreshold(met []Threshold) (t Threshold, res corev1.ResourceName, ok bool) {
 	ts := append([]Threshold(nil), met...)
 	sort.SliceStable(ts, func(i, j int) bool {
@@ -414,7 +427,9 @@ func SelectVictim(met []Threshold, pods []*corev1.Pod, stats StatsFunc, opts Pre
 // EvictedStatus returns the status the kubelet writes for a pod it evicts
 // under pressure: a copy of the pod's status with phase Failed, reason
 // Evicted, the message, and a DisruptionTarget condition with reason
-// TerminationByKubelet stamped with the pod's generation.
+// TerminationByKubelet stamped with the pod's generation and now. Mirrors
+// managerImpl.evictPod's status update (pkg/kubelet/eviction/
+// eviction_manager.go, as of v1.36). The pod is not modified.
 func EvictedStatus(pod *corev1.Pod, message string, now time.Time) *corev1.PodStatus {
 	st := pod.Status.DeepCopy()
 	st.Phase = corev1.PodFailed
@@ -517,8 +532,9 @@ type NodeStats struct {
 }
 
 // Observe turns node stats into signal observations as the kubelet's
-// makeSignalObservations (Linux) does: a signal is observed only when both
-// of its numbers are reported.
+// makeSignalObservations (pkg/kubelet/eviction/helpers.go, Linux, as of
+// v1.36) does: a signal is observed only when both of its numbers are
+// reported. It returns a new map (read it by signal, not in map order).
 func Observe(s NodeStats) map[Signal]Observation {
 	out := map[Signal]Observation{}
 	bin := func(v uint64) resource.Quantity { return *resource.NewQuantity(int64(v), resource.BinarySI) }

@@ -108,9 +108,10 @@ func memoryKeys(pods []*corev1.Pod, stats StatsFunc) []rankKey {
 }
 
 // RankPID orders pods for eviction under PID pressure as kubelet's
-// rankPIDPressure: lower priority first, then (among pods with stats) more
-// processes first, pods without stats before pods with stats. Ties keep
-// input order. It returns a new slice.
+// rankPIDPressure (pkg/kubelet/eviction/helpers.go, as of v1.36): lower
+// priority first, then, at equal priority, pods without stats before pods
+// with stats and more processes first. Ties keep input order. It returns a
+// new slice and modifies nothing.
 func RankPID(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
 	return sortKeys(pidKeys(pods, stats), cmpProcesses)
 }
@@ -135,7 +136,8 @@ func pidKeys(pods []*corev1.Pod, stats StatsFunc) []rankKey {
 // pods without stats first, then pods whose usage exceeds their request,
 // then lower priority, then larger usage above the ephemeral-storage request
 // (upstream subtracts that request for the inode signals too). Ties keep
-// input order. It returns a new slice.
+// input order. Mirrors pkg/kubelet/eviction/helpers.go as of v1.36. It
+// returns a new slice and modifies nothing.
 func RankDisk(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
 	return sortKeys(diskKeys(signal, layout, pods, stats), cmpUsage)
 }
@@ -186,8 +188,10 @@ func diskKeys(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFun
 	return keys
 }
 
-// Rank orders pods for eviction under signal with the ranking kubelet uses
-// for it. It returns nil for an unknown signal.
+// Rank orders pods for eviction under signal with the ranking the kubelet
+// uses for it (buildSignalToRankFunc in pkg/kubelet/eviction/helpers.go, as
+// of v1.36): RankMemory, RankPID or RankDisk with layout. It returns a new
+// slice, nil for an unknown signal, and modifies nothing.
 func Rank(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
 	switch signal {
 	case SignalMemoryAvailable, SignalAllocatableMemoryAvailable:
