@@ -54,10 +54,12 @@ func NewBackoff(opts BackoffOptions) (Backoff, error) {
 	return Backoff{initial: min(InitialRestartDelay, max), max: max}, nil
 }
 
-// Initial returns the first delay; Max returns the cap.
+// Initial returns the first delay: 10 s, or the cap when the cap is lower
+// (newCrashLoopBackOff in pkg/kubelet/kubelet.go, as of v1.36).
 func (b Backoff) Initial() time.Duration { return b.initial }
 
-// Max returns the cap of the delay.
+// Max returns the cap of the delay (maxContainerRestartPeriod, 300 s by
+// default).
 func (b Backoff) Max() time.Duration { return b.max }
 
 // BackoffState is the kubelet's back-off entry of one container (keyed
@@ -72,7 +74,8 @@ type BackoffState struct {
 	LastUpdate time.Time
 }
 
-// IsZero reports whether the state is "no entry".
+// IsZero reports whether the state is "no entry": the container has not
+// been restarted recently, or its entry expired.
 func (s BackoffState) IsZero() bool { return s.Delay == 0 && s.LastUpdate.IsZero() }
 
 // expired mirrors the kubelet's HasExpiredFunc: the entry is stale when the
@@ -84,7 +87,8 @@ func expired(s BackoffState, event time.Time) bool {
 // InBackoff reports whether a container that exited at finishedAt must still
 // wait at time now: its entry exists, is not stale relative to finishedAt,
 // and less than Delay has passed since finishedAt. Mirrors client-go's
-// flowcontrol.Backoff.IsInBackOffSince as the kubelet's doBackOff uses it.
+// flowcontrol.Backoff.IsInBackOffSince as the kubelet's doBackOff
+// (pkg/kubelet/kuberuntime/kuberuntime_manager.go) uses it as of v1.36.
 func (b Backoff) InBackoff(s BackoffState, finishedAt, now time.Time) bool {
 	if s.IsZero() || expired(s, finishedAt) {
 		return false
@@ -94,7 +98,8 @@ func (b Backoff) InBackoff(s BackoffState, finishedAt, now time.Time) bool {
 
 // NextRestart returns the earliest time the kubelet restarts a container
 // that exited at finishedAt: finishedAt + Delay while in back-off, else
-// finishedAt (it may restart at once).
+// finishedAt (it may restart at once). The kubelet only acts at its next
+// pod sync, so the real restart may come later.
 func (b Backoff) NextRestart(s BackoffState, finishedAt time.Time) time.Time {
 	if s.IsZero() || expired(s, finishedAt) {
 		return finishedAt
@@ -106,7 +111,8 @@ func (b Backoff) NextRestart(s BackoffState, finishedAt time.Time) time.Time {
 // at finishedAt, at time now: a missing or stale entry starts at the initial
 // delay, otherwise the delay doubles up to the cap; LastUpdate becomes now.
 // Mirrors client-go's flowcontrol.Backoff.Next without jitter (the kubelet
-// uses NewBackOff, jitter 0).
+// uses NewBackOff, jitter 0), as of v1.36. s is a value; the new entry is
+// returned.
 func (b Backoff) Next(s BackoffState, finishedAt, now time.Time) BackoffState {
 	if s.IsZero() || expired(s, finishedAt) {
 		return BackoffState{Delay: b.initial, LastUpdate: now}
@@ -128,10 +134,12 @@ type Restart struct {
 	Message string
 }
 
-// Decide mirrors kuberuntime's doBackOff for container name of a pod: while
+// Decide mirrors kuberuntime's doBackOff (pkg/kubelet/kuberuntime/
+// kuberuntime_manager.go, as of v1.36) for container name of a pod: while
 // in back-off since finishedAt, the container waits (CrashLoopBackOff) until
 // finishedAt + Delay; otherwise the kubelet restarts it and raises the delay.
-// podRef is the pod as the kubelet formats it ("name_namespace(uid)").
+// podRef is the pod as the kubelet formats it ("name_namespace(uid)"), see
+// PodRef. The caller keeps the returned Restart.State for the next exit.
 func (b Backoff) Decide(s BackoffState, container, podRef string, finishedAt, now time.Time) Restart {
 	if b.InBackoff(s, finishedAt, now) {
 		return Restart{

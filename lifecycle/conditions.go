@@ -110,7 +110,8 @@ type PodStatus struct {
 	Conditions []corev1.PodCondition
 }
 
-// Condition returns the condition of type t, or nil.
+// Condition returns the condition of type t, or nil: a pointer into
+// s.Conditions, whose backing array the caller's PodStatus shares.
 func (s PodStatus) Condition(t corev1.PodConditionType) *corev1.PodCondition {
 	for i := range s.Conditions {
 		if s.Conditions[i].Type == t {

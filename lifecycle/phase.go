@@ -186,7 +186,8 @@ func phase(pod *corev1.Pod, opts StatusOptions) corev1.PodPhase {
 	}
 }
 
-// IsTerminalPhase reports whether ph is Succeeded or Failed.
+// IsTerminalPhase reports whether ph is Succeeded or Failed, the phases a
+// pod never leaves (MergePhase keeps them).
 func IsTerminalPhase(ph corev1.PodPhase) bool {
 	return ph == corev1.PodSucceeded || ph == corev1.PodFailed
 }
