@@ -85,12 +85,14 @@ func TestPreparePodsParallelAgrees(t *testing.T) {
 		}
 		pods = append(pods, p)
 	}
-	serial := preparePods(pods, false, 1)
-	parallel := preparePods(pods, false, 4)
+	byName := map[string]int{"n1": 0}
+	serial := preparePods(pods, false, byName, 1)
+	parallel := preparePods(pods, false, byName, 4)
 	require.Len(t, parallel, len(serial))
 	errCount := 0
 	for i := range serial {
 		require.Equal(t, serial[i].key, parallel[i].key, i)
+		require.Equal(t, serial[i].node, parallel[i].node, i)
 		require.Equal(t, serial[i].errs, parallel[i].errs, i)
 		require.Equal(t, serial[i].pi, parallel[i].pi, i)
 		if serial[i].errs != nil {

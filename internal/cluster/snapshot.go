@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -135,12 +137,12 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// The per-pod work (requests, host ports, affinity terms, validation)
 	// is independent and done ahead, in parallel for large inputs; the
 	// pass below keeps input order for duplicates, errors and warnings.
-	prep := preparePods(in.Pods, in.WithoutPodLevelResize, runtime.GOMAXPROCS(0))
-	seen := make(map[string]struct{}, len(in.Pods))
-	perNode := make([][]*PodInfo, len(valid))
 	for i, n := range valid {
 		byName[n.Name] = i
 	}
+	prep := preparePods(in.Pods, in.WithoutPodLevelResize, byName, runtime.GOMAXPROCS(0))
+	seen := make(map[string]struct{}, len(in.Pods))
+	perNode := make([][]*PodInfo, len(valid))
 	for i, pod := range in.Pods {
 		p := func() *field.Path { return podsPath.Index(i) }
 		if pod == nil {
@@ -170,8 +172,8 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("terminal phase %s; ignored", pod.Status.Phase)})
 			continue
 		}
-		ni, ok := byName[pod.Spec.NodeName]
-		if !ok || ni < 0 {
+		ni := prep[i].node
+		if ni < 0 {
 			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("bound to unknown node %q; ignored", pod.Spec.NodeName)})
 			continue
 		}
@@ -208,7 +210,8 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		s.byName[n.Name] = i
 		pods := perNode[i]
 		order := append([]*PodInfo(nil), pods...) // input order
-		sort.Slice(pods, func(a, b int) bool { return pods[a].Key < pods[b].Key })
+		// Keys are unique, so any sort gives the one name order.
+		slices.SortFunc(pods, func(a, b *PodInfo) int { return strings.Compare(a.Key, b.Key) })
 		ni := newNodeInfo(i, n, imageNodes)
 		ni.setPods(pods)
 		ni.Order = order
@@ -229,6 +232,7 @@ type podPrep struct {
 	key  string
 	pi   *PodInfo
 	errs field.ErrorList
+	node int // index of spec.nodeName among the valid nodes, -1 when unknown
 }
 
 // parallelPods is the input size from which preparePods splits the pods
@@ -239,7 +243,7 @@ const parallelPods = 2048
 // large input; each writes only its own range of the result, so the result
 // does not depend on par. Equal affinity specs share compiled terms within
 // a range.
-func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, par int) []podPrep {
+func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[string]int, par int) []podPrep {
 	out := make([]podPrep, len(pods))
 	work := func(lo, hi int) {
 		var affinities affinityCache
@@ -250,6 +254,10 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, par int) []podP
 			}
 			pp := &out[i]
 			pp.key = pod.Namespace + "/" + pod.Name
+			pp.node = -1
+			if ni, ok := byName[pod.Spec.NodeName]; ok {
+				pp.node = ni
+			}
 			p := func() *field.Path { return podsPath.Index(i) }
 			// A pod the int64 fast path accepts has no negative request
 			// (it checks every list podNegativeRequests does), so only the
@@ -375,14 +383,33 @@ func (ni *NodeInfo) setPods(pods []*PodInfo) {
 		ni.NonZeroRequested.MilliCPU += p.NonZeroRequests.MilliCPU
 		ni.NonZeroRequested.Memory += p.NonZeroRequests.Memory
 		ni.UsedPorts = addPorts(ni.UsedPorts, p.HostPorts)
-		if hasPodAffinity(p.Pod) {
+		withAffinity, withRequiredAnti := p.affinityKinds()
+		if withAffinity {
 			ni.PodsWithAffinity = append(ni.PodsWithAffinity, p)
 		}
-		if hasRequiredAntiAffinity(p.Pod) {
+		if withRequiredAnti {
 			ni.PodsWithRequiredAntiAffinity = append(ni.PodsWithRequiredAntiAffinity, p)
 		}
 	}
 }
+
+// affinityKinds is hasPodAffinity and hasRequiredAntiAffinity of the
+// pod, as newPodInfoCached recorded them (no second read of the pod spec,
+// which New's pass over every pod would pay as a cache miss per pod), or
+// read from the pod for a PodInfo built otherwise.
+func (p *PodInfo) affinityKinds() (withAffinity, withRequiredAnti bool) {
+	if p.affinityKind&kindRecorded != 0 {
+		return p.affinityKind&kindAffinity != 0, p.affinityKind&kindRequiredAnti != 0
+	}
+	return hasPodAffinity(p.Pod), hasRequiredAntiAffinity(p.Pod)
+}
+
+// PodInfo.affinityKind bits.
+const (
+	kindRecorded uint8 = 1 << iota
+	kindAffinity
+	kindRequiredAnti
+)
 
 func hasPodAffinity(p *corev1.Pod) bool {
 	a := p.Spec.Affinity
@@ -501,6 +528,13 @@ func newPodInfoCached(pod *corev1.Pod, key string, withoutPodLevelResize bool, c
 		pi.Requests, pi.NonZeroRequests = podResourcesAt(pod, withoutPodLevelResize)
 	}
 	pi.HostPorts = PodHostPorts(pod)
+	pi.affinityKind = kindRecorded
+	if hasPodAffinity(pod) {
+		pi.affinityKind |= kindAffinity
+	}
+	if hasRequiredAntiAffinity(pod) {
+		pi.affinityKind |= kindRequiredAnti
+	}
 	if err := cache.compile(pi, pod); err != nil {
 		return nil, err
 	}

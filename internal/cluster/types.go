@@ -69,6 +69,8 @@ type PodInfo struct {
 	RequiredAntiAffinityTerms  []AffinityTerm
 	PreferredAffinityTerms     []WeightedAffinityTerm
 	PreferredAntiAffinityTerms []WeightedAffinityTerm
+
+	affinityKind uint8 // kind* bits recorded by NewPodInfo (affinityKinds)
 }
 
 // NodeInfo is one node with its bound pods, as framework.NodeInfo.
