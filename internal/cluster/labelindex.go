@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 )
 
@@ -237,6 +238,27 @@ func (x *LabelIndex) indexNode(ni *NodeInfo) *NodeLabels {
 		}
 	}
 	return nl
+}
+
+// internPods interns the label sets of the pods New will bind (compiled,
+// on a known node, not terminal), so that the first walk finds their IDs
+// by PodInfo. Set IDs are only ever used as indexes, so their order does
+// not matter.
+func (x *LabelIndex) internPods(prep []podPrep) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for i := range prep {
+		pi := prep[i].pi
+		if pi == nil || prep[i].node < 0 {
+			continue
+		}
+		if ph := pi.Pod.Status.Phase; ph == corev1.PodSucceeded || ph == corev1.PodFailed {
+			continue
+		}
+		if _, ok := x.setOfPod[pi]; !ok {
+			x.setOfPod[pi] = x.internSet(pi.Pod.Namespace, pi.Pod.Labels)
+		}
+	}
 }
 
 func (x *LabelIndex) internSet(ns string, l map[string]string) int32 {

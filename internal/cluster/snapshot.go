@@ -140,7 +140,25 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	for i, n := range valid {
 		byName[n.Name] = i
 	}
-	prep := preparePods(in.Pods, in.WithoutPodLevelResize, byName, runtime.GOMAXPROCS(0))
+	par := runtime.GOMAXPROCS(0)
+	prep := preparePods(in.Pods, in.WithoutPodLevelResize, byName, par)
+	// The label index's interning of every bound pod's label set (what the
+	// topology plugins' first walk would do) overlaps with the ordered pass
+	// and the node building below, on another CPU.
+	index := newLabelIndex()
+	var interned chan struct{}
+	if par > 1 && len(in.Pods) >= parallelPods {
+		interned = make(chan struct{})
+		go func() {
+			defer close(interned)
+			index.internPods(prep)
+		}()
+	}
+	waitInterned := func() {
+		if interned != nil {
+			<-interned
+		}
+	}
 	seen := make(map[string]struct{}, len(in.Pods))
 	perNode := make([][]*PodInfo, len(valid))
 	for i, pod := range in.Pods {
@@ -180,6 +198,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		perNode[ni] = append(perNode[ni], pi)
 	}
 	if len(errs) > 0 {
+		waitInterned()
 		return nil, warnings, errs.ToAggregate()
 	}
 
@@ -204,7 +223,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		namespaces: namespaces,
 		in:         in,
 		podLoc:     make(map[string]int, len(seen)),
-		labels:     newLabelIndex(),
+		labels:     index,
 	}
 	for i, n := range valid {
 		s.byName[n.Name] = i
@@ -220,6 +239,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			s.podLoc[p.Key] = i
 		}
 	}
+	waitInterned()
 	return s, warnings, nil
 }
 
