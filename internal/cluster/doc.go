@@ -58,7 +58,9 @@
 // validation) is independent between pods: for a large input it is split
 // into one range per CPU (errgroup), each goroutine writing only its own
 // range, and an ordered pass then reports duplicates, errors and warnings in
-// input order, so the result does not depend on the split. Pods whose pod
+// input order, so the result does not depend on the split; meanwhile another
+// goroutine interns the bound pods' label sets into the LabelIndex (set IDs
+// are only indexes, so their order is irrelevant). Pods whose pod
 // (anti-)affinity specs are equal (a workload's replicas) share one compiled
 // copy of their terms, as upstream's equivalence of pods from one template
 // would; compiled terms are immutable. Requests that are exact in int64
