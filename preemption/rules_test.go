@@ -131,6 +131,10 @@ func TestPickCandidate(t *testing.T) {
 			{Node: "a", Victims: victimsAt("a", []int32{10, 5}, []int{0, 0})},
 			{Node: "b", Victims: victimsAt("b", []int32{10, 1}, []int{0, 0})},
 		}, "b", SmallestPrioritySum},
+		{"priority sum decides even against a later start and a lower name", []Candidate{
+			{Node: "a", Victims: victimsAt("a", []int32{10, 5}, []int{9, 9})},
+			{Node: "b", Victims: victimsAt("b", []int32{10, 1}, []int{0, 0})},
+		}, "b", SmallestPrioritySum},
 		{"priority sum counts each victim plus 2^31 (negative priorities)", []Candidate{
 			{Node: "a", Victims: victimsAt("a", []int32{-5, -5}, []int{0, 0})},
 			{Node: "b", Victims: victimsAt("b", []int32{-5}, []int{0})},
@@ -142,6 +146,12 @@ func TestPickCandidate(t *testing.T) {
 		{"latest start among the highest-priority victims", []Candidate{
 			{Node: "a", Victims: victimsAt("a", []int32{10, 1}, []int{5, 9})},
 			{Node: "b", Victims: victimsAt("b", []int32{10, 1}, []int{7, 0})},
+		}, "b", LatestStartTime},
+		// util.GetEarliestPodStartTime: the earliest start among the victims
+		// of the highest priority (a: 2, b: 5), not the latest (a: 8, b: 6).
+		{"earliest start among several highest-priority victims", []Candidate{
+			{Node: "a", Victims: victimsAt("a", []int32{10, 10}, []int{8, 2})},
+			{Node: "b", Victims: victimsAt("b", []int32{10, 10}, []int{5, 6})},
 		}, "b", LatestStartTime},
 		{"lowest node name", []Candidate{
 			{Node: "a", Victims: victimsAt("a", []int32{10}, []int{5})},
