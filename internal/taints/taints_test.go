@@ -25,6 +25,13 @@ func TestTolerates(t *testing.T) {
 		{"other effect", corev1.Toleration{Key: "k", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute}, false},
 		{"Gt never matches with the gate off", corev1.Toleration{Key: "k", Operator: "Gt", Value: "1"}, false},
 		{"Lt never matches with the gate off", corev1.Toleration{Key: "k", Operator: "Lt", Value: "9"}, false},
+		// An empty key is not validated away here: with Equal it compares
+		// only the value, whatever the taint's key.
+		{"empty key with Equal and the taint's value", corev1.Toleration{Operator: corev1.TolerationOpEqual, Value: "v"}, true},
+		{"empty key with Equal and another value", corev1.Toleration{Operator: corev1.TolerationOpEqual, Value: "w"}, false},
+		{"empty key and empty operator compares the empty value", corev1.Toleration{}, false},
+		{"empty effect matches every effect", corev1.Toleration{Key: "k", Value: "v"}, true},
+		{"unknown operator never matches", corev1.Toleration{Key: "k", Operator: "Like", Value: "v"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
