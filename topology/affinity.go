@@ -83,15 +83,6 @@ func (t *incomingTerm) matches(p *corev1.Pod, snap *cluster.Snapshot, cache nsCa
 	return t.matchesNamespace(p.Namespace, snap, cache) && t.m.matches(p.Labels)
 }
 
-// existingTermMatches is fwk.AffinityTerm.Matches for a bound pod's term
-// against the incoming pod, with the incoming pod's namespace labels.
-func existingTermMatches(t *cluster.AffinityTerm, p *corev1.Pod, nsLabels labels.Set) bool {
-	if !t.Namespaces.Has(p.Namespace) && (t.NamespaceSelector == nil || !t.NamespaceSelector.Matches(nsLabels)) {
-		return false
-	}
-	return t.Selector != nil && t.Selector.Matches(labels.Set(p.Labels))
-}
-
 // topoCounts counts matched terms per topology pair (key, value), as
 // upstream's topologyToMatchedTermCount, with each key's values as the
 // dense IDs of the snapshot's column for that key. nonEmpty records whether
@@ -249,7 +240,7 @@ func (w *walker) node(i int, sign int64) {
 	a, ix := w.a, w.ix
 	idx := ix.view.Nodes[i]
 	for _, r := range idx.RequiredAntiAffinity {
-		if !a.existingMatches(r.Term, &ix.view.Terms[r.Term], w.termMemo) {
+		if !a.existingMatches(r.Term, &ix.view.TermMatchers[r.Term], w.termMemo) {
 			continue
 		}
 		k := w.keys.get(&a.existingAntiCounts, ix, r.Term)
@@ -292,15 +283,17 @@ func (w *walker) node(i int, sign int64) {
 	}
 }
 
-// existingMatches memoizes existingTermMatches per interned term ID.
-func (a *InterPodAffinity) existingMatches(id int32, t *cluster.AffinityTerm, mm memo) bool {
+// existingMatches is fwk.AffinityTerm.Matches for a bound pod's interned
+// term against the incoming pod, with the incoming pod's namespace labels,
+// memoized per term ID.
+func (a *InterPodAffinity) existingMatches(id int32, t *cluster.TermMatcher, mm memo) bool {
 	switch mm[id] {
 	case 1:
 		return true
 	case 2:
 		return false
 	}
-	ok := existingTermMatches(t, a.pod, a.nsLabels)
+	ok := t.Matches(a.pod.Namespace, a.pod.Labels, a.nsLabels)
 	if ok {
 		mm[id] = 1
 	} else {

@@ -106,7 +106,7 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 // addExisting adds w at node index i's pair for an existing pod's term
 // that matches the incoming pod.
 func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo, id int32, i int, w int64) {
-	if !a.existingMatches(id, &a.ix.view.Terms[id], mm) {
+	if !a.existingMatches(id, &a.ix.view.TermMatchers[id], mm) {
 		return
 	}
 	k := keys.get(topo, &a.ix, id)

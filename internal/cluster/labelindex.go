@@ -10,6 +10,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/schedkit/schedkit/internal/labelmatch"
 )
 
 // LabelIndex interns what the topology plugins match against, so that a
@@ -31,6 +33,7 @@ type LabelIndex struct {
 	termByPtr map[*AffinityTerm]int32 // terms shared by pods (New's affinity cache) are keyed once
 	setOfPod  map[*PodInfo]int32      // a pod's label-set ID, for re-indexing a view's changed nodes
 	terms     []AffinityTerm
+	matchers  []TermMatcher // by term ID
 	nodes     map[*NodeInfo]*NodeLabels
 	columns   map[string]*Column
 	slots     [][2]slot // by node index
@@ -75,7 +78,33 @@ type NodeLabels struct {
 type LabelView struct {
 	Sets  []LabelSet
 	Terms []AffinityTerm
-	Nodes []*NodeLabels
+	// TermMatchers[i] is Terms[i] flattened for matching incoming pods.
+	TermMatchers []TermMatcher
+	Nodes        []*NodeLabels
+}
+
+// TermMatcher is an interned affinity term flattened once per index for
+// matching an incoming pod against it (fwk.AffinityTerm.Matches): the
+// explicit namespaces as a short list and both selectors as
+// labelmatch.Matchers, which decide exactly as the labels.Selectors (a nil
+// selector matches nothing). It is immutable.
+type TermMatcher struct {
+	Namespaces        []string
+	NamespaceSelector labelmatch.Matcher
+	Selector          labelmatch.Matcher
+}
+
+func newTermMatcher(t *AffinityTerm, namespaces []string) TermMatcher {
+	return TermMatcher{Namespaces: namespaces, NamespaceSelector: labelmatch.New(t.NamespaceSelector), Selector: labelmatch.New(t.Selector)}
+}
+
+// Matches reports whether the term selects a pod of namespace ns with the
+// given labels, nsLabels being the namespace's labels (nil when unknown).
+func (m *TermMatcher) Matches(ns string, podLabels, nsLabels map[string]string) bool {
+	if !labelmatch.HasValue(m.Namespaces, ns) && !m.NamespaceSelector.Matches(nsLabels) {
+		return false
+	}
+	return m.Selector.Matches(podLabels)
 }
 
 func newLabelIndex() *LabelIndex {
@@ -170,7 +199,7 @@ func (s *Snapshot) Labels() LabelView {
 		}
 		x.lastSnap, x.lastNodes = s, nodes
 	}
-	return LabelView{Sets: x.sets, Terms: x.terms, Nodes: x.lastNodes}
+	return LabelView{Sets: x.sets, Terms: x.terms, TermMatchers: x.matchers, Nodes: x.lastNodes}
 }
 
 // slot remembers a recently indexed NodeInfo at a node index, so that a
@@ -322,6 +351,7 @@ func (x *LabelIndex) internTermByKey(t *AffinityTerm) int32 {
 	}
 	id := int32(len(x.terms))
 	x.terms = append(x.terms, *t)
+	x.matchers = append(x.matchers, newTermMatcher(t, ns))
 	x.termByKey[key] = id
 	return id
 }
