@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/labelmatch"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
 )
@@ -23,9 +24,14 @@ type topologyScope struct {
 	affinity    bool // its InterPodAffinity filter is active
 	all         bool // could not narrow: every pod is in scope
 	ns          string
-	spreadSels  []labels.Selector
+	spreadSels  []labelmatch.Matcher
 	affinityPod *cluster.PodInfo
 	podLabels   labels.Set
+	// ownTerms flattens the preemptor's required affinity and anti-affinity
+	// terms' selectors; ownAll is set when one has no selector (it then
+	// counts every pod).
+	ownTerms []labelmatch.Matcher
+	ownAll   bool
 }
 
 func newTopologyScope(c *placement.Compiled) *topologyScope {
@@ -52,13 +58,23 @@ func newTopologyScope(c *placement.Compiled) *topologyScope {
 				continue
 			}
 			// Ignoring matchLabelKeys only widens the scope.
-			s.spreadSels = append(s.spreadSels, sel)
+			s.spreadSels = append(s.spreadSels, labelmatch.New(sel))
 		}
 		if len(s.spreadSels) == 0 {
 			// The hard constraints come from the profile's default
 			// constraints (their selector is the pod's workloads'): do
 			// not try to narrow.
 			s.all = true
+		}
+	}
+	if s.affinity {
+		for _, terms := range [][]cluster.AffinityTerm{s.affinityPod.RequiredAffinityTerms, s.affinityPod.RequiredAntiAffinityTerms} {
+			for i := range terms {
+				if terms[i].Selector == nil {
+					s.ownAll = true
+				}
+				s.ownTerms = append(s.ownTerms, labelmatch.New(terms[i].Selector))
+			}
 		}
 	}
 	return s
@@ -76,9 +92,8 @@ func (s *topologyScope) affects(p *cluster.PodInfo) bool {
 		return true
 	}
 	if s.spread && podNamespace(p.Pod) == s.ns {
-		set := labels.Set(p.Pod.Labels)
-		for _, sel := range s.spreadSels {
-			if sel.Matches(set) {
+		for i := range s.spreadSels {
+			if s.spreadSels[i].Matches(p.Pod.Labels) {
 				return true
 			}
 		}
@@ -96,12 +111,12 @@ func (s *topologyScope) affects(p *cluster.PodInfo) bool {
 				}
 			}
 		}
-		set := labels.Set(p.Pod.Labels)
-		for _, terms := range [][]cluster.AffinityTerm{s.affinityPod.RequiredAffinityTerms, s.affinityPod.RequiredAntiAffinityTerms} {
-			for i := range terms {
-				if terms[i].Selector == nil || terms[i].Selector.Matches(set) {
-					return true
-				}
+		if s.ownAll {
+			return true
+		}
+		for i := range s.ownTerms {
+			if s.ownTerms[i].Matches(p.Pod.Labels) {
+				return true
 			}
 		}
 	}
