@@ -1,0 +1,56 @@
+package placement
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// TestImageLocalityRules mirrors imagelocality.sumImageScores,
+// scaledImageScore, calculatePriority and normalizedImageName (v1.36):
+// sizes are scaled by the share of nodes holding the image, clamped to
+// [23MB, 1000MB per container], and names are compared after adding only a
+// missing ":latest" tag (no registry or library prefix). Every expected
+// value is upstream's answer (oracle, filter-score) on the same scenario.
+func TestImageLocalityRules(t *testing.T) {
+	const mb = 1024 * 1024
+	nodes := []*corev1.Node{
+		mkNode("a", "4", "8Gi", withImage(10*mb, "nginx:latest"), withImage(400*mb, "docker.io/library/redis:7", "redis:7")),
+		mkNode("b", "4", "8Gi", withImage(5000*mb, "registry.example.com/big:1")),
+		mkNode("c", "4", "8Gi", withImage(400*mb, "redis:7"), withImage(300*mb, "nginx:latest")),
+		mkNode("d", "4", "8Gi"),
+	}
+	pod := func(images ...string) *corev1.Pod {
+		p := mkPod("p")
+		p.Spec.Containers = nil
+		for i, img := range images {
+			p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: string(rune('a' + i)), Image: img})
+		}
+		return p
+	}
+	tests := []struct {
+		name string
+		pod  *corev1.Pod
+		want map[string]int64 // raw = normalized
+	}{
+		// a: 10*2/4 + 400*2/4 = 205MB -> (205-23)*100/(3000-23) = 6;
+		// b: 5000/4 = 1250MB -> 41; c: 200 + 150 = 350MB -> 10.
+		{"three containers: scaled by spread, max threshold 3000MB",
+			pod("nginx", "redis:7", "registry.example.com/big:1"), map[string]int64{"a": 6, "b": 41, "c": 10, "d": 0}},
+		{"above the max threshold: 100", pod("registry.example.com/big:1"), map[string]int64{"a": 0, "b": 100, "c": 0, "d": 0}},
+		// a: 5MB is under the 23MB minimum -> 0; c: 150MB -> 12.
+		{"under the min threshold: 0; per-node sizes", pod("nginx:latest"), map[string]int64{"a": 0, "b": 0, "c": 12, "d": 0}},
+		{"a registry prefix is not stripped", pod("docker.io/library/nginx"), map[string]int64{"a": 0, "b": 0, "c": 0, "d": 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := scoresOf(t, nodes, nil, tt.pod, Options{})
+			for node, want := range tt.want {
+				assert.Equal(t, [2]int64{want, want}, got[node][sched.ImageLocality], node)
+			}
+		})
+	}
+}
