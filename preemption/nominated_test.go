@@ -39,6 +39,11 @@ func TestNominatedPods(t *testing.T) {
 			pod: mkPod("p", prio(50), cpu(1000)), nominated: []*corev1.Pod{nom},
 			outcome: PreemptionNominated, node: "n2", message: "0/2 nodes are available: 2 Insufficient cpu.",
 			evicted: []string{"default/b"}},
+		// addNominatedPods counts nominations with priority >= the pod's.
+		{name: "an equal-priority nomination also holds n1",
+			pod: mkPod("p", prio(100), cpu(1000)), nominated: []*corev1.Pod{nom},
+			outcome: PreemptionNominated, node: "n2", message: "0/2 nodes are available: 2 Insufficient cpu.",
+			evicted: []string{"default/b"}},
 		{name: "a lower-priority nomination is ignored",
 			pod: mkPod("p", prio(200), cpu(1000)), nominated: []*corev1.Pod{nom},
 			outcome: Scheduled, node: "n1", evicted: []string{}},
