@@ -55,18 +55,27 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 		warnings = append(warnings, e.Error())
 	}
 
+	// uniqueName records a cluster-scoped object's name in seen, or reports
+	// it missing or repeated (the API server's name uniqueness per resource).
+	uniqueName := func(list string, i int, name string, seen map[string]int) bool {
+		if name == "" {
+			errs = append(errs, &ObjectError{List: list, Index: i, Field: "metadata.name", Detail: "Required value"})
+			return false
+		}
+		if prev, dup := seen[name]; dup {
+			errs = append(errs, &ObjectError{List: list, Index: i, Name: name, Field: "metadata.name", Detail: fmt.Sprintf("Duplicate value: same name as %s[%d]", list, prev)})
+			return false
+		}
+		seen[name] = i
+		return true
+	}
+
 	nodeNames := map[string]int{}
 	for i := range n.Nodes {
 		node := &n.Nodes[i]
-		if node.Name == "" {
-			errs = append(errs, &ObjectError{List: "nodes", Index: i, Field: "metadata.name", Detail: "Required value"})
+		if !uniqueName("nodes", i, node.Name, nodeNames) {
 			continue
 		}
-		if prev, dup := nodeNames[node.Name]; dup {
-			errs = append(errs, &ObjectError{List: "nodes", Index: i, Name: node.Name, Field: "metadata.name", Detail: fmt.Sprintf("Duplicate value: same name as nodes[%d]", prev)})
-			continue
-		}
-		nodeNames[node.Name] = i
 		defaultNode(node)
 		errs = append(errs, validateNode(i, node)...)
 	}
@@ -74,30 +83,18 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 	nsNames := map[string]int{}
 	for i := range n.Namespaces {
 		ns := &n.Namespaces[i]
-		if ns.Name == "" {
-			errs = append(errs, &ObjectError{List: "namespaces", Index: i, Field: "metadata.name", Detail: "Required value"})
+		if !uniqueName("namespaces", i, ns.Name, nsNames) {
 			continue
 		}
-		if prev, dup := nsNames[ns.Name]; dup {
-			errs = append(errs, &ObjectError{List: "namespaces", Index: i, Name: ns.Name, Field: "metadata.name", Detail: fmt.Sprintf("Duplicate value: same name as namespaces[%d]", prev)})
-			continue
-		}
-		nsNames[ns.Name] = i
 		defaultNamespace(ns)
 	}
 
 	pcNames := map[string]int{}
 	for i := range n.PriorityClasses {
 		pc := &n.PriorityClasses[i]
-		if pc.Name == "" {
-			errs = append(errs, &ObjectError{List: "priorityClasses", Index: i, Field: "metadata.name", Detail: "Required value"})
+		if !uniqueName("priorityClasses", i, pc.Name, pcNames) {
 			continue
 		}
-		if prev, dup := pcNames[pc.Name]; dup {
-			errs = append(errs, &ObjectError{List: "priorityClasses", Index: i, Name: pc.Name, Field: "metadata.name", Detail: fmt.Sprintf("Duplicate value: same name as priorityClasses[%d]", prev)})
-			continue
-		}
-		pcNames[pc.Name] = i
 		if pc.PreemptionPolicy == nil {
 			// scheduling/v1 SetDefaults_PriorityClass.
 			p := corev1.PreemptLowerPriority
