@@ -1,15 +1,3 @@
-// Package nodeaffinity compiles node selector terms once and matches them
-// against nodes cheaply, as component-helpers' scheduling/corev1/nodeaffinity
-// (v0.36) decides: label requirements of a term are ANDed, its field
-// requirements are ANDed, terms are ORed, an empty term selects nothing, and
-// matchFields only reads metadata.name and is skipped for a node without a
-// name. Compiling reports every problem at once with its field path; after
-// that, matching cannot fail, allocates nothing and makes no interface call
-// for the In / NotIn / Exists / DoesNotExist operators.
-//
-// It is shared by placement (NodeAffinity filter and score), topology
-// (PodTopologySpread's node inclusion policy) and the scenario validator.
-// Compiled values are immutable and safe for concurrent use.
 package nodeaffinity
 
 import (

@@ -1,0 +1,9 @@
+// Package labelmatch flattens a labels.Selector for hot loops: each
+// requirement becomes a key, an operator class and its values, so a match is
+// one map lookup and a few string compares per requirement, with no interface
+// call and no allocation. A Matcher decides exactly as the selector it was
+// built from (labels.Requirement.Matches, apimachinery v0.36); the Gt and Lt
+// operators, rare in practice, are delegated to labels.Requirement.Matches.
+//
+// A Matcher is immutable once built and safe for concurrent use.
+package labelmatch
