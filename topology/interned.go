@@ -24,7 +24,7 @@ func newInterned(snap *cluster.Snapshot) interned {
 // nodeLabels returns the interned pods of n when n belongs to the indexed
 // snapshot, nil otherwise (a node from another view).
 func (x *interned) nodeLabels(n *cluster.NodeInfo) *cluster.NodeLabels {
-	if n.Index >= 0 && n.Index < len(x.nodes) && x.nodes[n.Index] == n {
+	if n.Index >= 0 && n.Index < len(x.nodes) && n.Index < len(x.view.Nodes) && x.nodes[n.Index] == n {
 		return x.view.Nodes[n.Index]
 	}
 	return nil

@@ -49,6 +49,13 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 		v.ix = interned{nodes: view.Nodes()}
 		return &v, nil
 	}
+	if len(s.soft) == 0 && len(s.hard) > 0 {
+		// Hard constraints only: Filter reads the nodes and the domain
+		// columns, not the label view, so the view's interned labels (a
+		// walk of every node) are not built; the changed nodes' pods are
+		// counted directly below. A later On of this result compiles afresh.
+		return s.onHardOnly(&v, view, changed), nil
+	}
 	v.ix = newInterned(view)
 	if len(s.hard) == 0 || len(changed) == 0 {
 		return &v, nil
@@ -85,6 +92,49 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 	}
 	v.setMinimums()
 	return &v, nil
+}
+
+// onHardOnly finishes On for a state with only hard constraints: v.ix keeps
+// the view's nodes and no label view (nodeLabels then gives nil, so any
+// count on it walks the pods), and each changed node's count moves by its
+// pods after minus before, the pods being deleted included (updateWithPod).
+func (s *Spread) onHardOnly(v *Spread, view *Snapshot, changed []int) *Spread {
+	v.ix = interned{snap: view, nodes: view.Nodes()}
+	if len(changed) == 0 {
+		return v
+	}
+	v.domainCount = make([][]int, len(s.hard))
+	for i := range s.hard {
+		v.domainCount[i] = append([]int(nil), s.domainCount[i]...)
+	}
+	nSel := 0
+	for i := range s.hard {
+		nSel = max(nSel, s.hard[i].selID+1)
+	}
+	memos := make([]memo, nSel)
+	for i := range s.hard {
+		if memos[s.hard[i].selID] == nil {
+			memos[s.hard[i].selID] = s.ix.newMemo()
+		}
+	}
+	var direct interned // no nodes: countSpreadWith walks the pods
+	for _, ni := range changed {
+		if missingAny(s.cols, ni) {
+			continue
+		}
+		before, after := s.ix.nodes[ni], v.ix.nodes[ni]
+		for i := range s.hard {
+			c := &s.hard[i]
+			if !s.incl.includes(c, after.Node) {
+				continue
+			}
+			delta := direct.countSpreadWith(nil, after, &c.m, s.pod.Namespace, nil) -
+				s.ix.countSpreadWith(&s.ix, before, &c.m, s.pod.Namespace, memos[c.selID])
+			v.domainCount[i][s.cols[i].Of[ni]] += delta
+		}
+	}
+	v.setMinimums()
+	return v
 }
 
 // countSpreadWith is countSpread on a node of x, with a memo made for the
