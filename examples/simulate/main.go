@@ -15,7 +15,8 @@
 //
 // Flags: -mode (filter-score, the default, or schedule), -in and -out ("-",
 // the default, for stdin and stdout), -format (json, the conformance format,
-// or text, a readable report), -pretty (indent the JSON), -timing and
+// or text, a readable report), -pretty (indent the JSON), -timing,
+// -cpuprofile (a CPU profile of the span -timing measures) and
 // -kubernetes-version (1.36, the default, 1.35 or 1.34: that release's
 // scheduler rules).
 //
@@ -38,6 +39,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -56,6 +58,9 @@ type config struct {
 	pretty  bool
 	timing  bool
 	version placement.Version
+	// cpuprofile, when set, receives a CPU profile of the evaluation
+	// window (the span -timing measures).
+	cpuprofile string
 }
 
 // input is what every mode receives: the normalized scenario, its snapshot
@@ -103,6 +108,7 @@ func main() {
 	flag.StringVar(&cfg.format, "format", "json", "json | text")
 	flag.BoolVar(&cfg.pretty, "pretty", false, "indent the JSON output")
 	flag.BoolVar(&cfg.timing, "timing", false, `print "timing: evaluation S.SSSs" to stderr`)
+	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of the evaluation (snapshot and decisions) to this file")
 	flag.StringVar(&version, "kubernetes-version", "1.36", "scheduler rules of this Kubernetes release: 1.36, 1.35 or 1.34")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -173,6 +179,17 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 		return inputError(cfg.in, err)
 	}
 
+	if cfg.cpuprofile != "" {
+		f, err := os.Create(cfg.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	start := time.Now()
 	in.snap, err = buildSnapshot(in)
 	if err != nil {
@@ -183,6 +200,9 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	elapsed := time.Since(start)
+	if cfg.cpuprofile != "" {
+		pprof.StopCPUProfile()
+	}
 
 	for _, w := range in.warnings {
 		fmt.Fprintln(stderr, "simulate: warning:", w)
