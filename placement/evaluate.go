@@ -172,7 +172,11 @@ func Evaluate(snap *Snapshot, pod *corev1.Pod, opts Options) (*Result, error) {
 }
 
 // Evaluate is the package-level Evaluate for an already compiled pod.
-func (c *Compiled) Evaluate() *Result {
+func (c *Compiled) Evaluate() *Result { return c.evaluate(maxIDs) }
+
+// evaluate is Evaluate with a bound on each plugin's distinct statuses in
+// the shared-row table (tests lower it to exercise unshared rows).
+func (c *Compiled) evaluate(maxDistinct int) *Result {
 	r := &Result{Pod: c.pi.Key, FeasibleNodes: []string{}, BestNodes: []string{}, Nodes: []NodeResult{}}
 	if c.pod.Spec.Priority != nil {
 		r.Priority = *c.pod.Spec.Priority
@@ -207,37 +211,33 @@ func (c *Compiled) Evaluate() *Result {
 		}
 		return r
 	}
-	var feasible []*cluster.NodeInfo
-	var feasibleIdx []int
 	// Nodes with the same verdict from every filter (most nodes, as a rule)
-	// share one Filters list: a report is read-only, and building a list per
-	// node was most of Evaluate's time and memory.
-	var rows filterRows
+	// share one Filters list and recorded status (verdictTable): a report
+	// is read-only, and building a list per node was most of Evaluate's
+	// time and memory.
+	t := newVerdictTable(c, maxDistinct)
+	feasibleIdx := make([]int32, 0, len(nodes))
 	for i, n := range nodes {
-		nr := NodeResult{Node: n.Name}
-		each := c.FilterEach(n)
-		first := sched.Status{}
-		for p := 0; p < numFilters; p++ {
-			if c.includesFilter(p) && first.Code.Passes() && !each[p].Code.Passes() {
-				first = each[p]
-			}
-		}
-		nr.Filters = rows.list(c, &each)
-		if !c.InPreFilterResult(n.Name) {
-			nr.ExcludedByPreFilter = true
-			first = c.absent
-		}
-		nr.Status = toPluginStatus(first)
+		row := t.row(n)
+		first := &row.first
+		nr := &r.Nodes[i]
+		nr.Node = n.Name
+		nr.Filters = row.filters
+		nr.ExcludedByPreFilter = row.excluded
+		nr.Status = toPluginStatus(*first)
 		if first.Code == sched.Error && r.Error == "" {
 			r.Error = first.String()
 		}
 		if first.Code.Passes() {
 			nr.Feasible = true
-			feasible = append(feasible, n)
-			feasibleIdx = append(feasibleIdx, i)
-			r.FeasibleNodes = append(r.FeasibleNodes, n.Name)
+			feasibleIdx = append(feasibleIdx, int32(i))
 		}
-		r.Nodes[i] = nr
+	}
+	feasible := make([]*cluster.NodeInfo, len(feasibleIdx))
+	r.FeasibleNodes = make([]string, len(feasibleIdx))
+	for k, i := range feasibleIdx {
+		feasible[k] = nodes[i]
+		r.FeasibleNodes[k] = nodes[i].Name
 	}
 	if len(feasible) == 0 {
 		if r.Error == "" {
@@ -291,60 +291,4 @@ func (c *Compiled) includesFilter(p int) bool {
 func toPluginStatus(s sched.Status) PluginStatus {
 	code := s.Code
 	return PluginStatus{Plugin: s.Plugin, Code: code.String(), Reasons: s.Reasons}
-}
-
-// filterRows interns one pod's per-node Filters lists by content, so that
-// nodes with identical verdicts share a list (Evaluate).
-type filterRows struct {
-	rows []filterRow
-	last int
-}
-
-type filterRow struct {
-	each *[numFilters]sched.Status
-	list []PluginStatus
-}
-
-// maxFilterRows bounds the linear search; a pod whose nodes have more
-// distinct verdict combinations gets a fresh list for the rest.
-const maxFilterRows = 64
-
-// list returns the Filters list for a node whose statuses are each.
-func (f *filterRows) list(c *Compiled, each *[numFilters]sched.Status) []PluginStatus {
-	if f.last < len(f.rows) && sameStatuses(f.rows[f.last].each, each) {
-		return f.rows[f.last].list
-	}
-	for k := range f.rows {
-		if sameStatuses(f.rows[k].each, each) {
-			f.last = k
-			return f.rows[k].list
-		}
-	}
-	list := make([]PluginStatus, 0, numFilters)
-	for p := 0; p < numFilters; p++ {
-		if c.includesFilter(p) {
-			list = append(list, toPluginStatus(each[p]))
-		}
-	}
-	if len(f.rows) < maxFilterRows {
-		kept := *each
-		f.rows = append(f.rows, filterRow{each: &kept, list: list})
-		f.last = len(f.rows) - 1
-	}
-	return list
-}
-
-func sameStatuses(a, b *[numFilters]sched.Status) bool {
-	for p := range a {
-		x, y := &a[p], &b[p]
-		if x.Code != y.Code || x.Plugin != y.Plugin || len(x.Reasons) != len(y.Reasons) {
-			return false
-		}
-		for k := range x.Reasons {
-			if x.Reasons[k] != y.Reasons[k] {
-				return false
-			}
-		}
-	}
-	return true
 }

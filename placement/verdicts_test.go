@@ -1,0 +1,140 @@
+package placement
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// referenceNodes is Evaluate's per-node report built the obvious way, one
+// node at a time from FilterEach with a fresh Filters list per node: what
+// Evaluate gave before its verdict table shared rows between nodes.
+func referenceNodes(c *Compiled) []NodeResult {
+	var out []NodeResult
+	for _, n := range c.Snapshot().Nodes() {
+		nr := NodeResult{Node: n.Name}
+		each := c.FilterEach(n)
+		first := sched.Status{}
+		for p := range numFilters {
+			if !c.includesFilter(p) {
+				continue
+			}
+			nr.Filters = append(nr.Filters, toPluginStatus(each[p]))
+			if first.Code.Passes() && !each[p].Code.Passes() {
+				first = each[p]
+			}
+		}
+		if !c.InPreFilterResult(n.Name) {
+			nr.ExcludedByPreFilter = true
+			first = c.absent
+		}
+		nr.Status = toPluginStatus(first)
+		nr.Feasible = first.Code.Passes()
+		out = append(out, nr)
+	}
+	return out
+}
+
+// verdictsOnly drops the scores, which the verdict table does not touch.
+func verdictsOnly(in []NodeResult) []NodeResult {
+	out := make([]NodeResult, len(in))
+	for i, nr := range in {
+		nr.Scores, nr.TotalScore = nil, 0
+		out[i] = nr
+	}
+	return out
+}
+
+// checkAgainstReference asserts that the shared-row report (with the given
+// bound on distinct statuses per plugin) equals the reference, node by node.
+func checkAgainstReference(t require.TestingT, c *Compiled, limit int) {
+	r := c.evaluate(limit)
+	if r.Gated != nil || !c.PreFilterStatus().Code.Passes() {
+		return
+	}
+	want := referenceNodes(c)
+	require.Equal(t, want, verdictsOnly(r.Nodes))
+	var feasible []string
+	for _, nr := range want {
+		if nr.Feasible {
+			feasible = append(feasible, nr.Node)
+		}
+	}
+	require.Equal(t, append([]string{}, feasible...), r.FeasibleNodes)
+}
+
+// TestVerdictTableMatchesReferenceOnConformanceData: on every upstream
+// scenario of testdata/conformance, each pending pod's per-node verdicts,
+// Filters lists and recorded statuses are those FilterEach gives node by
+// node, whether rows are shared (the default bound) or a plugin's table
+// overflows at once (bound 1: every node with a second distinct status
+// takes the unshared path).
+func TestVerdictTableMatchesReferenceOnConformanceData(t *testing.T) {
+	cases, err := filepath.Glob("testdata/conformance/*.filter-score.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, cases)
+	for _, expPath := range cases {
+		name := filepath.Base(expPath[:len(expPath)-len(".filter-score.json")])
+		t.Run(name, func(t *testing.T) {
+			snap, pending := loadScenario(t, filepath.Join("testdata/conformance", name+".json"))
+			for _, p := range pending {
+				c, err := Compile(snap, p, Options{})
+				require.NoError(t, err)
+				for _, limit := range []int{maxIDs, 2, 1} {
+					checkAgainstReference(t, c, limit)
+				}
+			}
+		})
+	}
+}
+
+// TestVerdictTableProperties: random small clusters (shared pools so that
+// nodes collide on verdicts) give the reference report under any bound.
+func TestVerdictTableProperties(t *testing.T) {
+	t.Run("shared rows give the node-by-node report", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			w := genWorld(t)
+			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+			require.NoError(t, err)
+			c, err := Compile(snap, w.pending, Options{})
+			require.NoError(t, err)
+			checkAgainstReference(t, c, rapid.IntRange(1, maxIDs).Draw(t, "limit"))
+		})
+	})
+	t.Run("scalar shortfalls in many combinations give the node-by-node report", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			// Extended resources make NodeResourcesFit's reasons dynamic
+			// (built per node): the table must compare them by content.
+			names := []corev1.ResourceName{"example.com/a", "example.com/b", "example.com/c"}
+			var nodes []*corev1.Node
+			for i := range rapid.IntRange(1, 12).Draw(t, "nodes") {
+				n := mkNode(fmt.Sprintf("n%d", i), "2", "4Gi")
+				for _, r := range names {
+					if q := rapid.IntRange(0, 2).Draw(t, "cap"); q > 0 {
+						n.Status.Allocatable[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
+					}
+				}
+				nodes = append(nodes, n)
+			}
+			pod := mkPod("p", requests("cpu", rapid.SampledFrom(cpus).Draw(t, "cpu")))
+			for _, r := range names {
+				if q := rapid.IntRange(0, 2).Draw(t, "want"); q > 0 {
+					pod.Spec.Containers[0].Resources.Requests[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
+				}
+			}
+			snap, _, err := cluster.New(cluster.Input{Nodes: nodes})
+			require.NoError(t, err)
+			c, err := Compile(snap, pod, Options{})
+			require.NoError(t, err)
+			checkAgainstReference(t, c, rapid.IntRange(1, 4).Draw(t, "limit"))
+		})
+	})
+}
