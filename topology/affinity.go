@@ -78,6 +78,15 @@ func (t *incomingTerm) matchesNamespace(ns string, snap *cluster.Snapshot, cache
 	return ok
 }
 
+// nsOK returns matchesNamespace per namespace ID of ix's view.
+func (t *incomingTerm) nsOK(ix *interned, cache nsCache) []bool {
+	ok := make([]bool, len(ix.view.Namespaces))
+	for i, ns := range ix.view.Namespaces {
+		ok[i] = t.matchesNamespace(ns, ix.snap, cache)
+	}
+	return ok
+}
+
 // matches is fwk.AffinityTerm.Matches for an incoming term (nsLabels nil).
 func (t *incomingTerm) matches(p *corev1.Pod, snap *cluster.Snapshot, cache nsCache) bool {
 	return t.matchesNamespace(p.Namespace, snap, cache) && t.m.matches(p.Labels)
@@ -223,13 +232,24 @@ type walker struct {
 
 func (a *InterPodAffinity) newWalker(ix *interned) *walker {
 	w := &walker{a: a, ix: ix, cache: nsCache{},
-		termMemo: make(memo, len(ix.view.Terms)), keys: make(termKeys, len(ix.view.Terms))}
+		termMemo: a.termMemo(ix), keys: make(termKeys, len(ix.view.Terms))}
 	if len(a.reqAff) > 0 {
-		w.allMemo = ix.newMemo()
+		ms := make([]*matcher, len(a.reqAff))
+		nsOK := make([]bool, len(ix.view.Namespaces))
+		for i := range nsOK {
+			nsOK[i] = true
+		}
+		for i := range a.reqAff {
+			ms[i] = &a.reqAff[i].m
+			for j, ok := range a.reqAff[i].nsOK(ix, w.cache) {
+				nsOK[j] = nsOK[j] && ok
+			}
+		}
+		w.allMemo = ix.memoFor(nsOK, ms...)
 	}
 	w.antiMemos = make([]memo, len(a.reqAnti))
 	for i := range w.antiMemos {
-		w.antiMemos[i] = ix.newMemo()
+		w.antiMemos[i] = ix.memoFor(a.reqAnti[i].nsOK(ix, w.cache), &a.reqAnti[i].m)
 	}
 	w.antiCount = make([]int64, len(a.reqAnti))
 	return w
@@ -257,11 +277,11 @@ func (w *walker) node(i int, sign int64) {
 		if id < 0 {
 			id = -1 - id // terminating pods count for affinity
 		}
-		if len(a.reqAff) > 0 && a.setMatchesAll(ix, id, w.allMemo, w.cache) {
+		if len(a.reqAff) > 0 && a.setMatchesAll(ix, id, w.allMemo) {
 			affCount++
 		}
 		for j := range a.reqAnti {
-			if a.reqAnti[j].setMatches(ix, id, w.antiMemos[j], w.cache) {
+			if ix.setMatches(id, &a.reqAnti[j].m, w.antiMemos[j]) {
 				w.antiCount[j]++
 			}
 		}
@@ -283,6 +303,35 @@ func (w *walker) node(i int, sign int64) {
 	}
 }
 
+// termMemo returns a memo over the interned terms of ix for
+// existingMatches in which every term whose pod selector cannot match the
+// incoming pod's labels (cluster.LabelView.TermCandidates) is already a no,
+// and a candidate whose selector is its single anchor (so it matches the
+// pod's labels) is decided by its namespaces alone: the full match runs on
+// the other candidates only, on first use.
+func (a *InterPodAffinity) termMemo(ix *interned) memo {
+	mm := make(memo, len(ix.view.Terms))
+	if len(mm) == 0 {
+		return mm
+	}
+	for i := range mm {
+		mm[i] = 2
+	}
+	var buf [8][]int32
+	for _, l := range ix.view.TermCandidates(a.pod.Labels, buf[:0]) {
+		for _, id := range l {
+			t := &ix.view.TermMatchers[id]
+			switch {
+			case !t.Selector.SingleAnchor():
+				mm[id] = 0
+			case t.MatchesNamespace(a.pod.Namespace, a.nsLabels):
+				mm[id] = 1
+			}
+		}
+	}
+	return mm
+}
+
 // existingMatches is fwk.AffinityTerm.Matches for a bound pod's interned
 // term against the incoming pod, with the incoming pod's namespace labels,
 // memoized per term ID.
@@ -302,26 +351,10 @@ func (a *InterPodAffinity) existingMatches(id int32, t *cluster.TermMatcher, mm 
 	return ok
 }
 
-// setMatches memoizes incomingTerm.matches per interned label set.
-func (t *incomingTerm) setMatches(ix *interned, id int32, mm memo, cache nsCache) bool {
-	switch mm[id] {
-	case 1:
-		return true
-	case 2:
-		return false
-	}
-	set := &ix.view.Sets[id]
-	ok := t.matchesNamespace(set.Namespace, ix.snap, cache) && t.m.matches(set.Labels)
-	if ok {
-		mm[id] = 1
-	} else {
-		mm[id] = 2
-	}
-	return ok
-}
-
-// setMatchesAll is matchesAll for an interned label set, memoized.
-func (a *InterPodAffinity) setMatchesAll(ix *interned, id int32, mm memo, cache nsCache) bool {
+// setMatchesAll is matchesAll for an interned label set, memoized in a
+// memo made by memoFor for every required affinity term and the
+// namespaces all of them accept.
+func (a *InterPodAffinity) setMatchesAll(ix *interned, id int32, mm memo) bool {
 	switch mm[id] {
 	case 1:
 		return true
@@ -330,9 +363,7 @@ func (a *InterPodAffinity) setMatchesAll(ix *interned, id int32, mm memo, cache 
 	}
 	ok := true
 	for i := range a.reqAff {
-		t := &a.reqAff[i]
-		set := &ix.view.Sets[id]
-		if !t.matchesNamespace(set.Namespace, ix.snap, cache) || !t.m.matches(set.Labels) {
+		if !a.reqAff[i].m.matches(ix.view.Sets[id].Labels) {
 			ok = false
 			break
 		}

@@ -37,18 +37,18 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 	var topo topoCounts
 	cache := nsCache{}
 	ix := &a.ix
-	termMemo := make(memo, len(ix.view.Terms))
+	termMemo := a.termMemo(ix)
 	keys := make(termKeys, len(ix.view.Terms))
 	prefAffMemos := make([]memo, len(a.prefAff))
 	prefAffKeys := make([]*keyCounts, len(a.prefAff))
 	for i := range a.prefAff {
-		prefAffMemos[i] = ix.newMemo()
+		prefAffMemos[i] = ix.memoFor(a.prefAff[i].nsOK(ix, cache), &a.prefAff[i].m)
 		prefAffKeys[i] = topo.forKey(ix, a.prefAff[i].key)
 	}
 	prefAntiMemos := make([]memo, len(a.prefAnti))
 	prefAntiKeys := make([]*keyCounts, len(a.prefAnti))
 	for i := range a.prefAnti {
-		prefAntiMemos[i] = ix.newMemo()
+		prefAntiMemos[i] = ix.memoFor(a.prefAnti[i].nsOK(ix, cache), &a.prefAnti[i].m)
 		prefAntiKeys[i] = topo.forKey(ix, a.prefAnti[i].key)
 	}
 	for i, n := range ix.nodes {
@@ -59,8 +59,8 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 		// The incoming pod's preferred terms against every pod (only when it
 		// has some, which is when upstream walks every pod).
 		if hasConstraints {
-			addIncoming(&topo, ix, i, idx, a.prefAff, prefAffKeys, prefAffMemos, 1, cache)
-			addIncoming(&topo, ix, i, idx, a.prefAnti, prefAntiKeys, prefAntiMemos, -1, cache)
+			addIncoming(&topo, ix, i, idx, a.prefAff, prefAffKeys, prefAffMemos, 1)
+			addIncoming(&topo, ix, i, idx, a.prefAnti, prefAntiKeys, prefAntiMemos, -1)
 		}
 		// Existing pods' terms against the incoming pod.
 		if hard > 0 {
@@ -119,7 +119,7 @@ func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo,
 // weight per pod of node index i that the term matches (terminating pods
 // included), at the node's value of the term's key.
 func addIncoming(topo *topoCounts, ix *interned, i int, idx *cluster.NodeLabels,
-	terms []incomingTerm, keys []*keyCounts, memos []memo, sign int64, cache nsCache) {
+	terms []incomingTerm, keys []*keyCounts, memos []memo, sign int64) {
 	for j := range terms {
 		t := &terms[j]
 		d := keys[j].col.Of[i]
@@ -131,7 +131,7 @@ func addIncoming(topo *topoCounts, ix *interned, i int, idx *cluster.NodeLabels,
 			if id < 0 {
 				id = -1 - id
 			}
-			if t.setMatches(ix, id, memos[j], cache) {
+			if ix.setMatches(id, &t.m, memos[j]) {
 				c++
 			}
 		}

@@ -30,22 +30,77 @@ func (x *interned) nodeLabels(n *cluster.NodeInfo) *cluster.NodeLabels {
 	return nil
 }
 
-// memo caches a yes/no per label-set ID: 0 unknown, 1 yes, 2 no.
+// memo caches a yes/no per label-set ID: 0 unknown, 1 yes, 2 no. A memo
+// made by memoFor starts with every verdict it can give without matching
+// labels (a namespace the rule rejects, a set lacking an anchor's label);
+// setMatches fills the rest on first use with the full match.
 type memo []int8
 
 func (x *interned) newMemo() memo { return make(memo, len(x.view.Sets)) }
 
-// setMatches reports whether the label set with the given ID is in
-// namespace ns (any namespace when ns is "") and matches m.
-func (x *interned) setMatches(id int32, m *matcher, ns string, mm memo) bool {
+// nsIs returns the namespace rule "namespace ns" ("" for any namespace)
+// per namespace ID of the view.
+func (x *interned) nsIs(ns string) []bool {
+	ok := make([]bool, len(x.view.Namespaces))
+	for i, n := range x.view.Namespaces {
+		ok[i] = ns == "" || n == ns
+	}
+	return ok
+}
+
+// memoFor returns a memo for matching label sets against every one of ms
+// within the namespaces nsOK allows (by namespace ID of the view). Sets of
+// other namespaces are a no; when the matchers have an anchor
+// (cluster.LabelView.SetCandidates), so is every set outside the narrowest
+// anchor's candidates, and when the one matcher is a single anchor its
+// candidates are a yes. The full match runs on the remaining sets only, on
+// first use, so the memo holds the answers a full match of every set would.
+func (x *interned) memoFor(nsOK []bool, ms ...*matcher) memo {
+	sets := x.view.Sets
+	mm := x.newMemo()
+	var best [][]int32
+	bestTotal := -1
+	for _, m := range ms {
+		lists, total, ok := x.view.SetCandidates(&m.Matcher, nil)
+		if ok && (bestTotal < 0 || total < bestTotal) {
+			best, bestTotal = lists, total
+		}
+	}
+	if bestTotal < 0 {
+		for id := range sets {
+			if !nsOK[sets[id].NamespaceID] {
+				mm[id] = 2
+			}
+		}
+		return mm
+	}
+	for i := range mm {
+		mm[i] = 2
+	}
+	var yes int8 // unknown: the full match decides
+	if len(ms) == 1 && ms[0].SingleAnchor() {
+		yes = 1
+	}
+	for _, l := range best {
+		for _, id := range l {
+			if nsOK[sets[id].NamespaceID] {
+				mm[id] = yes
+			}
+		}
+	}
+	return mm
+}
+
+// setMatches reports whether the label set with the given ID matches m,
+// within the namespace rule mm was made for (memoFor).
+func (x *interned) setMatches(id int32, m *matcher, mm memo) bool {
 	switch mm[id] {
 	case 1:
 		return true
 	case 2:
 		return false
 	}
-	set := &x.view.Sets[id]
-	ok := (ns == "" || set.Namespace == ns) && m.matches(set.Labels)
+	ok := m.matches(x.view.Sets[id].Labels)
 	if ok {
 		mm[id] = 1
 	} else {
@@ -56,7 +111,7 @@ func (x *interned) setMatches(id int32, m *matcher, ns string, mm memo) bool {
 
 // countSpread is upstream's countPodsMatchSelector on node n: pods of
 // namespace ns, not being deleted, matching m (an empty selector counts
-// nothing).
+// nothing). mm must be made by memoFor for m and namespace ns.
 func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
 	if m.empty() || m.Nothing() {
 		return 0
@@ -67,7 +122,7 @@ func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm me
 	}
 	c := 0
 	for _, id := range nl.Sets {
-		if id >= 0 && x.setMatches(id, m, ns, mm) {
+		if id >= 0 && x.setMatches(id, m, mm) {
 			c++
 		}
 	}

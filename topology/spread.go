@@ -315,7 +315,7 @@ func (s *Spread) countHard() {
 	memos := make([]memo, nSel)
 	for i := range s.hard {
 		if memos[s.hard[i].selID] == nil {
-			memos[s.hard[i].selID] = s.ix.newMemo()
+			memos[s.hard[i].selID] = s.ix.memoFor(s.ix.nsIs(s.pod.Namespace), &s.hard[i].m)
 		}
 	}
 	for ni, n := range nodes {

@@ -110,7 +110,7 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 	memos := make([]memo, nSel)
 	for i := range cs {
 		if memos[cs[i].selID] == nil {
-			memos[cs[i].selID] = s.ix.newMemo()
+			memos[cs[i].selID] = s.ix.memoFor(s.ix.nsIs(s.pod.Namespace), &cs[i].m)
 		}
 	}
 	if needWalk {

@@ -71,7 +71,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 	memos := make([]memo, nSel)
 	for i := range s.hard {
 		if memos[s.hard[i].selID] == nil {
-			memos[s.hard[i].selID] = v.ix.newMemo()
+			memos[s.hard[i].selID] = v.ix.memoFor(v.ix.nsIs(s.pod.Namespace), &s.hard[i].m)
 		}
 	}
 	for _, ni := range changed {
@@ -114,7 +114,7 @@ func (s *Spread) onHardOnly(v *Spread, view *Snapshot, changed []int) *Spread {
 	memos := make([]memo, nSel)
 	for i := range s.hard {
 		if memos[s.hard[i].selID] == nil {
-			memos[s.hard[i].selID] = s.ix.newMemo()
+			memos[s.hard[i].selID] = s.ix.memoFor(s.ix.nsIs(s.pod.Namespace), &s.hard[i].m)
 		}
 	}
 	var direct interned // no nodes: countSpreadWith walks the pods
@@ -137,8 +137,9 @@ func (s *Spread) onHardOnly(v *Spread, view *Snapshot, changed []int) *Spread {
 	return v
 }
 
-// countSpreadWith is countSpread on a node of x, with a memo made for the
-// (larger or equal) label-set table of view y of the same index, counting
+// countSpreadWith is countSpread on a node of x, with a memo made by
+// memoFor (for m and ns) on view y of the same index, whose label-set table
+// is larger or equal, counting
 // the pods being deleted too: what upstream's AddPod/RemovePod add and
 // subtract (updateWithPod).
 func (x *interned) countSpreadWith(y *interned, n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
@@ -160,7 +161,7 @@ func (x *interned) countSpreadWith(y *interned, n *cluster.NodeInfo, m *matcher,
 		if id < 0 {
 			id = -1 - id // being deleted
 		}
-		if y.setMatches(id, m, ns, mm) {
+		if y.setMatches(id, m, mm) {
 			c++
 		}
 	}

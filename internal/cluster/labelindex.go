@@ -29,11 +29,15 @@ type LabelIndex struct {
 	seed      maphash.Seed
 	setByHash map[uint64][]int32
 	sets      []LabelSet
+	nsNames   []string         // by namespace ID, in order of first appearance
+	nsIDs     map[string]int32 // namespace -> ID
 	termByKey map[string]int32
 	termByPtr map[*AffinityTerm]int32 // terms shared by pods (New's affinity cache) are keyed once
 	setOfPod  map[*PodInfo]int32      // a pod's label-set ID, for re-indexing a view's changed nodes
 	terms     []AffinityTerm
 	matchers  []TermMatcher // by term ID
+	setPost   setPostings
+	termPost  termPostings
 	nodes     map[*NodeInfo]*NodeLabels
 	columns   map[string]*Column
 	slots     [][2]slot // by node index
@@ -48,7 +52,10 @@ type LabelIndex struct {
 // bound pod: never modify it.
 type LabelSet struct {
 	Namespace string
-	Labels    map[string]string
+	// NamespaceID is Namespace's index in LabelView.Namespaces, so that a
+	// namespace rule is decided once per namespace instead of once per set.
+	NamespaceID int32
+	Labels      map[string]string
 }
 
 // TermRef is an interned affinity term with the weight it is used with
@@ -76,8 +83,11 @@ type NodeLabels struct {
 // Nodes[i] belongs to Snapshot.Nodes()[i]; every ID in it is below
 // len(Sets) / len(Terms).
 type LabelView struct {
+	x     *LabelIndex // for the postings; nil for the zero view
 	Sets  []LabelSet
-	Terms []AffinityTerm
+	// Namespaces lists the namespaces of Sets by ID (LabelSet.NamespaceID).
+	Namespaces []string
+	Terms      []AffinityTerm
 	// TermMatchers[i] is Terms[i] flattened for matching incoming pods.
 	TermMatchers []TermMatcher
 	Nodes        []*NodeLabels
@@ -101,21 +111,26 @@ func newTermMatcher(t *AffinityTerm, namespaces []string) TermMatcher {
 // Matches reports whether the term selects a pod of namespace ns with the
 // given labels, nsLabels being the namespace's labels (nil when unknown).
 func (m *TermMatcher) Matches(ns string, podLabels, nsLabels map[string]string) bool {
-	if !labelmatch.HasValue(m.Namespaces, ns) && !m.NamespaceSelector.Matches(nsLabels) {
-		return false
-	}
-	return m.Selector.Matches(podLabels)
+	return m.MatchesNamespace(ns, nsLabels) && m.Selector.Matches(podLabels)
+}
+
+// MatchesNamespace is the namespace half of Matches.
+func (m *TermMatcher) MatchesNamespace(ns string, nsLabels map[string]string) bool {
+	return labelmatch.HasValue(m.Namespaces, ns) || m.NamespaceSelector.Matches(nsLabels)
 }
 
 func newLabelIndex() *LabelIndex {
 	return &LabelIndex{
 		seed:      maphash.MakeSeed(),
 		setByHash: map[uint64][]int32{},
+		nsIDs:     map[string]int32{},
 		termByKey: map[string]int32{},
 		termByPtr: map[*AffinityTerm]int32{},
 		setOfPod:  map[*PodInfo]int32{},
 		nodes:     map[*NodeInfo]*NodeLabels{},
 		columns:   map[string]*Column{},
+		setPost:   setPostings{byPair: map[labelPair][]int32{}, byKey: map[string][]int32{}},
+		termPost:  termPostings{byPair: map[labelPair][]int32{}, byKey: map[string][]int32{}},
 	}
 }
 
@@ -199,7 +214,7 @@ func (s *Snapshot) Labels() LabelView {
 		}
 		x.lastSnap, x.lastNodes = s, nodes
 	}
-	return LabelView{Sets: x.sets, Terms: x.terms, TermMatchers: x.matchers, Nodes: x.lastNodes}
+	return LabelView{x: x, Sets: x.sets, Namespaces: x.nsNames, Terms: x.terms, TermMatchers: x.matchers, Nodes: x.lastNodes}
 }
 
 // slot remembers a recently indexed NodeInfo at a node index, so that a
@@ -303,7 +318,13 @@ func (x *LabelIndex) internSet(ns string, l map[string]string) int32 {
 		}
 	}
 	id := int32(len(x.sets))
-	x.sets = append(x.sets, LabelSet{Namespace: ns, Labels: l})
+	nsID, ok := x.nsIDs[ns]
+	if !ok {
+		nsID = int32(len(x.nsNames))
+		x.nsNames = append(x.nsNames, ns)
+		x.nsIDs[ns] = nsID
+	}
+	x.sets = append(x.sets, LabelSet{Namespace: ns, NamespaceID: nsID, Labels: l})
 	x.setByHash[h] = append(x.setByHash[h], id)
 	return id
 }

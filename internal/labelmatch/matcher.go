@@ -112,6 +112,47 @@ func (m *Matcher) Matches(l map[string]string) bool {
 	return true
 }
 
+// Anchor is a requirement that a label set can only satisfy by carrying a
+// label: the key with one of Values (In, Equals, ==), or the key with any
+// value when Exists is set. Every label set a matcher matches carries a
+// label for each of its anchors, which is what lets an index of label sets
+// by (key, value) or by key narrow the candidates of a selector before
+// matching them.
+type Anchor struct {
+	Key    string
+	Values []string // nil when Exists
+	Exists bool
+}
+
+// NumRequirements returns the number of ANDed requirements (0 for the
+// zero Matcher, labels.Everything and labels.Nothing).
+func (m *Matcher) NumRequirements() int { return len(m.reqs) }
+
+// AnchorAt returns requirement i as an Anchor, ok false when it is not one
+// (NotIn, NotEquals, DoesNotExist: a label set without the key satisfies
+// them). Gt and Lt anchor on their key alone: labels.Requirement.Matches
+// rejects a label set without it before comparing numbers (and any other
+// operator matches nothing). Values is shared with the matcher: do not
+// modify it.
+func (m *Matcher) AnchorAt(i int) (Anchor, bool) {
+	r := &m.reqs[i]
+	switch r.op {
+	case opIn:
+		return Anchor{Key: r.key, Values: r.values}, true
+	case opExists, opOther:
+		return Anchor{Key: r.key, Exists: true}, true
+	}
+	return Anchor{}, false
+}
+
+// SingleAnchor reports whether the matcher is one requirement and that
+// requirement is an In/Equals or Exists anchor: a label set carrying the
+// anchor's label then matches, so candidates found through the anchor need
+// no further matching.
+func (m *Matcher) SingleAnchor() bool {
+	return !m.nothing && len(m.reqs) == 1 && (m.reqs[0].op == opIn || m.reqs[0].op == opExists)
+}
+
 // HasValue reports whether v is one of values (a linear scan: requirement
 // value lists are short).
 func HasValue(values []string, v string) bool {

@@ -1,0 +1,189 @@
+package cluster
+
+// OWNERSHIP: this file belongs to the topology work.
+
+import (
+	"sort"
+
+	"github.com/schedkit/schedkit/internal/labelmatch"
+)
+
+// labelPair is one label, key and value.
+type labelPair struct{ key, value string }
+
+// setPostings lists the interned label sets by the labels they carry, so
+// that a selector with an anchor (labelmatch.Anchor: In, Equals, Exists, Gt,
+// Lt) is matched against the few sets carrying its key (and value) instead
+// of every set. It covers sets [0, upTo) and is extended on the first query
+// after the index grew, so building a snapshot pays nothing for it. Each
+// list is in ascending ID order and only ever appended to.
+type setPostings struct {
+	upTo   int
+	byPair map[labelPair][]int32
+	byKey  map[string][]int32
+}
+
+// termPostings lists the interned affinity terms by one anchor of their
+// pod selector: a term whose selector has an In/Equals requirement is
+// listed under (key, value) for each of its values, else one with an
+// anchor on a key alone under the key, else (a selector of NotIn, NotEquals
+// and DoesNotExist only, or labels.Everything) in always. A term whose
+// selector matches nothing is listed nowhere. Covers terms [0, upTo).
+type termPostings struct {
+	upTo   int
+	byPair map[labelPair][]int32
+	byKey  map[string][]int32
+	always []int32
+}
+
+// postSets brings the set postings up to date; x.mu is held.
+func (x *LabelIndex) postSets() {
+	p := &x.setPost
+	for id := p.upTo; id < len(x.sets); id++ {
+		for k, v := range x.sets[id].Labels {
+			p.byPair[labelPair{k, v}] = append(p.byPair[labelPair{k, v}], int32(id))
+			p.byKey[k] = append(p.byKey[k], int32(id))
+		}
+	}
+	p.upTo = len(x.sets)
+}
+
+// postTerms brings the term postings up to date; x.mu is held.
+func (x *LabelIndex) postTerms() {
+	p := &x.termPost
+	for id := p.upTo; id < len(x.matchers); id++ {
+		m := &x.matchers[id].Selector
+		if m.Nothing() {
+			continue
+		}
+		var keyAnchor string
+		hasKey, posted := false, false
+		for i := range m.NumRequirements() {
+			a, ok := m.AnchorAt(i)
+			if !ok {
+				continue
+			}
+			if a.Exists {
+				if !hasKey {
+					keyAnchor, hasKey = a.Key, true
+				}
+				continue
+			}
+			for _, v := range a.Values {
+				p.byPair[labelPair{a.Key, v}] = append(p.byPair[labelPair{a.Key, v}], int32(id))
+			}
+			posted = true
+			break
+		}
+		switch {
+		case posted:
+		case hasKey:
+			p.byKey[keyAnchor] = append(p.byKey[keyAnchor], int32(id))
+		default:
+			p.always = append(p.always, int32(id))
+		}
+	}
+	p.upTo = len(x.matchers)
+}
+
+// below returns the prefix of ascending ids that is below n, with its
+// capacity cut so that an append by the caller cannot reach the index's
+// list.
+func below(ids []int32, n int) []int32 {
+	k := len(ids)
+	if k > 0 && int(ids[k-1]) >= n {
+		k = sort.Search(len(ids), func(i int) bool { return int(ids[i]) >= n })
+	}
+	return ids[:k:k]
+}
+
+// SetCandidates narrows the label sets that m can match: it appends to buf
+// lists of set IDs (each ascending, all below len(v.Sets)) whose union holds
+// every set of the view that m matches, choosing the anchor of m with the
+// fewest sets, and returns them with their total length. ok is false when m
+// has no anchor (every set is then a candidate); a matcher that matches
+// nothing has no candidates. A set may be listed more than once (an In
+// requirement listing a value twice). The lists are shared with the index:
+// do not modify them. It does not decide namespaces: the candidates are
+// every namespace's.
+func (v *LabelView) SetCandidates(m *labelmatch.Matcher, buf [][]int32) (lists [][]int32, total int, ok bool) {
+	if m.Nothing() {
+		return buf, 0, true
+	}
+	x := v.x
+	if x == nil || m.NumRequirements() == 0 {
+		return buf, 0, false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.postSets()
+	p := &x.setPost
+	best, bestTotal := -1, 0
+	for i := range m.NumRequirements() {
+		a, isAnchor := m.AnchorAt(i)
+		if !isAnchor {
+			continue
+		}
+		n := 0
+		if a.Exists {
+			n = len(p.byKey[a.Key])
+		} else {
+			for _, val := range a.Values {
+				n += len(p.byPair[labelPair{a.Key, val}])
+			}
+		}
+		if best < 0 || n < bestTotal {
+			best, bestTotal = i, n
+		}
+	}
+	if best < 0 {
+		return buf, 0, false
+	}
+	a, _ := m.AnchorAt(best)
+	lists = buf
+	if a.Exists {
+		l := below(p.byKey[a.Key], len(v.Sets))
+		lists, total = append(lists, l), len(l)
+	} else {
+		for _, val := range a.Values {
+			if l := below(p.byPair[labelPair{a.Key, val}], len(v.Sets)); len(l) > 0 {
+				lists, total = append(lists, l), total+len(l)
+			}
+		}
+	}
+	return lists, total, true
+}
+
+// TermCandidates narrows the terms whose pod selector can match a pod with
+// labels l: it appends to buf lists of term IDs (each ascending, all below
+// len(v.Terms)) whose union holds every term of the view whose
+// TermMatchers[id].Selector matches l. It does not decide namespaces. The
+// lists are shared with the index: do not modify them. l is not modified.
+func (v *LabelView) TermCandidates(l map[string]string, buf [][]int32) [][]int32 {
+	x := v.x
+	if x == nil {
+		all := make([]int32, len(v.Terms))
+		for i := range all {
+			all[i] = int32(i)
+		}
+		return append(buf, all)
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.postTerms()
+	p := &x.termPost
+	n := len(v.Terms)
+	lists := buf
+	if ids := below(p.always, n); len(ids) > 0 {
+		lists = append(lists, ids)
+	}
+	for k, val := range l {
+		if ids := below(p.byPair[labelPair{k, val}], n); len(ids) > 0 {
+			lists = append(lists, ids)
+		}
+		if ids := below(p.byKey[k], n); len(ids) > 0 {
+			lists = append(lists, ids)
+		}
+	}
+	return lists
+}
