@@ -83,8 +83,8 @@ type NodeLabels struct {
 // Nodes[i] belongs to Snapshot.Nodes()[i]; every ID in it is below
 // len(Sets) / len(Terms).
 type LabelView struct {
-	x     *LabelIndex // for the postings; nil for the zero view
-	Sets  []LabelSet
+	x    *LabelIndex // for the postings; nil for the zero view
+	Sets []LabelSet
 	// Namespaces lists the namespaces of Sets by ID (LabelSet.NamespaceID).
 	Namespaces []string
 	Terms      []AffinityTerm
