@@ -368,37 +368,47 @@ func (c *Compiled) runPreFilter() error {
 }
 
 // compileTopology is the PreFilter of PodTopologySpread and InterPodAffinity.
+// The two states are independent reads of the snapshot: with
+// Options.Parallelism above 1 they are built on two goroutines, and the
+// outcome (errors included: PodTopologySpread's is reported first, as the
+// profile order runs it first) is the same as one after the other.
 func (c *Compiled) compileTopology() error {
+	var (
+		sp            *topology.Spread
+		ipa           *topology.InterPodAffinity
+		spErr, ipaErr error
+	)
 	// On a view of the snapshot the pod was compiled on (Compiled.On), the
 	// topology states are derived from the changed nodes only (topology's
 	// On, the role of upstream's AddPod/RemovePod); same result, no walk.
-	var sp *topology.Spread
-	var err error
-	if c.spread != nil {
-		sp, err = c.spread.On(c.snap)
-	} else {
-		sp, err = topology.NewSpread(c.pi, c.snap, topology.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints})
+	spread := func() {
+		if c.spread != nil {
+			sp, spErr = c.spread.On(c.snap)
+		} else {
+			sp, spErr = topology.NewSpread(c.pi, c.snap, topology.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints})
+		}
 	}
-	if err != nil {
-		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.PodTopologySpread, Reasons: []string{err.Error()}}
-		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.PodTopologySpread, err)
+	affinity := func() {
+		if c.ipa != nil {
+			ipa, ipaErr = c.ipa.On(c.snap)
+		} else {
+			ipa, ipaErr = topology.NewInterPodAffinity(c.pi, c.snap, topology.AffinityOptions{
+				HardPodAffinityWeight:              c.opts.HardPodAffinityWeight,
+				IgnorePreferredTermsOfExistingPods: c.opts.IgnorePreferredTermsOfExistingPods,
+			})
+		}
+	}
+	both(c.opts.Parallelism, spread, affinity)
+	if spErr != nil {
+		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.PodTopologySpread, Reasons: []string{spErr.Error()}}
+		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.PodTopologySpread, spErr)
 		return c.preFilterErr
 	}
 	c.spread = sp
 	c.skip[fPodTopologySpread] = sp.FilterSkipped()
-	// InterPodAffinity.
-	var ipa *topology.InterPodAffinity
-	if c.ipa != nil {
-		ipa, err = c.ipa.On(c.snap)
-	} else {
-		ipa, err = topology.NewInterPodAffinity(c.pi, c.snap, topology.AffinityOptions{
-			HardPodAffinityWeight:              c.opts.HardPodAffinityWeight,
-			IgnorePreferredTermsOfExistingPods: c.opts.IgnorePreferredTermsOfExistingPods,
-		})
-	}
-	if err != nil {
-		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.InterPodAffinity, Reasons: []string{err.Error()}}
-		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.InterPodAffinity, err)
+	if ipaErr != nil {
+		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.InterPodAffinity, Reasons: []string{ipaErr.Error()}}
+		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.InterPodAffinity, ipaErr)
 		return c.preFilterErr
 	}
 	c.ipa = ipa

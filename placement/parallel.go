@@ -23,3 +23,39 @@ func forChunks(n, par int, fn func(lo, hi int)) {
 	}
 	_ = g.Wait()
 }
+
+// both runs a and b, on two goroutines when par > 1 (the caller's goroutine
+// runs a), and returns when both are done. They must not write to the same
+// memory.
+func both(par int, a, b func()) {
+	if par <= 1 {
+		a()
+		b()
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b()
+	}()
+	a()
+	<-done
+}
+
+// runAll runs every task, on up to par goroutines when par > 1 (in list
+// order of start), and returns when all are done. Tasks must not write to
+// the same memory.
+func runAll(par int, tasks []func()) {
+	if par <= 1 {
+		for _, t := range tasks {
+			t()
+		}
+		return
+	}
+	var g errgroup.Group
+	g.SetLimit(par)
+	for _, t := range tasks {
+		g.Go(func() error { t(); return nil })
+	}
+	_ = g.Wait()
+}

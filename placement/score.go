@@ -80,68 +80,40 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 			s.Raw[p], block = block[:k:k], block[k:]
 		}
 	}
-	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
-	scorer := c.fitScorer(fitRes)
-	total := len(c.snap.Nodes())
-	forChunks(k, c.opts.Parallelism, func(lo, hi int) {
-		fitBuf := make([]int64, 3*len(fitRes))
-		balBuf := make([]int64, 3*len(balRes))
-		for i := lo; i < hi; i++ {
-			n := feasible[i]
-			// TaintToleration: untolerated PreferNoSchedule taints.
-			if r := s.Raw[sTaintToleration]; r != nil {
-				r[i] = c.intolerablePreferTaints(n.Taints)
+	// The node-local plugins, PodTopologySpread and InterPodAffinity write
+	// disjoint fields of s: with Options.Parallelism above 1 they run side
+	// by side (the topology plugins walk the whole cluster and dominate).
+	spreadOn := !s.Skipped[sPodTopologySpread]
+	ipaOn := !s.Skipped[sInterPodAffinity]
+	var spreadRaw, spreadNorm, ipaRaw, ipaNorm []int64
+	spreadSkipped, ipaSkipped := true, true
+	tasks := []func(){
+		func() {
+			if ipaOn && c.ipa != nil && !c.ipaPreScoreSkips() {
+				ipaRaw, ipaNorm, ipaSkipped = c.ipa.Score(feasible)
 			}
-			// NodeAffinity: weights of the matching preferred terms.
-			if r := s.Raw[sNodeAffinity]; r != nil {
-				r[i] = c.addedPreferred.Score(n.Node) + c.preferred.Score(n.Node)
+		},
+		func() {
+			if spreadOn && c.spread != nil {
+				spreadRaw, spreadNorm, spreadSkipped = c.spread.Score(feasible)
 			}
-			// NodeResourcesFit: the scoring strategy.
-			if r := s.Raw[sNodeResourcesFit]; r != nil {
-				m := len(fitRes)
-				nodeAllocatableRequest(n, fitRes, c.fitReqs, false, fitBuf[:m], fitBuf[m:2*m], fitBuf[2*m:])
-				r[i] = scorer(fitBuf[:m], fitBuf[2*m:])
-			}
-			// NodeResourcesBalancedAllocation.
-			if r := s.Raw[sBalancedAllocation]; r != nil {
-				m := len(balRes)
-				nodeAllocatableRequest(n, balRes, c.balReqs, true, balBuf[:m], balBuf[m:2*m], balBuf[2*m:])
-				r[i] = balancedAllocationScore(c.opts.Version, balBuf[:m], balBuf[m:2*m], balBuf[2*m:])
-			}
-			// ImageLocality.
-			if r := s.Raw[sImageLocality]; r != nil {
-				r[i] = c.imageScore(n, total)
-			}
-		}
-	})
-	// Normalization: TaintToleration reversed, NodeAffinity plain; the
-	// resource and image plugins have none.
-	if r := s.Raw[sTaintToleration]; r != nil {
-		s.Normalized[sTaintToleration] = defaultNormalize(r, true)
+		},
+		func() { c.scoreLocal(s, feasible) },
 	}
-	if r := s.Raw[sNodeAffinity]; r != nil {
-		s.Normalized[sNodeAffinity] = defaultNormalize(r, false)
-	}
-	s.Normalized[sNodeResourcesFit] = s.Raw[sNodeResourcesFit]
-	s.Normalized[sBalancedAllocation] = s.Raw[sBalancedAllocation]
-	s.Normalized[sImageLocality] = s.Raw[sImageLocality]
+	runAll(c.opts.Parallelism, tasks)
 	// PodTopologySpread and InterPodAffinity come normalized.
-	if !s.Skipped[sPodTopologySpread] {
-		if c.spread == nil {
-			s.Skipped[sPodTopologySpread] = true
-		} else if r, norm, skipped := c.spread.Score(feasible); skipped {
+	if spreadOn {
+		if spreadSkipped {
 			s.Skipped[sPodTopologySpread] = true
 		} else {
-			s.Raw[sPodTopologySpread], s.Normalized[sPodTopologySpread] = r, norm
+			s.Raw[sPodTopologySpread], s.Normalized[sPodTopologySpread] = spreadRaw, spreadNorm
 		}
 	}
-	if !s.Skipped[sInterPodAffinity] {
-		if c.ipa == nil || c.ipaPreScoreSkips() {
-			s.Skipped[sInterPodAffinity] = true
-		} else if r, norm, skipped := c.ipa.Score(feasible); skipped {
+	if ipaOn {
+		if ipaSkipped {
 			s.Skipped[sInterPodAffinity] = true
 		} else {
-			s.Raw[sInterPodAffinity], s.Normalized[sInterPodAffinity] = r, norm
+			s.Raw[sInterPodAffinity], s.Normalized[sInterPodAffinity] = ipaRaw, ipaNorm
 		}
 	}
 	for p := range numScores {
@@ -154,6 +126,54 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 		}
 	}
 	return s
+}
+
+// scoreLocal fills the raw and normalized scores of the node-local plugins
+// (TaintToleration, NodeAffinity, NodeResourcesFit, BalancedAllocation,
+// ImageLocality) whose arrays Score allocated in s.
+func (c *Compiled) scoreLocal(s *Scores, feasible []*NodeInfo) {
+	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
+	scorer := c.fitScorer(fitRes)
+	total := len(c.snap.Nodes())
+	fitBuf := make([]int64, 3*len(fitRes))
+	balBuf := make([]int64, 3*len(balRes))
+	for i, n := range feasible {
+		// TaintToleration: untolerated PreferNoSchedule taints.
+		if r := s.Raw[sTaintToleration]; r != nil {
+			r[i] = c.intolerablePreferTaints(n.Taints)
+		}
+		// NodeAffinity: weights of the matching preferred terms.
+		if r := s.Raw[sNodeAffinity]; r != nil {
+			r[i] = c.addedPreferred.Score(n.Node) + c.preferred.Score(n.Node)
+		}
+		// NodeResourcesFit: the scoring strategy.
+		if r := s.Raw[sNodeResourcesFit]; r != nil {
+			m := len(fitRes)
+			nodeAllocatableRequest(n, fitRes, c.fitReqs, false, fitBuf[:m], fitBuf[m:2*m], fitBuf[2*m:])
+			r[i] = scorer(fitBuf[:m], fitBuf[2*m:])
+		}
+		// NodeResourcesBalancedAllocation.
+		if r := s.Raw[sBalancedAllocation]; r != nil {
+			m := len(balRes)
+			nodeAllocatableRequest(n, balRes, c.balReqs, true, balBuf[:m], balBuf[m:2*m], balBuf[2*m:])
+			r[i] = balancedAllocationScore(c.opts.Version, balBuf[:m], balBuf[m:2*m], balBuf[2*m:])
+		}
+		// ImageLocality.
+		if r := s.Raw[sImageLocality]; r != nil {
+			r[i] = c.imageScore(n, total)
+		}
+	}
+	// Normalization: TaintToleration reversed, NodeAffinity plain; the
+	// resource and image plugins have none.
+	if r := s.Raw[sTaintToleration]; r != nil {
+		s.Normalized[sTaintToleration] = defaultNormalize(r, true)
+	}
+	if r := s.Raw[sNodeAffinity]; r != nil {
+		s.Normalized[sNodeAffinity] = defaultNormalize(r, false)
+	}
+	s.Normalized[sNodeResourcesFit] = s.Raw[sNodeResourcesFit]
+	s.Normalized[sBalancedAllocation] = s.Raw[sBalancedAllocation]
+	s.Normalized[sImageLocality] = s.Raw[sImageLocality]
 }
 
 // ipaPreScoreSkips reports a case where InterPodAffinity's PreScore surely

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
@@ -136,5 +137,56 @@ func TestVerdictTableProperties(t *testing.T) {
 			require.NoError(t, err)
 			checkAgainstReference(t, c, rapid.IntRange(1, 4).Draw(t, "limit"))
 		})
+	})
+}
+
+// withTopology gives a generated pod a zone spread constraint or a
+// hostname pod (anti-)affinity over app labels from a small pool, so that
+// the topology plugins' PreFilter and Score run.
+func withTopology(t *rapid.T, p *corev1.Pod) {
+	app := rapid.SampledFrom([]string{"a", "b"}).Draw(t, "app")
+	p.Labels = map[string]string{"app": app}
+	sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, "selApp")}}
+	term := corev1.PodAffinityTerm{LabelSelector: sel, TopologyKey: corev1.LabelHostname}
+	switch rapid.IntRange(0, 4).Draw(t, "topology") {
+	case 1:
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone,
+			WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "when"),
+			LabelSelector:     sel}}
+	case 2:
+		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}}
+	case 3:
+		p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 5, PodAffinityTerm: term}}}}
+	}
+}
+
+// TestParallelTopologyDoesNotChangeResults: with topology constraints on the
+// incoming and bound pods, Compile (the two topology PreFilters side by
+// side), Schedule, Score (the topology scores beside the node-local ones)
+// and Evaluate give the same answers for any Parallelism.
+func TestParallelTopologyDoesNotChangeResults(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*corev1.Node
+		for i := range rapid.IntRange(1, 2*minChunk+8).Draw(t, "nodes") {
+			nodes = append(nodes, genNode(t, i))
+		}
+		var bound []*corev1.Pod
+		for i := range rapid.IntRange(0, 30).Draw(t, "bound") {
+			p := genPod(t, fmt.Sprintf("b%d", i))
+			withTopology(t, p)
+			p.Spec.NodeName = nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")].Name
+			bound = append(bound, p)
+		}
+		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})
+		require.NoError(t, err)
+		pod := genPod(t, "pending")
+		withTopology(t, pod)
+		seq, err := Compile(snap, pod, Options{})
+		require.NoError(t, err)
+		par, err := Compile(snap, pod, Options{Parallelism: rapid.IntRange(2, 4).Draw(t, "par")})
+		require.NoError(t, err)
+		require.Equal(t, seq.Schedule(), par.Schedule())
+		require.Equal(t, seq.Score(snap.Nodes()), par.Score(snap.Nodes()))
+		require.Equal(t, seq.Evaluate(), par.Evaluate())
 	})
 }

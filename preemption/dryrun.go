@@ -38,17 +38,20 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 	for i, s := range statuses {
 		codes[i] = s.Code
 	}
-	var firstErr error
-	t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, scope: newTopologyScope(c), nm: nm, err: &firstErr}
-	newTrial := func(n *cluster.NodeInfo) trial {
-		// One trial at a time: the scratch node is reused for every node.
-		t.buf = n.CopyInto(t.node, t.buf)
-		t.removed, t.view = t.removed[:0], nil
-		return t
+	scope := newTopologyScope(c)
+	newTrials := func() func(n *cluster.NodeInfo) trial {
+		// One trial at a time per worker: the scratch node is reused for
+		// every node the worker dry-runs.
+		t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, scope: scope, nm: nm}
+		return func(n *cluster.NodeInfo) trial {
+			t.buf = n.CopyInto(t.node, t.buf)
+			t.removed, t.view, t.failed = t.removed[:0], nil, nil
+			return t
+		}
 	}
-	res := preempt(nodes, c.Pod(), codes, newTrial, b, opts)
-	if firstErr != nil {
-		return nil, firstErr
+	res, err := preempt(nodes, c.Pod(), codes, newTrials, b, opts)
+	if err != nil {
+		return nil, err
 	}
 	return res, nil
 }
@@ -70,8 +73,11 @@ type nodeTrial struct {
 	// view is the pod compiled on the snapshot without removed, while
 	// removed is unchanged (nil when it must be rebuilt).
 	view *placement.Compiled
-	err  *error
+	// failed is the first error of this node's dry run (nil: none).
+	failed error
 }
+
+func (t *nodeTrial) err() error { return t.failed }
 
 func (t *nodeTrial) remove(p *cluster.PodInfo) {
 	t.node.RemovePodInPlace(p)
@@ -97,8 +103,8 @@ func (t *nodeTrial) filter() sched.Status {
 		// RunFilterPluginsWithNominatedPods: first with the nominated pods.
 		st, err := firstPass(c, t.scope, t.node, noms, t.removed)
 		if err != nil {
-			if *t.err == nil {
-				*t.err = fmt.Errorf("preemption: dry run on %s: %w", t.node.Name, err)
+			if t.failed == nil {
+				t.failed = fmt.Errorf("preemption: dry run on %s: %w", t.node.Name, err)
 			}
 			return sched.Status{Code: sched.Error, Reasons: []string{err.Error()}}
 		}
@@ -110,8 +116,8 @@ func (t *nodeTrial) filter() sched.Status {
 		if t.view == nil {
 			v, err := c.On(c.Snapshot().WithoutPods(t.removed...))
 			if err != nil {
-				if *t.err == nil {
-					*t.err = fmt.Errorf("preemption: dry run on %s: %w", t.node.Name, err)
+				if t.failed == nil {
+					t.failed = fmt.Errorf("preemption: dry run on %s: %w", t.node.Name, err)
 				}
 				return sched.Status{Code: sched.Error, Reasons: []string{err.Error()}}
 			}

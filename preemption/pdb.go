@@ -32,6 +32,23 @@ type budgets struct {
 	// are static during a queue run, and each pod is walked once per
 	// preemption attempt.
 	cache map[*corev1.Pod][]int32
+	// parent is the budgets a fork was made from: its cache is read (never
+	// written) while forks fill their own, one per dry-run goroutine.
+	parent *budgets
+}
+
+// fork returns budgets sharing b's items whose cache starts empty and falls
+// back on b's; b must not change until the fork is absorbed or dropped.
+func (b *budgets) fork() *budgets {
+	return &budgets{rule: b.rule, items: b.items, cache: map[*corev1.Pod][]int32{}, parent: b}
+}
+
+// absorb moves what a fork of b learned into b's cache.
+func (b *budgets) absorb(f *budgets) {
+	for k, v := range f.cache {
+		b.cache[k] = v
+	}
+	clear(f.cache)
 }
 
 type budget struct {
@@ -118,6 +135,11 @@ func (b *budgets) covering(pod *corev1.Pod) []int32 {
 	}
 	if idx, ok := b.cache[pod]; ok {
 		return idx
+	}
+	if b.parent != nil {
+		if idx, ok := b.parent.cache[pod]; ok {
+			return idx
+		}
 	}
 	var idx []int32
 	for i := range b.items {

@@ -29,6 +29,11 @@ type Options struct {
 	// least the incoming pod's added, and the node fails if that pass
 	// fails. Upstream always does this; the zero value has none.
 	NominatedPods []*corev1.Pod
+	// Parallelism is the number of goroutines the dry run may use, each
+	// dry-running its own potential nodes (0 or 1: the calling goroutine
+	// only). Results do not depend on it: each node's outcome is its own,
+	// and they are taken in visiting order.
+	Parallelism int
 	// Now is the start time of pods without status.startTime (upstream:
 	// time.Now()). When zero such pods count as started after every pod
 	// with a recorded start time.
@@ -192,10 +197,11 @@ func terminatingByPreemption(p *corev1.Pod) bool {
 
 // preempt runs Evaluator.Preempt for DefaultPreemption (v1.36) after the
 // scheduling cycle found no feasible node. nodes are in name order; codes[i]
-// is the filter status code of nodes[i]; newTrial gives a fresh dry-run view
-// of one node.
-func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, newTrial func(n *cluster.NodeInfo) trial,
-	b *budgets, opts Options) *Result {
+// is the filter status code of nodes[i]; newTrials gives each dry-run
+// worker its own maker of fresh dry-run views of one node. It returns the
+// first error a visited node's dry run met, in visiting order.
+func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, newTrials func() func(n *cluster.NodeInfo) trial,
+	b *budgets, opts Options) (*Result, error) {
 	res := &Result{}
 	nomCode := sched.UnschedulableAndUnresolvable
 	if nom := pod.Status.NominatedNodeName; nom != "" {
@@ -206,7 +212,7 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 	if ok, msg := eligible(nodes, pod, nomCode); !ok {
 		res.NotEligible = msg
 		res.Status = postFilterStatus(sched.Unschedulable, msg)
-		return res
+		return res, nil
 	}
 	var potential []*cluster.NodeInfo
 	for i, n := range nodes {
@@ -219,6 +225,7 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 
 	var cands []Candidate
 	var errs []string
+	var firstErr error
 	if len(potential) > 0 {
 		offset, limit := int32(0), int32(len(potential))
 		if opts.Sampling != nil {
@@ -228,10 +235,14 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 				offset += int32(len(potential))
 			}
 		}
+		dr := newDryRuns(pr, potential, int(offset), int(limit), opts.Sampling != nil, newTrials, opts.Parallelism)
 		nonViolating, violating := int32(0), int32(0)
 		for i := range potential {
-			n := potential[(int(offset)+i)%len(potential)]
-			vs := pr.selectVictims(n, newTrial(n))
+			n, r := dr.at(i)
+			if firstErr == nil {
+				firstErr = r.err
+			}
+			vs := r.vs
 			if vs.status.OK() {
 				// candidateList: each list holds at most limit entries.
 				if vs.numViolations == 0 {
@@ -260,10 +271,10 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 	if len(cands) == 0 {
 		if len(errs) > 0 {
 			res.Status = postFilterStatus(sched.Error, strings.Join(errs, ", "))
-			return res
+			return res, firstErr
 		}
 		res.Status = postFilterStatus(sched.Unschedulable, noCandidateMessage(len(nodes), res.Rejected))
-		return res
+		return res, firstErr
 	}
 	slices.SortFunc(cands, func(a, b Candidate) int { return strings.Compare(a.Node, b.Node) })
 	win := pickCandidate(cands)
@@ -272,7 +283,7 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 	res.Victims = cands[win].Victims
 	res.NumPDBViolations = cands[win].NumPDBViolations
 	res.Status = sched.Status{Code: sched.Success}
-	return res
+	return res, firstErr
 }
 
 func postFilterStatus(code sched.Code, msg string) sched.Status {

@@ -30,7 +30,14 @@ func runFake(pod *corev1.Pod, want int64, fns []fakeNode, pdbs []*policyv1.PodDi
 		codes = append(codes, f.code)
 		caps[f.name] = f.capacity
 	}
-	return preempt(nodes, pod, codes, func(n *cluster.NodeInfo) trial { return newCPUTrial(n, caps[n.Name], want) }, compileBudgets(pdbs, opts.PDBRule), opts)
+	newTrials := func() func(n *cluster.NodeInfo) trial {
+		return func(n *cluster.NodeInfo) trial { return newCPUTrial(n, caps[n.Name], want) }
+	}
+	res, err := preempt(nodes, pod, codes, newTrials, compileBudgets(pdbs, opts.PDBRule), opts)
+	if err != nil {
+		panic(err) // the CPU trial never fails
+	}
+	return res
 }
 
 // TestPreempt mirrors Evaluator.Preempt / findCandidates / DryRunPreemption.

@@ -27,7 +27,7 @@ const (
 // scenarios' run: the default v1.36 profile, every potential node dry-run.
 type QueueOptions struct {
 	Placement  placement.Options // the profile each pod is scheduled with
-	Preemption Options           // PostFilter's options for pods that find no node
+	Preemption Options           // PostFilter's options for pods that find no node (Parallelism 0: Placement's)
 	// StartClock is the earliest synthetic start time: a pod bound by the
 	// run starts one minute after the previous one, the first one minute
 	// after the latest of StartClock and every bound pod's
@@ -142,6 +142,11 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 	if err != nil {
 		return nil, err
 	}
+	popts := opts.Preemption
+	if popts.Parallelism == 0 {
+		// The dry run may use the goroutines the cycle's filter and score use.
+		popts.Parallelism = opts.Placement.Parallelism
+	}
 	// PDB status is static during the run: compile the budgets once.
 	pdbs := compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
 	cur := snap
@@ -210,7 +215,7 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 				out.NodeStatuses[i] = NodeStatus{Node: n.Name, Status: d.Statuses[i]}
 			}
 		}
-		pre, err := preemptCompiled(c, d.Statuses, opts.Preemption, nm, pdbs)
+		pre, err := preemptCompiled(c, d.Statuses, popts, nm, pdbs)
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)

@@ -25,6 +25,9 @@ type trial interface {
 	// filter runs every Filter plugin for the preemptor on the current view
 	// (RunFilterPluginsWithNominatedPods) and returns the first failure.
 	filter() sched.Status
+	// err is the first error a filter call met since the trial began (an
+	// invalid input the dry run could not evaluate), or nil.
+	err() error
 }
 
 // victimSet is the outcome of the dry run on one node.

@@ -35,6 +35,8 @@ func (c *cpuTrial) filter() sched.Status {
 	return sched.Status{Code: sched.Unschedulable, Plugin: sched.NodeResourcesFit, Reasons: []string{"Insufficient cpu"}}
 }
 
+func (c *cpuTrial) err() error { return nil }
+
 func milli(p *corev1.Pod) int64 {
 	var m int64
 	for _, c := range p.Spec.Containers {

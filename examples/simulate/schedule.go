@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -97,6 +98,12 @@ func pluginStatus(s sched.Status) placement.PluginStatus {
 // schedule-mode document. warnings are the normalization warnings to report
 // in meta.
 func runSchedule(snap *placement.Snapshot, pending []*corev1.Pod, warnings []string, opts placement.Options) (*scheduleOutput, error) {
+	if opts.Parallelism == 0 {
+		// The queue is sequential (each pod sees the previous bindings), so
+		// the cores go to each cycle's per-node work instead; results do
+		// not depend on it.
+		opts.Parallelism = runtime.GOMAXPROCS(0)
+	}
 	qr, err := preemption.ScheduleQueue(snap, pending, preemption.QueueOptions{Placement: opts, KeepNodeStatuses: true})
 	if err != nil {
 		return nil, err
