@@ -206,9 +206,7 @@ func NewInterPodAffinity(pod *PodInfo, snap *Snapshot, opts AffinityOptions) (*I
 		a.antiKeys = append(a.antiKeys, a.antiAffinityCounts.forKey(ix, a.reqAnti[i].key))
 	}
 	w := a.newWalker(ix)
-	for i := range ix.nodes {
-		w.node(i, 1)
-	}
+	w.all()
 	a.selfMatchesAll = len(a.reqAff) > 0 && a.matchesAll(p, w.cache)
 	a.skip = !a.existingAntiCounts.nonEmpty && len(a.reqAff) == 0 && len(a.reqAnti) == 0
 	return a, nil
@@ -330,6 +328,68 @@ func (a *InterPodAffinity) termMemo(ix *interned) memo {
 		}
 	}
 	return mm
+}
+
+// all adds every node's contribution, as node(i, 1) for each node index
+// would, but through the snapshot's cluster.Occurrences: each distinct
+// existing required anti-affinity term used on the snapshot is matched once
+// and its uses added, and each label set with pods is matched once against
+// the incoming required terms and its pods added. The sums are the same;
+// only pods and terms that match are visited.
+func (w *walker) all() {
+	a, ix := w.a, w.ix
+	if ix.snap == nil || len(ix.view.Nodes) == 0 {
+		return
+	}
+	occ := ix.snap.Occurrences()
+	ra := &occ.RequiredAntiAffinity
+	for id := int32(0); int(id)+1 < len(ra.Start); id++ {
+		nodes, _ := ra.Uses(id)
+		if len(nodes) == 0 || !a.existingMatches(id, &ix.view.TermMatchers[id], w.termMemo) {
+			continue
+		}
+		k := w.keys.get(&a.existingAntiCounts, ix, id)
+		for _, i := range nodes {
+			if d := k.col.Of[i]; d >= 0 {
+				a.existingAntiCounts.add(k, d, 1)
+			}
+		}
+	}
+	if len(a.reqAff) == 0 && len(a.reqAnti) == 0 {
+		return
+	}
+	for id := int32(0); int(id)+1 < len(occ.SetStart); id++ {
+		pods := occ.Pods(id)
+		if len(pods) == 0 {
+			continue
+		}
+		if len(a.reqAff) > 0 && a.setMatchesAll(ix, id, w.allMemo) {
+			for _, i := range pods {
+				if i < 0 {
+					i = -1 - i // terminating pods count for affinity
+				}
+				for _, k := range a.affKeys {
+					if d := k.col.Of[i]; d >= 0 {
+						a.affinityCounts.add(k, d, 1)
+					}
+				}
+			}
+		}
+		for j := range a.reqAnti {
+			if !ix.setMatches(id, &a.reqAnti[j].m, w.antiMemos[j]) {
+				continue
+			}
+			k := a.antiKeys[j]
+			for _, i := range pods {
+				if i < 0 {
+					i = -1 - i
+				}
+				if d := k.col.Of[i]; d >= 0 {
+					a.antiAffinityCounts.add(k, d, 1)
+				}
+			}
+		}
+	}
 }
 
 // existingMatches is fwk.AffinityTerm.Matches for a bound pod's interned

@@ -51,29 +51,26 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 		prefAntiMemos[i] = ix.memoFor(a.prefAnti[i].nsOK(ix, cache), &a.prefAnti[i].m)
 		prefAntiKeys[i] = topo.forKey(ix, a.prefAnti[i].key)
 	}
-	for i, n := range ix.nodes {
-		if len(n.Node.Labels) == 0 {
-			continue // processExistingPod skips pods of unlabelled nodes
-		}
-		idx := ix.view.Nodes[i]
+	if ix.snap != nil && len(ix.view.Nodes) > 0 {
+		occ := ix.snap.Occurrences()
 		// The incoming pod's preferred terms against every pod (only when it
 		// has some, which is when upstream walks every pod).
 		if hasConstraints {
-			addIncoming(&topo, ix, i, idx, a.prefAff, prefAffKeys, prefAffMemos, 1)
-			addIncoming(&topo, ix, i, idx, a.prefAnti, prefAntiKeys, prefAntiMemos, -1)
+			for id := int32(0); int(id)+1 < len(occ.SetStart); id++ {
+				pods := occ.Pods(id)
+				if len(pods) == 0 {
+					continue
+				}
+				addIncoming(&topo, ix, occ, id, pods, a.prefAff, prefAffKeys, prefAffMemos, 1)
+				addIncoming(&topo, ix, occ, id, pods, a.prefAnti, prefAntiKeys, prefAntiMemos, -1)
+			}
 		}
 		// Existing pods' terms against the incoming pod.
 		if hard > 0 {
-			for _, r := range idx.RequiredAffinity {
-				a.addExisting(&topo, keys, termMemo, r.Term, i, int64(hard))
-			}
+			a.addExisting(&topo, keys, termMemo, occ, &occ.RequiredAffinity, int64(hard), 0)
 		}
-		for _, r := range idx.PreferredAffinity {
-			a.addExisting(&topo, keys, termMemo, r.Term, i, int64(r.Weight))
-		}
-		for _, r := range idx.PreferredAntiAffinity {
-			a.addExisting(&topo, keys, termMemo, r.Term, i, -int64(r.Weight))
-		}
+		a.addExisting(&topo, keys, termMemo, occ, &occ.PreferredAffinity, 0, 1)
+		a.addExisting(&topo, keys, termMemo, occ, &occ.PreferredAntiAffinity, 0, -1)
 	}
 	if !topo.nonEmpty {
 		return raw, normalized, true
@@ -103,40 +100,50 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 	return raw, normalized, false
 }
 
-// addExisting adds w at node index i's pair for an existing pod's term
-// that matches the incoming pod.
-func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo, id int32, i int, w int64) {
-	if !a.existingMatches(id, &a.ix.view.TermMatchers[id], mm) {
-		return
-	}
-	k := keys.get(topo, &a.ix, id)
-	if d := k.col.Of[i]; d >= 0 {
-		topo.add(k, d, w)
+// addExisting adds, for each use of an existing pod's term (one kind of
+// cluster.Occurrences) that matches the incoming pod, on a node with
+// labels, fixed + sign * the use's weight at the node's pair for the
+// term's key.
+func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo, occ *cluster.Occurrences,
+	uses *cluster.TermOccurrences, fixed, sign int64) {
+	for id := int32(0); int(id)+1 < len(uses.Start); id++ {
+		nodes, weights := uses.Uses(id)
+		if len(nodes) == 0 || !a.existingMatches(id, &a.ix.view.TermMatchers[id], mm) {
+			continue
+		}
+		k := keys.get(topo, &a.ix, id)
+		for u, i := range nodes {
+			if !occ.Labelled[i] {
+				continue // processExistingPod skips pods of unlabelled nodes
+			}
+			if d := k.col.Of[i]; d >= 0 {
+				topo.add(k, d, fixed+sign*int64(weights[u]))
+			}
+		}
 	}
 }
 
-// addIncoming adds, for each of the incoming pod's preferred terms, sign *
-// weight per pod of node index i that the term matches (terminating pods
-// included), at the node's value of the term's key.
-func addIncoming(topo *topoCounts, ix *interned, i int, idx *cluster.NodeLabels,
+// addIncoming adds, for each of the incoming pod's preferred terms that
+// matches label set id, sign * weight per pod of the set (terminating pods
+// included) on a node with labels, at the node's value of the term's key.
+func addIncoming(topo *topoCounts, ix *interned, occ *cluster.Occurrences, id int32, pods []int32,
 	terms []incomingTerm, keys []*keyCounts, memos []memo, sign int64) {
 	for j := range terms {
 		t := &terms[j]
-		d := keys[j].col.Of[i]
-		if d < 0 {
+		if !ix.setMatches(id, &t.m, memos[j]) {
 			continue
 		}
-		var c int64
-		for _, id := range idx.Sets {
-			if id < 0 {
-				id = -1 - id
+		k := keys[j]
+		for _, i := range pods {
+			if i < 0 {
+				i = -1 - i
 			}
-			if ix.setMatches(id, &t.m, memos[j]) {
-				c++
+			if !occ.Labelled[i] {
+				continue
 			}
-		}
-		if c > 0 {
-			topo.add(keys[j], d, sign*c*int64(t.weight))
+			if d := k.col.Of[i]; d >= 0 {
+				topo.add(k, d, sign*int64(t.weight))
+			}
 		}
 	}
 }

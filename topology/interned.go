@@ -129,6 +129,42 @@ func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm me
 	return c
 }
 
+// spreadCounts returns, per node index of the indexed snapshot, how many of
+// its pods not being deleted match m within the namespace rule mm was made
+// for (memoFor): countSpread for every node at once, visiting through the
+// snapshot's cluster.Occurrences only the pods of the label sets that match.
+func (x *interned) spreadCounts(m *matcher, mm memo) []int32 {
+	counts := make([]int32, len(x.nodes))
+	if m.empty() || m.Nothing() || x.snap == nil || len(x.view.Nodes) == 0 {
+		return counts
+	}
+	occ := x.snap.Occurrences()
+	n := min(len(mm), len(occ.SetStart)-1)
+	for id := range n {
+		if mm[id] == 2 || occ.SetStart[id] == occ.SetStart[id+1] {
+			continue
+		}
+		if !x.setMatches(int32(id), m, mm) {
+			continue
+		}
+		for _, ni := range occ.Pods(int32(id)) {
+			if ni >= 0 {
+				counts[ni]++
+			}
+		}
+	}
+	return counts
+}
+
+// countAt is countSpread on node n read from counts (spreadCounts of the
+// same matcher and memo) when n belongs to the indexed snapshot.
+func (x *interned) countAt(counts []int32, n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
+	if x.nodeLabels(n) != nil {
+		return int(counts[n.Index])
+	}
+	return x.countSpread(n, m, ns, mm)
+}
+
 // Domain IDs returned by domainOf besides a column's value IDs.
 const (
 	noLabel      int32 = -1 // the node lacks the key

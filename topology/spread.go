@@ -312,10 +312,11 @@ func (s *Spread) countHard() {
 		eligible[i] = make([]bool, len(s.cols[i].Values))
 	}
 	counts := make([]int, nSel)
-	memos := make([]memo, nSel)
+	nodeCounts := make([][]int32, nSel) // per selector: spreadCounts
 	for i := range s.hard {
-		if memos[s.hard[i].selID] == nil {
-			memos[s.hard[i].selID] = s.ix.memoFor(s.ix.nsIs(s.pod.Namespace), &s.hard[i].m)
+		if nodeCounts[s.hard[i].selID] == nil {
+			mm := s.ix.memoFor(s.ix.nsIs(s.pod.Namespace), &s.hard[i].m)
+			nodeCounts[s.hard[i].selID] = s.ix.spreadCounts(&s.hard[i].m, mm)
 		}
 	}
 	for ni, n := range nodes {
@@ -331,7 +332,7 @@ func (s *Spread) countHard() {
 				continue
 			}
 			if counts[c.selID] < 0 {
-				counts[c.selID] = s.ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
+				counts[c.selID] = int(nodeCounts[c.selID][ni])
 			}
 			d := s.cols[i].Of[ni]
 			s.domainCount[i][d] += counts[c.selID]

@@ -108,9 +108,11 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 	}
 	counts := make([]int, nSel)
 	memos := make([]memo, nSel)
+	nodeCounts := make([][]int32, nSel) // per selector: spreadCounts
 	for i := range cs {
 		if memos[cs[i].selID] == nil {
 			memos[cs[i].selID] = s.ix.memoFor(s.ix.nsIs(s.pod.Namespace), &cs[i].m)
+			nodeCounts[cs[i].selID] = s.ix.spreadCounts(&cs[i].m, memos[cs[i].selID])
 		}
 	}
 	if needWalk {
@@ -131,7 +133,7 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 					continue
 				}
 				if counts[c.selID] < 0 {
-					counts[c.selID] = s.ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
+					counts[c.selID] = int(nodeCounts[c.selID][ni])
 				}
 				slotCounts[i][slot] += int64(counts[c.selID])
 			}
@@ -157,7 +159,7 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 			switch {
 			case c.key == corev1.LabelHostname:
 				if counts[c.selID] < 0 {
-					counts[c.selID] = s.ix.countSpread(n, &c.m, s.pod.Namespace, memos[c.selID])
+					counts[c.selID] = s.ix.countAt(nodeCounts[c.selID], n, &c.m, s.pod.Namespace, memos[c.selID])
 				}
 				cnt = int64(counts[c.selID])
 			case d >= 0:

@@ -38,6 +38,7 @@ type LabelIndex struct {
 	matchers  []TermMatcher // by term ID
 	setPost   setPostings
 	termPost  termPostings
+	occ       [2]occCache // Occurrences of the most recent snapshots
 	nodes     map[*NodeInfo]*NodeLabels
 	columns   map[string]*Column
 	slots     [][2]slot // by node index
