@@ -26,15 +26,18 @@ var (
 // taken to be in "default", as the API server would store them. When two
 // controllers share a namespace and name, the first in input order is used.
 // The arguments are not modified.
+//
+// The objects are looked up in the Input's Workloads index (built once per
+// snapshot), which keeps the services of a namespace in input order and the
+// first controller of each namespace and name, so the answer is the one a
+// scan in input order would give.
 func DefaultSelector(pod *corev1.Pod, in *SnapshotInput) labels.Selector {
 	set := labels.Set{}
 	if in == nil {
 		return set.AsSelector()
 	}
-	for _, svc := range in.Services {
-		if svc == nil || svc.Spec.Selector == nil || namespaceOf(svc.Namespace) != pod.Namespace {
-			continue
-		}
+	w := in.Workloads()
+	for _, svc := range w.Services(pod.Namespace) {
 		if selectsPod(svc.Spec.Selector, pod.Labels) {
 			set = labels.Merge(set, svc.Spec.Selector)
 		}
@@ -51,26 +54,17 @@ func DefaultSelector(pod *corev1.Pod, in *SnapshotInput) labels.Selector {
 	}
 	switch gv.WithKind(owner.Kind) {
 	case kindReplicationController:
-		for _, rc := range in.ReplicationControllers {
-			if rc != nil && rc.Name == owner.Name && namespaceOf(rc.Namespace) == pod.Namespace {
-				set = labels.Merge(set, rc.Spec.Selector)
-				sel = set.AsSelector()
-				break
-			}
+		if rc := w.ReplicationController(pod.Namespace, owner.Name); rc != nil {
+			set = labels.Merge(set, rc.Spec.Selector)
+			sel = set.AsSelector()
 		}
 	case kindReplicaSet:
-		for _, rs := range in.ReplicaSets {
-			if rs != nil && rs.Name == owner.Name && namespaceOf(rs.Namespace) == pod.Namespace {
-				sel = addSelectorRequirements(sel, rs.Spec.Selector)
-				break
-			}
+		if rs := w.ReplicaSet(pod.Namespace, owner.Name); rs != nil {
+			sel = addSelectorRequirements(sel, rs.Spec.Selector)
 		}
 	case kindStatefulSet:
-		for _, ss := range in.StatefulSets {
-			if ss != nil && ss.Name == owner.Name && namespaceOf(ss.Namespace) == pod.Namespace {
-				sel = addSelectorRequirements(sel, ss.Spec.Selector)
-				break
-			}
+		if ss := w.StatefulSet(pod.Namespace, owner.Name); ss != nil {
+			sel = addSelectorRequirements(sel, ss.Spec.Selector)
 		}
 	}
 	return sel
@@ -99,11 +93,4 @@ func selectsPod(selector, podLabels map[string]string) bool {
 		}
 	}
 	return true
-}
-
-func namespaceOf(ns string) string {
-	if ns == "" {
-		return metav1.NamespaceDefault
-	}
-	return ns
 }

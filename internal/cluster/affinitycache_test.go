@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
 )
 
 func antiAffinity(key, value, topologyKey string, namespaces ...string) *corev1.Affinity {
@@ -100,4 +102,239 @@ func TestPreparePodsParallelAgrees(t *testing.T) {
 		}
 	}
 	require.Positive(t, errCount, "the input has invalid pods")
+}
+
+// withAffinity is a pod of namespace ns bound to n1 with the given affinity.
+func withAffinity(ns, name string, aff *corev1.Affinity) *corev1.Pod {
+	p := pod(ns, name, "n1", rl("cpu", "100m"))
+	p.Spec.Affinity = aff
+	return p
+}
+
+// termsOf are the four compiled lists of a PodInfo, for comparing whole.
+func termsOf(pi *PodInfo) [4]any {
+	return [4]any{pi.RequiredAffinityTerms, pi.RequiredAntiAffinityTerms, pi.PreferredAffinityTerms, pi.PreferredAntiAffinityTerms}
+}
+
+// TestAffinityCacheKeepsSpecsApart: each variant differs from the base spec
+// in one thing compileAffinity reads (framework.NewPodInfo's terms); New
+// must compile each pod as if alone, so a cache that conflated any two of
+// these specs fails here. Equal specs written differently (nil versus empty
+// lists, matchLabels in another insertion order) do share.
+func TestAffinityCacheKeepsSpecsApart(t *testing.T) {
+	base := func() *corev1.Affinity {
+		return &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web", "tier": "front"}},
+				TopologyKey:   "zone",
+			}},
+			PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{
+				Weight:          5,
+				PodAffinityTerm: corev1.PodAffinityTerm{LabelSelector: &metav1.LabelSelector{}, TopologyKey: "host"},
+			}},
+		}}
+	}
+	req := func(a *corev1.Affinity) *corev1.PodAffinityTerm {
+		return &a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0]
+	}
+	variants := []struct {
+		name   string
+		ns     string
+		change func(a *corev1.Affinity)
+	}{
+		{"another matchLabels value", "a", func(a *corev1.Affinity) { req(a).LabelSelector.MatchLabels["app"] = "db" }},
+		{"another matchLabels key", "a", func(a *corev1.Affinity) {
+			req(a).LabelSelector.MatchLabels = map[string]string{"app": "web", "tie": "front"}
+		}},
+		{"a label moved into an expression", "a", func(a *corev1.Affinity) {
+			req(a).LabelSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"},
+				MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "tier", Operator: metav1.LabelSelectorOpIn, Values: []string{"front"}}}}
+		}},
+		{"an expression with another operator", "a", func(a *corev1.Affinity) {
+			req(a).LabelSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"},
+				MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "tier", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"front"}}}}
+		}},
+		{"a nil label selector (matches nothing)", "a", func(a *corev1.Affinity) { req(a).LabelSelector = nil }},
+		{"an empty label selector (matches everything)", "a", func(a *corev1.Affinity) { req(a).LabelSelector = &metav1.LabelSelector{} }},
+		{"an empty namespace selector (all namespaces)", "a", func(a *corev1.Affinity) { req(a).NamespaceSelector = &metav1.LabelSelector{} }},
+		{"a namespace selector", "a", func(a *corev1.Affinity) {
+			req(a).NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+		}},
+		{"explicit namespaces", "a", func(a *corev1.Affinity) { req(a).Namespaces = []string{"x"} }},
+		{"another topology key", "a", func(a *corev1.Affinity) { req(a).TopologyKey = "host" }},
+		{"another weight", "a", func(a *corev1.Affinity) {
+			a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].Weight = 6
+		}},
+		{"the required term made preferred", "a", func(a *corev1.Affinity) {
+			a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = append(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution,
+				corev1.WeightedPodAffinityTerm{Weight: 1, PodAffinityTerm: *req(a)})
+			a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = nil
+		}},
+		{"affinity instead of anti-affinity", "a", func(a *corev1.Affinity) {
+			a.PodAffinity = &corev1.PodAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution:  a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution,
+				PreferredDuringSchedulingIgnoredDuringExecution: a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution,
+			}
+			a.PodAntiAffinity = nil
+		}},
+		{"a second term", "a", func(a *corev1.Affinity) {
+			r := &a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+			*r = append(*r, (*r)[0])
+		}},
+		{"another pod namespace (the default term namespace)", "b", func(*corev1.Affinity) {}},
+	}
+	pods := []*corev1.Pod{withAffinity("a", "base", base())}
+	for i, v := range variants {
+		a := base()
+		v.change(a)
+		pods = append(pods, withAffinity(v.ns, fmt.Sprintf("v%02d", i), a))
+	}
+	// Written differently, read the same: these share the base's terms.
+	same := base()
+	same.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector.MatchLabels = map[string]string{"tier": "front", "app": "web"}
+	same.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].Namespaces = []string{}
+	pods = append(pods, withAffinity("a", "same", same))
+
+	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("cpu", "100"))}, Pods: pods})
+	require.NoError(t, err)
+	got := map[string]*PodInfo{}
+	for _, pi := range snap.Nodes()[0].Pods {
+		alone, err := NewPodInfo(pi.Pod)
+		require.NoError(t, err)
+		require.Equal(t, termsOf(alone), termsOf(pi), "%s compiles as if alone", pi.Key)
+		got[pi.Pod.Name] = pi
+	}
+	for i, v := range variants {
+		name := fmt.Sprintf("v%02d", i)
+		assert.NotEqual(t, termsOf(got["base"]), termsOf(got[name]), v.name)
+	}
+	require.Same(t, &got["base"].RequiredAntiAffinityTerms[0], &got["same"].RequiredAntiAffinityTerms[0], "an equal spec shares")
+}
+
+// TestAffinityCacheCollision: two specs whose hashes collide (forced here by
+// filing one under the other's hash) are told apart by the field-by-field
+// comparison, in the shared table and in a goroutine's own.
+func TestAffinityCacheCollision(t *testing.T) {
+	a := withAffinity("ns", "a", antiAffinity("app", "web", "zone"))
+	b := withAffinity("ns", "b", antiAffinity("app", "db", "zone"))
+	wantB, err := NewPodInfo(b)
+	require.NoError(t, err)
+
+	shared := newSharedAffinities()
+	var piA PodInfo
+	require.NoError(t, compileAffinity(&piA, a))
+	entry := &compiledAffinity{exemplar: a, requiredAntiAffinity: piA.RequiredAntiAffinityTerms, preferredAntiAffinity: piA.PreferredAntiAffinityTerms}
+	hb := hashAffinitySpec(shared.seed, b)
+	shared.byKey[hb] = entry
+
+	t.Run("shared table", func(t *testing.T) {
+		c := affinityCache{shared: shared}
+		var pi PodInfo
+		require.NoError(t, c.compile(&pi, b))
+		assert.Equal(t, termsOf(wantB), termsOf(&pi))
+	})
+	t.Run("own table", func(t *testing.T) {
+		c := affinityCache{shared: newSharedAffinities(), local: map[uint64]*compiledAffinity{}}
+		c.local[hashAffinitySpec(c.shared.seed, b)] = entry
+		var pi PodInfo
+		require.NoError(t, c.compile(&pi, b))
+		assert.Equal(t, termsOf(wantB), termsOf(&pi))
+		// Both specs now live under one hash; each still finds its own.
+		var again PodInfo
+		require.NoError(t, c.compile(&again, a))
+		assert.Equal(t, termsOf(&piA), termsOf(&again))
+	})
+}
+
+// TestAffinityCacheProperty: over specs drawn from small pools (so that
+// equal and nearly equal specs are common), New gives every pod the terms
+// compileAffinity gives it alone, and sameAffinitySpec never calls two specs
+// equal that compile differently.
+func TestAffinityCacheProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 12).Draw(t, "pods")
+		pods := make([]*corev1.Pod, n)
+		for i := range pods {
+			pods[i] = withAffinity(rapid.SampledFrom([]string{"a", "b"}).Draw(t, "ns"), fmt.Sprintf("p%d", i), genAffinity(t))
+		}
+		snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("cpu", "100"))}, Pods: pods})
+		if err != nil {
+			return // an invalid selector was drawn; errors are TestNewValidates' business
+		}
+		alone := map[*corev1.Pod]*PodInfo{}
+		for _, pi := range snap.Nodes()[0].Pods {
+			want, err := NewPodInfo(pi.Pod)
+			require.NoError(t, err)
+			require.Equal(t, termsOf(want), termsOf(pi), pi.Key)
+			alone[pi.Pod] = want
+		}
+		for _, p := range pods {
+			for _, q := range pods {
+				if hasPodAffinity(p) && hasPodAffinity(q) && sameAffinitySpec(p, q) {
+					require.Equal(t, termsOf(alone[p]), termsOf(alone[q]), "%s and %s called equal", p.Name, q.Name)
+				}
+			}
+		}
+	})
+}
+
+func genSelector(t *rapid.T, label string) *metav1.LabelSelector {
+	switch rapid.IntRange(0, 3).Draw(t, label+"kind") {
+	case 0:
+		return nil
+	case 1:
+		return &metav1.LabelSelector{}
+	}
+	s := &metav1.LabelSelector{}
+	for range rapid.IntRange(0, 2).Draw(t, label+"labels") {
+		if s.MatchLabels == nil {
+			s.MatchLabels = map[string]string{}
+		}
+		s.MatchLabels[rapid.SampledFrom([]string{"app", "tier"}).Draw(t, label+"k")] = rapid.SampledFrom([]string{"web", "db"}).Draw(t, label+"v")
+	}
+	for range rapid.IntRange(0, 1).Draw(t, label+"exprs") {
+		s.MatchExpressions = append(s.MatchExpressions, metav1.LabelSelectorRequirement{
+			Key:      rapid.SampledFrom([]string{"app", "tier"}).Draw(t, label+"ek"),
+			Operator: rapid.SampledFrom([]metav1.LabelSelectorOperator{metav1.LabelSelectorOpIn, metav1.LabelSelectorOpNotIn}).Draw(t, label+"op"),
+			Values:   rapid.SliceOfN(rapid.SampledFrom([]string{"web", "db"}), 1, 2).Draw(t, label+"ev"),
+		})
+	}
+	return s
+}
+
+func genTerm(t *rapid.T) corev1.PodAffinityTerm {
+	term := corev1.PodAffinityTerm{
+		LabelSelector:     genSelector(t, "sel"),
+		NamespaceSelector: genSelector(t, "nssel"),
+		TopologyKey:       rapid.SampledFrom([]string{"zone", "host"}).Draw(t, "key"),
+	}
+	if rapid.Bool().Draw(t, "hasNamespaces") {
+		term.Namespaces = rapid.SliceOfN(rapid.SampledFrom([]string{"a", "b"}), 0, 2).Draw(t, "namespaces")
+	}
+	return term
+}
+
+func genAffinity(t *rapid.T) *corev1.Affinity {
+	terms := func() []corev1.PodAffinityTerm {
+		var out []corev1.PodAffinityTerm
+		for range rapid.IntRange(0, 2).Draw(t, "terms") {
+			out = append(out, genTerm(t))
+		}
+		return out
+	}
+	weighted := func() []corev1.WeightedPodAffinityTerm {
+		var out []corev1.WeightedPodAffinityTerm
+		for range rapid.IntRange(0, 1).Draw(t, "weighted") {
+			out = append(out, corev1.WeightedPodAffinityTerm{Weight: int32(rapid.IntRange(1, 2).Draw(t, "weight")), PodAffinityTerm: genTerm(t)})
+		}
+		return out
+	}
+	a := &corev1.Affinity{}
+	if rapid.Bool().Draw(t, "affinity") {
+		a.PodAffinity = &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms(), PreferredDuringSchedulingIgnoredDuringExecution: weighted()}
+	}
+	if a.PodAffinity == nil || rapid.Bool().Draw(t, "anti") {
+		a.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms(), PreferredDuringSchedulingIgnoredDuringExecution: weighted()}
+	}
+	return a
 }

@@ -28,34 +28,50 @@ type vec struct {
 
 // exactVec converts a request list, or reports false when it names another
 // resource or a quantity that is not exact in its unit or is negative.
+//
+// It looks the three names up instead of ranging over the list: a lookup in
+// a small map compares short keys directly, while starting an iteration
+// costs more than the three lookups together (New calls this for every
+// container of every bound pod).
 func exactVec(rl corev1.ResourceList) (vec, bool) {
 	var out vec
-	for name, q := range rl {
-		var i int
-		var x int64
-		switch name {
-		case corev1.ResourceCPU:
-			i, x = vCPU, q.MilliValue()
-			if q.Cmp(*resource.NewMilliQuantity(x, resource.DecimalSI)) != 0 {
-				return out, false
-			}
-		case corev1.ResourceMemory, corev1.ResourceEphemeralStorage:
-			i, x = vMem, q.Value()
-			if name == corev1.ResourceEphemeralStorage {
-				i = vEph
-			}
-			if q.Cmp(*resource.NewQuantity(x, resource.DecimalSI)) != 0 {
-				return out, false
-			}
-		default:
-			return out, false
-		}
-		if x < 0 {
-			return out, false
-		}
-		out.v[i], out.has[i] = x, true
+	n := len(rl)
+	if n == 0 {
+		return out, true
 	}
-	return out, true
+	if n > vLen {
+		return out, false
+	}
+	found := 0
+	if q, ok := rl[corev1.ResourceCPU]; ok {
+		x := q.MilliValue()
+		if x < 0 || q.Cmp(*resource.NewMilliQuantity(x, resource.DecimalSI)) != 0 {
+			return out, false
+		}
+		out.v[vCPU], out.has[vCPU] = x, true
+		found++
+	}
+	if q, ok := rl[corev1.ResourceMemory]; ok {
+		x := q.Value()
+		if x < 0 || q.Cmp(*resource.NewQuantity(x, resource.DecimalSI)) != 0 {
+			return out, false
+		}
+		out.v[vMem], out.has[vMem] = x, true
+		found++
+	}
+	if found == n {
+		return out, true
+	}
+	if q, ok := rl[corev1.ResourceEphemeralStorage]; ok {
+		x := q.Value()
+		if x < 0 || q.Cmp(*resource.NewQuantity(x, resource.DecimalSI)) != 0 {
+			return out, false
+		}
+		out.v[vEph], out.has[vEph] = x, true
+		found++
+	}
+	// Any name left over is one the fast path does not handle.
+	return out, found == n
 }
 
 func (a *vec) add(b vec) {

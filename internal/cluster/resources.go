@@ -299,6 +299,12 @@ func podResourcesAt(pod *corev1.Pod, withoutPodLevelResize bool) (req, nonZero R
 	if req, nonZero, ok := fastPodResources(pod); ok {
 		return req, nonZero
 	}
+	return quantityPodResources(pod, withoutPodLevelResize)
+}
+
+// quantityPodResources is podResourcesAt on the exact Quantity arithmetic
+// alone, for a pod the fast path declined.
+func quantityPodResources(pod *corev1.Pod, withoutPodLevelResize bool) (req, nonZero Resource) {
 	reqs := PodRequests(pod, RequestOptions{UseStatusResources: true, WithoutPodLevelResize: withoutPodLevelResize})
 	req = ResourceFromList(reqs)
 	req.AllowedPodNumber = 0

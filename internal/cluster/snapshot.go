@@ -33,9 +33,10 @@ type Snapshot struct {
 	namespaces map[string]map[string]string // namespace -> labels
 	in         Input                        // workloads and PDBs, as given
 
-	// podLoc maps a pod key to its node index as of the last full index;
-	// extraLoc overrides it for pods bound by WithPod since. Entries may be
-	// stale (the pod was removed): lookups confirm on the node itself.
+	// podLoc maps a pod key to its node index as of the last full index
+	// (-1 for an input pod New left out); extraLoc overrides it for pods
+	// bound by WithPod since. Entries may be stale (the pod was removed):
+	// lookups confirm on the node itself.
 	podLoc   map[string]int
 	extraLoc map[string]int
 
@@ -63,6 +64,10 @@ type Input struct {
 	// InPlacePodLevelResourcesVerticalScaling gate is off (set it to
 	// !placement.Version.UsesPodLevelResizeStatus()). Views keep it.
 	WithoutPodLevelResize bool
+
+	// workloads is the lazily built Workloads index of a snapshot's Input
+	// (set by New, shared by views); nil for an Input the caller built.
+	workloads *workloadsCache
 }
 
 // Warning is an input object left out of the snapshot, and why.
@@ -159,7 +164,9 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			<-interned
 		}
 	}
-	seen := make(map[string]struct{}, len(in.Pods))
+	// podLoc finds duplicates in input order and becomes the snapshot's
+	// location index: a pod left out (warning) keeps -1 there.
+	podLoc := make(map[string]int, len(in.Pods))
 	perNode := make([][]*PodInfo, len(valid))
 	for i, pod := range in.Pods {
 		p := func() *field.Path { return podsPath.Index(i) }
@@ -172,11 +179,15 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			continue
 		}
 		key := prep[i].key
-		if _, dup := seen[key]; dup {
+		if _, dup := podLoc[key]; dup {
 			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), key))
 			continue
 		}
-		seen[key] = struct{}{}
+		ni := prep[i].node
+		if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+			ni = -1
+		}
+		podLoc[key] = ni
 		if prep[i].errs != nil {
 			errs = append(errs, prep[i].errs...)
 			continue
@@ -190,7 +201,6 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("terminal phase %s; ignored", pod.Status.Phase)})
 			continue
 		}
-		ni := prep[i].node
 		if ni < 0 {
 			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("bound to unknown node %q; ignored", pod.Spec.NodeName)})
 			continue
@@ -222,9 +232,10 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		byName:     make(map[string]int, len(valid)),
 		namespaces: namespaces,
 		in:         in,
-		podLoc:     make(map[string]int, len(seen)),
+		podLoc:     podLoc,
 		labels:     index,
 	}
+	s.in.workloads = newWorkloadsCache(&s.in)
 	for i, n := range valid {
 		s.byName[n.Name] = i
 		pods := perNode[i]
@@ -235,9 +246,6 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		ni.setPods(pods)
 		ni.Order = order
 		s.nodes[i] = ni
-		for _, p := range pods {
-			s.podLoc[p.Key] = i
-		}
 	}
 	waitInterned()
 	return s, warnings, nil
@@ -261,19 +269,25 @@ const parallelPods = 2048
 
 // preparePods compiles every non-nil, named pod, with par goroutines for a
 // large input; each writes only its own range of the result, so the result
-// does not depend on par. Equal affinity specs share compiled terms within
-// a range.
+// does not depend on par. Equal affinity specs share compiled terms
+// (affinityCache, one table for all goroutines).
 func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[string]int, par int) []podPrep {
 	out := make([]podPrep, len(pods))
+	shared := newSharedAffinities()
 	work := func(lo, hi int) {
-		var affinities affinityCache
+		affinities := affinityCache{shared: shared}
+		// One allocation for the range's PodInfos and one per chunk for
+		// their keys, instead of two per pod: the PodInfos live as long as
+		// the snapshot, and the collector then tracks a few large objects.
+		infos := make([]PodInfo, hi-lo)
+		var keys keyArena
 		for i := lo; i < hi; i++ {
 			pod := pods[i]
 			if pod == nil || pod.Name == "" {
 				continue
 			}
 			pp := &out[i]
-			pp.key = pod.Namespace + "/" + pod.Name
+			pp.key = keys.key(pods, i, hi)
 			pp.node = -1
 			if ni, ok := byName[pod.Spec.NodeName]; ok {
 				pp.node = ni
@@ -285,16 +299,15 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 			var res [2]Resource
 			var fast bool
 			res[0], res[1], fast = fastPodResources(pod)
-			known := &res
 			if !fast {
-				known = nil
 				if e := podNegativeRequests(pod, p); e != nil {
 					pp.errs = e
 					continue
 				}
+				res[0], res[1] = quantityPodResources(pod, withoutPodLevelResize)
 			}
-			pi, err := newPodInfoCached(pod, pp.key, withoutPodLevelResize, &affinities, known)
-			if err != nil {
+			pi := &infos[i-lo]
+			if err := fillPodInfo(pi, pod, pp.key, withoutPodLevelResize, &affinities, &res); err != nil {
 				pp.errs = prefixErrors(p(), err)
 				continue
 			}
@@ -313,6 +326,49 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 	}
 	_ = g.Wait()
 	return out
+}
+
+// keyArena builds pod keys (namespace/name) a chunk of pods at a time into
+// one string, each key a substring of it.
+type keyArena struct {
+	chunk string
+	off   []int // end of each key of the chunk in chunk, by pod index - first
+	first int
+}
+
+// keyChunk is the number of pods whose keys share one allocation.
+const keyChunk = 256
+
+// key returns pods[i]'s key (pods[i] is not nil), building the keys of
+// pods[i:min(i+keyChunk, hi)] when i is outside the current chunk.
+func (a *keyArena) key(pods []*corev1.Pod, i, hi int) string {
+	if a.off == nil || i < a.first || i >= a.first+len(a.off) {
+		end := min(i+keyChunk, hi)
+		n := 0
+		for _, p := range pods[i:end] {
+			if p != nil {
+				n += len(p.Namespace) + 1 + len(p.Name)
+			}
+		}
+		var b strings.Builder
+		b.Grow(n)
+		a.off = a.off[:0]
+		for _, p := range pods[i:end] {
+			if p != nil {
+				b.WriteString(p.Namespace)
+				b.WriteByte('/')
+				b.WriteString(p.Name)
+			}
+			a.off = append(a.off, b.Len())
+		}
+		a.chunk, a.first = b.String(), i
+	}
+	j := i - a.first
+	start := 0
+	if j > 0 {
+		start = a.off[j-1]
+	}
+	return a.chunk[start:a.off[j]]
 }
 
 // negativeQuantities reports every negative quantity of a list (the API
@@ -399,7 +455,20 @@ func (ni *NodeInfo) setPods(pods []*PodInfo) {
 	ni.NonZeroRequested = Resource{}
 	ni.UsedPorts = nil
 	for _, p := range pods {
-		ni.Requested = ni.Requested.add(p.Requests, 1)
+		// Summed in place: Requested is this node's own, so its Scalar map
+		// is filled once instead of copied per pod (Resource.add's
+		// copy-on-write is for the views).
+		ni.Requested.MilliCPU += p.Requests.MilliCPU
+		ni.Requested.Memory += p.Requests.Memory
+		ni.Requested.EphemeralStorage += p.Requests.EphemeralStorage
+		if len(p.Requests.Scalar) > 0 {
+			if ni.Requested.Scalar == nil {
+				ni.Requested.Scalar = make(map[corev1.ResourceName]int64, len(p.Requests.Scalar))
+			}
+			for k, v := range p.Requests.Scalar {
+				ni.Requested.Scalar[k] += v
+			}
+		}
 		ni.NonZeroRequested.MilliCPU += p.NonZeroRequests.MilliCPU
 		ni.NonZeroRequested.Memory += p.NonZeroRequests.Memory
 		ni.UsedPorts = addPorts(ni.UsedPorts, p.HostPorts)
@@ -504,7 +573,7 @@ func (s *Snapshot) Pod(key string) (*PodInfo, *NodeInfo, bool) {
 	if !ok {
 		i, ok = s.podLoc[key]
 	}
-	if !ok {
+	if !ok || i < 0 {
 		return nil, nil, false
 	}
 	ni := s.nodes[i]
@@ -538,7 +607,16 @@ func newPodInfo(pod *corev1.Pod, withoutPodLevelResize bool) (*PodInfo, error) {
 // sharing compiled affinity terms through cache (nil: no sharing), with the
 // pod's requests and non-zero requests when already computed (res, else nil).
 func newPodInfoCached(pod *corev1.Pod, key string, withoutPodLevelResize bool, cache *affinityCache, res *[2]Resource) (*PodInfo, error) {
-	pi := &PodInfo{Pod: pod, Key: key}
+	pi := &PodInfo{}
+	if err := fillPodInfo(pi, pod, key, withoutPodLevelResize, cache, res); err != nil {
+		return nil, err
+	}
+	return pi, nil
+}
+
+// fillPodInfo is newPodInfoCached into a zero PodInfo the caller allocated.
+func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize bool, cache *affinityCache, res *[2]Resource) error {
+	pi.Pod, pi.Key = pod, key
 	if pod.Spec.Priority != nil {
 		pi.Priority = *pod.Spec.Priority
 	}
@@ -555,10 +633,7 @@ func newPodInfoCached(pod *corev1.Pod, key string, withoutPodLevelResize bool, c
 	if hasRequiredAntiAffinity(pod) {
 		pi.affinityKind |= kindRequiredAnti
 	}
-	if err := cache.compile(pi, pod); err != nil {
-		return nil, err
-	}
-	return pi, nil
+	return cache.compile(pi, pod)
 }
 
 // PodHostPorts returns the host ports a pod occupies, as schedutil.GetHostPorts

@@ -1,0 +1,132 @@
+package cluster
+
+import (
+	"sync"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Workloads indexes an Input's Services and controllers for
+// PodTopologySpread's default selector (topology.DefaultSelector, after
+// kube-scheduler's helper.DefaultSelector), which would otherwise scan every
+// object once per pending pod. An object with an empty namespace is indexed
+// under "default", where the API server would store it; nil objects are left
+// out. A Workloads is immutable and safe for concurrent use.
+type Workloads struct {
+	services map[string][]*corev1.Service // by namespace, input order, selector set
+	rcs      map[objectKey]*corev1.ReplicationController
+	rss      map[objectKey]*appsv1.ReplicaSet
+	sss      map[objectKey]*appsv1.StatefulSet
+}
+
+type objectKey struct{ namespace, name string }
+
+// Services returns the Services of namespace ns that have a selector
+// (spec.selector not nil), in input order. The slice must not be modified.
+func (w *Workloads) Services(ns string) []*corev1.Service { return w.services[ns] }
+
+// ReplicationController returns the first ReplicationController in input
+// order with the given namespace and name, or nil.
+func (w *Workloads) ReplicationController(ns, name string) *corev1.ReplicationController {
+	return w.rcs[objectKey{ns, name}]
+}
+
+// ReplicaSet returns the first ReplicaSet in input order with the given
+// namespace and name, or nil.
+func (w *Workloads) ReplicaSet(ns, name string) *appsv1.ReplicaSet {
+	return w.rss[objectKey{ns, name}]
+}
+
+// StatefulSet returns the first StatefulSet in input order with the given
+// namespace and name, or nil.
+func (w *Workloads) StatefulSet(ns, name string) *appsv1.StatefulSet {
+	return w.sss[objectKey{ns, name}]
+}
+
+// workloadsCache holds the Workloads of a snapshot's Input, built on first
+// use (most modes never ask; filter-score asks once per pending pod without
+// constraints of its own). It remembers the slices it indexes, so that a
+// copy of the Input whose slices were replaced is not answered from it.
+type workloadsCache struct {
+	once     sync.Once
+	built    *Workloads
+	services []*corev1.Service
+	rss      []*appsv1.ReplicaSet
+	sss      []*appsv1.StatefulSet
+	rcs      []*corev1.ReplicationController
+}
+
+func newWorkloadsCache(in *Input) *workloadsCache {
+	return &workloadsCache{services: in.Services, rss: in.ReplicaSets, sss: in.StatefulSets, rcs: in.ReplicationControllers}
+}
+
+// indexes reports whether the cache was made for in's slices.
+func (c *workloadsCache) indexes(in *Input) bool {
+	return sameSlice(c.services, in.Services) && sameSlice(c.rss, in.ReplicaSets) &&
+		sameSlice(c.sss, in.StatefulSets) && sameSlice(c.rcs, in.ReplicationControllers)
+}
+
+func sameSlice[T any](a, b []*T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// Workloads returns the index of in's Services, ReplicaSets, StatefulSets
+// and ReplicationControllers. For the Input of a snapshot (Snapshot.Input)
+// it is built once, on first use, and shared by the snapshot's views and
+// by concurrent callers; for any other Input it is built on each call. in
+// is not modified.
+func (in *Input) Workloads() *Workloads {
+	if c := in.workloads; c != nil && c.indexes(in) {
+		c.once.Do(func() { c.built = buildWorkloads(in) })
+		return c.built
+	}
+	return buildWorkloads(in)
+}
+
+func buildWorkloads(in *Input) *Workloads {
+	w := &Workloads{
+		services: map[string][]*corev1.Service{},
+		rcs:      make(map[objectKey]*corev1.ReplicationController, len(in.ReplicationControllers)),
+		rss:      make(map[objectKey]*appsv1.ReplicaSet, len(in.ReplicaSets)),
+		sss:      make(map[objectKey]*appsv1.StatefulSet, len(in.StatefulSets)),
+	}
+	for _, svc := range in.Services {
+		if svc == nil || svc.Spec.Selector == nil {
+			continue
+		}
+		ns := namespaceOrDefault(svc.Namespace)
+		w.services[ns] = append(w.services[ns], svc)
+	}
+	for _, rc := range in.ReplicationControllers {
+		if rc != nil {
+			addFirst(w.rcs, objectKey{namespaceOrDefault(rc.Namespace), rc.Name}, rc)
+		}
+	}
+	for _, rs := range in.ReplicaSets {
+		if rs != nil {
+			addFirst(w.rss, objectKey{namespaceOrDefault(rs.Namespace), rs.Name}, rs)
+		}
+	}
+	for _, ss := range in.StatefulSets {
+		if ss != nil {
+			addFirst(w.sss, objectKey{namespaceOrDefault(ss.Namespace), ss.Name}, ss)
+		}
+	}
+	return w
+}
+
+// addFirst keeps the first object of each key (input order wins).
+func addFirst[T any](m map[objectKey]*T, k objectKey, v *T) {
+	if _, ok := m[k]; !ok {
+		m[k] = v
+	}
+}
+
+func namespaceOrDefault(ns string) string {
+	if ns == "" {
+		return metav1.NamespaceDefault
+	}
+	return ns
+}
