@@ -75,6 +75,7 @@ type Compiled struct {
 	added             *nodeaffinity.Selector
 	preferred         *nodeaffinity.Preferred
 	addedPreferred    *nodeaffinity.Preferred
+	naIndex           *nodeAffinityIndex // the same, through node label columns; nil: none
 
 	// NodePorts.
 	ports []cluster.HostPort
@@ -216,6 +217,10 @@ func compile(snap *Snapshot, pod *corev1.Pod, opts Options, noTopology bool) (*C
 
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%w %s: %w", ErrInvalidPod, pi.Key, errs.ToAggregate())
+	}
+	if !noTopology {
+		// Kubelet admission (noTopology) checks one node: no index.
+		c.naIndex = c.indexNodeAffinity()
 	}
 	if err := c.runPreFilter(); err != nil {
 		return nil, err

@@ -101,12 +101,7 @@ func (c *Compiled) filterOne(i int, n *cluster.NodeInfo) sched.Status {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonTaint}
 		}
 	case fNodeAffinity:
-		if c.added != nil && !c.added.Matches(n.Node) {
-			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinityEnforced}
-		}
-		if !c.matchesRequiredAffinity(n.Node) {
-			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinity}
-		}
+		return c.nodeAffinityFilter(n)
 	case fNodePorts:
 		if len(n.UsedPorts) > 0 && c.portsConflict(n.UsedPorts) {
 			return sched.Status{Code: sched.Unschedulable, Reasons: reasonPorts}

@@ -144,7 +144,7 @@ func (c *Compiled) scoreLocal(s *Scores, feasible []*NodeInfo) {
 		}
 		// NodeAffinity: weights of the matching preferred terms.
 		if r := s.Raw[sNodeAffinity]; r != nil {
-			r[i] = c.addedPreferred.Score(n.Node) + c.preferred.Score(n.Node)
+			r[i] = c.preferredScore(n)
 		}
 		// NodeResourcesFit: the scoring strategy.
 		if r := s.Raw[sNodeResourcesFit]; r != nil {

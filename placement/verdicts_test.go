@@ -190,3 +190,35 @@ func TestParallelTopologyDoesNotChangeResults(t *testing.T) {
 		require.Equal(t, seq.Evaluate(), par.Evaluate())
 	})
 }
+
+// TestNodeAffinityIndexAgreesWithMaps: for the snapshot's own nodes the
+// NodeAffinity filter and score go through the label-column index; a copy
+// of the node object (not the snapshot's) goes through the label maps. Both
+// give the same statuses and scores, for the pod's nodeSelector, required
+// and preferred terms and the profile's added affinity.
+func TestNodeAffinityIndexAgreesWithMaps(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWorld(t)
+		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+		require.NoError(t, err)
+		opts := Options{}
+		if rapid.Bool().Draw(t, "added") {
+			opts.AddedAffinity = &corev1.NodeAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+					MatchExpressions: []corev1.NodeSelectorRequirement{expr("disk", rapid.SampledFrom([]corev1.NodeSelectorOperator{corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn}).Draw(t, "op"), "hdd")}}}},
+				PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: 3,
+					Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, "z2")}}}},
+			}
+		}
+		c, err := Compile(snap, w.pending, opts)
+		require.NoError(t, err)
+		for _, n := range snap.Nodes() {
+			require.True(t, c.naIndex == nil || c.indexes(n))
+			other := *n
+			other.Node = n.Node.DeepCopy()
+			require.False(t, c.indexes(&other))
+			require.Equal(t, c.FilterEach(&other), c.FilterEach(n), n.Name)
+			require.Equal(t, c.preferredScore(&other), c.preferredScore(n), n.Name)
+		}
+	})
+}

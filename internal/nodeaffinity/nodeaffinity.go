@@ -37,6 +37,7 @@ func LabelOperator(op corev1.NodeSelectorOperator) (_ selection.Operator, ok boo
 // Term is a compiled NodeSelectorTerm (nodeaffinity's nodeSelectorTerm).
 type Term struct {
 	labels labelmatch.Matcher // the ANDed matchExpressions; none matches all
+	reqs   []labels.Requirement
 	fields []fieldRequirement // the ANDed matchFields
 }
 
@@ -81,6 +82,7 @@ func CompileTerm(t *corev1.NodeSelectorTerm, path *field.Path) (Term, field.Erro
 			reqs = append(reqs, *r)
 		}
 		out.labels = labelmatch.FromRequirements(reqs)
+		out.reqs = reqs
 	}
 	for i := range t.MatchFields {
 		e := &t.MatchFields[i]
