@@ -28,19 +28,17 @@ var (
 // The arguments are not modified.
 //
 // The objects are looked up in the Input's Workloads index (built once per
-// snapshot), which keeps the services of a namespace in input order and the
-// first controller of each namespace and name, so the answer is the one a
-// scan in input order would give.
+// snapshot): the services that select the pod come out of it in input
+// order, and it keeps the first controller of each namespace and name, so
+// the answer is the one a scan of every object in input order would give.
 func DefaultSelector(pod *corev1.Pod, in *SnapshotInput) labels.Selector {
 	set := labels.Set{}
 	if in == nil {
 		return set.AsSelector()
 	}
 	w := in.Workloads()
-	for _, svc := range w.Services(pod.Namespace) {
-		if selectsPod(svc.Spec.Selector, pod.Labels) {
-			set = labels.Merge(set, svc.Spec.Selector)
-		}
+	for _, svc := range w.ServicesSelecting(pod.Namespace, pod.Labels) {
+		set = labels.Merge(set, svc.Spec.Selector)
 	}
 	sel := set.AsSelector()
 
@@ -81,16 +79,4 @@ func addSelectorRequirements(sel labels.Selector, ls *metav1.LabelSelector) labe
 		sel = sel.Add(reqs...)
 	}
 	return sel
-}
-
-// selectsPod is labels.SelectorFromValidatedSet(selector).Matches(podLabels)
-// without building the selector: every pair of the service's selector is a
-// label of the pod (an empty selector selects every pod).
-func selectsPod(selector, podLabels map[string]string) bool {
-	for k, v := range selector {
-		if w, ok := podLabels[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }

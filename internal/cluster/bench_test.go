@@ -76,8 +76,8 @@ func BenchmarkNew(b *testing.B) {
 	b.ReportMetric(float64((testbuild.CPUTime()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
-// BenchmarkWorkloads is one default-selector lookup per pod after the
-// index is built (once per snapshot).
+// BenchmarkWorkloads is the default selector's lookups for 100 pods once
+// the index is built (once per snapshot).
 func BenchmarkWorkloads(b *testing.B) {
 	in := benchInput()
 	snap, _, err := New(in)
@@ -88,7 +88,7 @@ func BenchmarkWorkloads(b *testing.B) {
 	for b.Loop() {
 		w := snap.Input().Workloads()
 		for _, p := range pods {
-			_ = w.Services(p.Namespace)
+			_ = w.ServicesSelecting(p.Namespace, p.Labels)
 			_ = w.ReplicaSet(p.Namespace, p.Name)
 		}
 	}

@@ -60,12 +60,33 @@
 // range, and an ordered pass then reports duplicates, errors and warnings in
 // input order, so the result does not depend on the split; meanwhile another
 // goroutine interns the bound pods' label sets into the LabelIndex (set IDs
-// are only indexes, so their order is irrelevant). Pods whose pod
-// (anti-)affinity specs are equal (a workload's replicas) share one compiled
-// copy of their terms, as upstream's equivalence of pods from one template
-// would; compiled terms are immutable. Requests that are exact in int64
-// units take an integer fast path (fastrequests.go), checked against the
-// Quantity arithmetic by a property test.
+// are only indexes, so their order is irrelevant). The work is bound by
+// reading the decoded objects, which are cold in the caches, so New reads
+// each one about once and allocates little:
+//
+//   - Pods whose pod (anti-)affinity specs are equal (a workload's replicas)
+//     share one compiled copy of their terms, as upstream's equivalence of
+//     pods from one template would; compiled terms are immutable. A spec is
+//     found by a hash of what compileAffinity reads and confirmed field by
+//     field against the first pod that had it (two specs never share by
+//     hash alone); one table serves all goroutines, so a spec is compiled
+//     about once per call.
+//   - A selector of plain matchLabels is built without labels.NewRequirement's
+//     regular expressions, after a check that decides exactly as
+//     apimachinery's label key and value validation (a property test and a
+//     fuzz target compare them); anything else, every invalid selector
+//     included, goes through metav1.LabelSelectorAsSelector and keeps its
+//     errors.
+//   - Requests that are exact in int64 units take an integer fast path
+//     (fastrequests.go) that looks the three names up instead of iterating
+//     the lists, checked against the Quantity arithmetic by a property test.
+//   - PodInfos are allocated per range and keys per chunk of pods; a node's
+//     sums are accumulated in place; one map serves duplicate detection and
+//     the location index.
+//
+// What only some callers need is built on first use: Input.Workloads, the
+// index of Services and controllers behind PodTopologySpread's default
+// selector, once per snapshot and shared by its views (sync.Once).
 //
 // # Determinism and concurrency
 //

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -16,16 +17,66 @@ import (
 // out. A Workloads is immutable and safe for concurrent use.
 type Workloads struct {
 	services map[string][]*corev1.Service // by namespace, input order, selector set
-	rcs      map[objectKey]*corev1.ReplicationController
-	rss      map[objectKey]*appsv1.ReplicaSet
-	sss      map[objectKey]*appsv1.StatefulSet
+	// Each service with a non-empty selector is filed under one pair of
+	// its selector, by its position in services[ns]: a
+	// service selects a pod only if the pod has that pair, so the pod's own
+	// labels find every candidate. selectAll holds the positions of the
+	// services whose empty selector selects every pod of the namespace.
+	byPair    map[servicePair][]int
+	selectAll map[string][]int
+	rcs       map[objectKey]*corev1.ReplicationController
+	rss       map[objectKey]*appsv1.ReplicaSet
+	sss       map[objectKey]*appsv1.StatefulSet
 }
 
 type objectKey struct{ namespace, name string }
 
+type servicePair struct{ namespace, key, value string }
+
 // Services returns the Services of namespace ns that have a selector
 // (spec.selector not nil), in input order. The slice must not be modified.
 func (w *Workloads) Services(ns string) []*corev1.Service { return w.services[ns] }
+
+// ServicesSelecting returns the Services of namespace ns whose selector
+// selects a pod with the given labels (every pair of spec.selector is a
+// label of the pod; an empty selector selects every pod, a nil one none),
+// in input order. It looks up only the services filed under the pod's
+// labels instead of testing every service of the namespace. The result is
+// a new slice.
+func (w *Workloads) ServicesSelecting(ns string, podLabels map[string]string) []*corev1.Service {
+	all := w.services[ns]
+	if len(all) == 0 {
+		return nil
+	}
+	candidates := append([]int(nil), w.selectAll[ns]...)
+	for k, v := range podLabels {
+		candidates = append(candidates, w.byPair[servicePair{ns, k, v}]...)
+	}
+	if len(candidates) == 0 {
+		return nil
+	}
+	// Each service is filed once, so the positions are distinct; sorted,
+	// they give input order.
+	slices.Sort(candidates)
+	var out []*corev1.Service
+	for _, i := range candidates {
+		if svc := all[i]; selectorSelects(svc.Spec.Selector, podLabels) {
+			out = append(out, svc)
+		}
+	}
+	return out
+}
+
+// selectorSelects is labels.SelectorFromValidatedSet(selector).Matches(podLabels)
+// without building the selector: every pair of selector is a label of the pod.
+func selectorSelects(selector, podLabels map[string]string) bool {
+	for k, v := range selector {
+		if w, ok := podLabels[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
 
 // ReplicationController returns the first ReplicationController in input
 // order with the given namespace and name, or nil.
@@ -87,17 +138,47 @@ func (in *Input) Workloads() *Workloads {
 
 func buildWorkloads(in *Input) *Workloads {
 	w := &Workloads{
-		services: map[string][]*corev1.Service{},
-		rcs:      make(map[objectKey]*corev1.ReplicationController, len(in.ReplicationControllers)),
-		rss:      make(map[objectKey]*appsv1.ReplicaSet, len(in.ReplicaSets)),
-		sss:      make(map[objectKey]*appsv1.StatefulSet, len(in.StatefulSets)),
+		services:  map[string][]*corev1.Service{},
+		byPair:    map[servicePair][]int{},
+		selectAll: map[string][]int{},
+		rcs:       make(map[objectKey]*corev1.ReplicationController, len(in.ReplicationControllers)),
+		rss:       make(map[objectKey]*appsv1.ReplicaSet, len(in.ReplicaSets)),
+		sss:       make(map[objectKey]*appsv1.StatefulSet, len(in.StatefulSets)),
+	}
+	// A service is filed under the pair of its selector that the fewest
+	// services of its namespace have (ties: the smallest key), so that a
+	// pair common to many selectors (app=web) does not make every such
+	// service a candidate for every pod that has it.
+	pairs := map[servicePair]int{}
+	for _, svc := range in.Services {
+		if svc == nil || svc.Spec.Selector == nil {
+			continue
+		}
+		ns := namespaceOrDefault(svc.Namespace)
+		for k, v := range svc.Spec.Selector {
+			pairs[servicePair{ns, k, v}]++
+		}
 	}
 	for _, svc := range in.Services {
 		if svc == nil || svc.Spec.Selector == nil {
 			continue
 		}
 		ns := namespaceOrDefault(svc.Namespace)
+		pos := len(w.services[ns])
 		w.services[ns] = append(w.services[ns], svc)
+		if len(svc.Spec.Selector) == 0 {
+			w.selectAll[ns] = append(w.selectAll[ns], pos)
+			continue
+		}
+		var best servicePair
+		bestCount := -1
+		for k, v := range svc.Spec.Selector {
+			p := servicePair{ns, k, v}
+			if c := pairs[p]; bestCount < 0 || c < bestCount || (c == bestCount && k < best.key) {
+				best, bestCount = p, c
+			}
+		}
+		w.byPair[best] = append(w.byPair[best], pos)
 	}
 	for _, rc := range in.ReplicationControllers {
 		if rc != nil {
