@@ -89,11 +89,13 @@
 // # Concurrency and cost
 //
 // Compiled values and snapshots are immutable: any number of goroutines may
-// share them. Options.Parallelism lets Schedule and Score split the node
-// range over goroutines (errgroup, each writing only its own range); results
-// are identical for any value (a property test checks it). Admit compiles
-// without the topology plugins, which the kubelet does not run. Compile does the per-pod work once (request vectors, compiled
-// node selector terms, tolerations, host ports, image names, the topology
+// share them. Options.Parallelism lets Schedule split the node range over
+// goroutines (errgroup, each writing only its own range), Compile build the
+// PodTopologySpread and InterPodAffinity PreFilter states side by side, and
+// Score run those two plugins beside the node-local ones; results are
+// identical for any value (property tests check it). Admit compiles
+// without the topology plugins, which the kubelet does not run. Compile
+// does the per-pod work once (request vectors, compiled node selector terms, tolerations, host ports, image names, the topology
 // plugins' per-domain counts); Filter then costs a few loads and compares per
 // node and allocates nothing for the built-in plugins (reason slices are
 // shared package-level values that callers must not modify). Measured on the
@@ -104,6 +106,10 @@
 // a required zone pod affinity (150-210 ns per node), with 48-70
 // allocations per pod, none per node. The full Evaluate report takes about
 // 3 ms for the requests-only pod, most of it the per-node records and
-// scores; it shares one Filters list among the nodes whose filters all gave
-// the same verdicts (treat a Result as read-only).
+// scores. Evaluate numbers each plugin's distinct statuses per pod and
+// packs a node's verdicts into one integer key, so nodes whose filters all
+// gave the same verdicts share one Filters list and recorded status, found
+// by comparing keys (treat a Result as read-only). NodeAffinity reads the
+// snapshot's node label columns (each requirement settled once per distinct
+// label value) for the snapshot's own nodes, the label maps for any other.
 package placement

@@ -259,10 +259,16 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 	}
 	sort.Strings(r.PreScoreSkippedPlugins)
 	var top int64
-	scoreBlock := make([]PluginScore, len(feasibleIdx)*numScores)
+	run := 0 // plugins listed per node
+	for p := range numScores {
+		if !s.Skipped[p] {
+			run++
+		}
+	}
+	scoreBlock := make([]PluginScore, len(feasibleIdx)*run)
 	for k, i := range feasibleIdx {
 		nr := &r.Nodes[i]
-		nr.Scores = scoreBlock[k*numScores : k*numScores : (k+1)*numScores]
+		nr.Scores = scoreBlock[k*run : k*run : (k+1)*run]
 		for p := range numScores {
 			if s.Skipped[p] {
 				continue

@@ -91,6 +91,15 @@
 // snapshot views. All functions are safe for concurrent use; a
 // [PriorityClasses] is immutable.
 //
+// Options.Parallelism (in ScheduleQueue, Placement.Parallelism when it is
+// 0) lets the dry run try potential nodes on several goroutines: each has
+// its own private node copy, preemptor scratch and PDB-match cache, and the
+// candidate loop takes the outcomes in visiting order, so the candidates,
+// the rejected nodes, the chosen node and the first dry-run error are those
+// of the one-goroutine run (a property test checks it). With sampling, nodes
+// are tried in rounds of the wanted candidate count, so an early stop
+// discards at most one round.
+//
 // # Deliberate differences from upstream
 //
 //   - Upstream's random choices (candidate sampling offset, the final

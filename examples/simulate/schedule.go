@@ -143,6 +143,9 @@ func convertResult(r *preemption.PodOutcome) scheduleResult {
 	if r.Outcome != preemption.Failed || r.PreFilter.Code != sched.Success {
 		sr.PreFilter = &preFilterOut{Status: pluginStatus(r.PreFilter)}
 	}
+	if len(r.NodeStatuses) > 0 && r.PreFilter.Code == sched.Success {
+		sr.NodeStatuses = make([]nodeStatusOut, 0, len(r.NodeStatuses))
+	}
 	for _, ns := range r.NodeStatuses {
 		if r.PreFilter.Code != sched.Success {
 			break

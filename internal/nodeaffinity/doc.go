@@ -7,6 +7,12 @@
 // that, matching cannot fail, allocates nothing and makes no interface call
 // for the In / NotIn / Exists / DoesNotExist operators.
 //
+// Indexed forms (Term.Index, Selector.Index, Preferred.Index,
+// LabelsIndexed) settle each label requirement once per distinct value of
+// its key in a snapshot's node label columns, so that matching a node of
+// that snapshot is an array load and a table load per requirement; they
+// decide exactly as the map forms (a property test checks it).
+//
 // It is shared by placement (NodeAffinity filter and score), topology
 // (PodTopologySpread's node inclusion policy) and the scenario validator.
 // Compiled values are immutable and safe for concurrent use.
