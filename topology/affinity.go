@@ -342,53 +342,34 @@ func (w *walker) all() {
 		return
 	}
 	occ := ix.snap.Occurrences()
-	ra := &occ.RequiredAntiAffinity
-	for id := int32(0); int(id)+1 < len(ra.Start); id++ {
-		nodes, _ := ra.Uses(id)
-		if len(nodes) == 0 || !a.existingMatches(id, &ix.view.TermMatchers[id], w.termMemo) {
-			continue
-		}
-		k := w.keys.get(&a.existingAntiCounts, ix, id)
-		for _, i := range nodes {
+	ix.eachMatchingUse(occ, cluster.RequiredAntiAffinityTerms,
+		func(id int32) bool { return a.existingMatches(id, &ix.view.TermMatchers[id], w.termMemo) },
+		func(id, i, _ int32) {
+			k := w.keys.get(&a.existingAntiCounts, ix, id)
 			if d := k.col.Of[i]; d >= 0 {
 				a.existingAntiCounts.add(k, d, 1)
 			}
-		}
-	}
-	if len(a.reqAff) == 0 && len(a.reqAnti) == 0 {
-		return
-	}
-	for id := int32(0); int(id)+1 < len(occ.SetStart); id++ {
-		pods := occ.Pods(id)
-		if len(pods) == 0 {
-			continue
-		}
-		if len(a.reqAff) > 0 && a.setMatchesAll(ix, id, w.allMemo) {
-			for _, i := range pods {
-				if i < 0 {
-					i = -1 - i // terminating pods count for affinity
-				}
+		})
+	if len(a.reqAff) > 0 {
+		ix.eachMatchingPod(occ,
+			func(id int32) bool { return a.setMatchesAll(ix, id, w.allMemo) },
+			func(i int32, _ bool) { // terminating pods count for affinity
 				for _, k := range a.affKeys {
 					if d := k.col.Of[i]; d >= 0 {
 						a.affinityCounts.add(k, d, 1)
 					}
 				}
-			}
-		}
-		for j := range a.reqAnti {
-			if !ix.setMatches(id, &a.reqAnti[j].m, w.antiMemos[j]) {
-				continue
-			}
-			k := a.antiKeys[j]
-			for _, i := range pods {
-				if i < 0 {
-					i = -1 - i
-				}
+			})
+	}
+	for j := range a.reqAnti {
+		t, k := &a.reqAnti[j], a.antiKeys[j]
+		ix.eachMatchingPod(occ,
+			func(id int32) bool { return ix.setMatches(id, &t.m, w.antiMemos[j]) },
+			func(i int32, _ bool) {
 				if d := k.col.Of[i]; d >= 0 {
 					a.antiAffinityCounts.add(k, d, 1)
 				}
-			}
-		}
+			})
 	}
 }
 

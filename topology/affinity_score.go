@@ -56,21 +56,15 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 		// The incoming pod's preferred terms against every pod (only when it
 		// has some, which is when upstream walks every pod).
 		if hasConstraints {
-			for id := int32(0); int(id)+1 < len(occ.SetStart); id++ {
-				pods := occ.Pods(id)
-				if len(pods) == 0 {
-					continue
-				}
-				addIncoming(&topo, ix, occ, id, pods, a.prefAff, prefAffKeys, prefAffMemos, 1)
-				addIncoming(&topo, ix, occ, id, pods, a.prefAnti, prefAntiKeys, prefAntiMemos, -1)
-			}
+			addIncoming(&topo, ix, occ, a.prefAff, prefAffKeys, prefAffMemos, 1)
+			addIncoming(&topo, ix, occ, a.prefAnti, prefAntiKeys, prefAntiMemos, -1)
 		}
 		// Existing pods' terms against the incoming pod.
 		if hard > 0 {
-			a.addExisting(&topo, keys, termMemo, occ, &occ.RequiredAffinity, int64(hard), 0)
+			a.addExisting(&topo, keys, termMemo, occ, cluster.RequiredAffinityTerms, int64(hard), 0)
 		}
-		a.addExisting(&topo, keys, termMemo, occ, &occ.PreferredAffinity, 0, 1)
-		a.addExisting(&topo, keys, termMemo, occ, &occ.PreferredAntiAffinity, 0, -1)
+		a.addExisting(&topo, keys, termMemo, occ, cluster.PreferredAffinityTerms, 0, 1)
+		a.addExisting(&topo, keys, termMemo, occ, cluster.PreferredAntiAffinityTerms, 0, -1)
 	}
 	if !topo.nonEmpty {
 		return raw, normalized, true
@@ -100,51 +94,43 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 	return raw, normalized, false
 }
 
-// addExisting adds, for each use of an existing pod's term (one kind of
-// cluster.Occurrences) that matches the incoming pod, on a node with
-// labels, fixed + sign * the use's weight at the node's pair for the
-// term's key.
+// addExisting adds, for each use of an existing pod's term of one kind
+// that matches the incoming pod, on a node with labels, fixed + sign * the
+// use's weight at the node's pair for the term's key.
 func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo, occ *cluster.Occurrences,
-	uses *cluster.TermOccurrences, fixed, sign int64) {
-	for id := int32(0); int(id)+1 < len(uses.Start); id++ {
-		nodes, weights := uses.Uses(id)
-		if len(nodes) == 0 || !a.existingMatches(id, &a.ix.view.TermMatchers[id], mm) {
-			continue
-		}
-		k := keys.get(topo, &a.ix, id)
-		for u, i := range nodes {
-			if !occ.Labelled[i] {
-				continue // processExistingPod skips pods of unlabelled nodes
+	kind cluster.TermKind, fixed, sign int64) {
+	ix := &a.ix
+	ix.eachMatchingUse(occ, kind,
+		func(id int32) bool { return a.existingMatches(id, &ix.view.TermMatchers[id], mm) },
+		func(id, i, weight int32) {
+			if !occ.Labelled(i) {
+				return // processExistingPod skips pods of unlabelled nodes
 			}
+			k := keys.get(topo, ix, id)
 			if d := k.col.Of[i]; d >= 0 {
-				topo.add(k, d, fixed+sign*int64(weights[u]))
+				topo.add(k, d, fixed+sign*int64(weight))
 			}
-		}
-	}
+		})
 }
 
-// addIncoming adds, for each of the incoming pod's preferred terms that
-// matches label set id, sign * weight per pod of the set (terminating pods
-// included) on a node with labels, at the node's value of the term's key.
-func addIncoming(topo *topoCounts, ix *interned, occ *cluster.Occurrences, id int32, pods []int32,
+// addIncoming adds, for each of the incoming pod's preferred terms, sign *
+// weight per pod it matches (terminating pods included) on a node with
+// labels, at the node's value of the term's key.
+func addIncoming(topo *topoCounts, ix *interned, occ *cluster.Occurrences,
 	terms []incomingTerm, keys []*keyCounts, memos []memo, sign int64) {
 	for j := range terms {
-		t := &terms[j]
-		if !ix.setMatches(id, &t.m, memos[j]) {
-			continue
-		}
-		k := keys[j]
-		for _, i := range pods {
-			if i < 0 {
-				i = -1 - i
-			}
-			if !occ.Labelled[i] {
-				continue
-			}
-			if d := k.col.Of[i]; d >= 0 {
-				topo.add(k, d, sign*int64(t.weight))
-			}
-		}
+		t, k, mm := &terms[j], keys[j], memos[j]
+		w := sign * int64(t.weight)
+		ix.eachMatchingPod(occ,
+			func(id int32) bool { return ix.setMatches(id, &t.m, mm) },
+			func(i int32, _ bool) {
+				if !occ.Labelled(i) {
+					return
+				}
+				if d := k.col.Of[i]; d >= 0 {
+					topo.add(k, d, w)
+				}
+			})
 	}
 }
 

@@ -138,22 +138,79 @@ func (x *interned) spreadCounts(m *matcher, mm memo) []int32 {
 	if m.empty() || m.Nothing() || x.snap == nil || len(x.view.Nodes) == 0 {
 		return counts
 	}
-	occ := x.snap.Occurrences()
-	n := min(len(mm), len(occ.SetStart)-1)
-	for id := range n {
-		if mm[id] == 2 || occ.SetStart[id] == occ.SetStart[id+1] {
+	x.eachMatchingPod(x.snap.Occurrences(),
+		func(id int32) bool { return x.setMatches(id, m, mm) },
+		func(i int32, deleting bool) {
+			if !deleting {
+				counts[i]++
+			}
+		})
+	return counts
+}
+
+// eachMatchingPod calls fn with the node index of every pod of the indexed
+// snapshot whose label set match accepts (and whether the pod is being
+// deleted), asking match once per set with pods, plus once per pod of the
+// nodes changed since occ's base. The order of the calls is not node
+// order: callers only sum.
+func (x *interned) eachMatchingPod(occ *cluster.Occurrences, match func(id int32) bool, fn func(i int32, deleting bool)) {
+	// Base entries at or beyond the view's sets lie on changed nodes (the
+	// base being a later view): the others are this snapshot's pods.
+	n := min(occ.NumSets(), len(x.view.Sets))
+	for id := range int32(n) {
+		pods := occ.BasePods(id)
+		if len(pods) == 0 || !match(id) {
 			continue
 		}
-		if !x.setMatches(int32(id), m, mm) {
-			continue
-		}
-		for _, ni := range occ.Pods(int32(id)) {
-			if ni >= 0 {
-				counts[ni]++
+		for _, p := range pods {
+			i, deleting := p, false
+			if p < 0 {
+				i, deleting = -1-p, true
+			}
+			if !occ.Stale(i) {
+				fn(i, deleting)
 			}
 		}
 	}
-	return counts
+	for _, i := range occ.Changed() {
+		for _, id := range x.view.Nodes[i].Sets {
+			deleting := id < 0
+			if deleting {
+				id = -1 - id
+			}
+			if match(id) {
+				fn(i, deleting)
+			}
+		}
+	}
+}
+
+// eachMatchingUse calls fn with the term ID, node index and weight of every
+// use of a term of one kind on the indexed snapshot that match accepts,
+// asking match once per term used on occ's base plus once per use on the
+// changed nodes. The order of the calls is not node order: callers only
+// sum.
+func (x *interned) eachMatchingUse(occ *cluster.Occurrences, kind cluster.TermKind, match func(id int32) bool, fn func(id, i, weight int32)) {
+	t := occ.Terms(kind)
+	n := min(t.NumTerms(), len(x.view.Terms))
+	for id := range int32(n) {
+		nodes, weights := t.Uses(id)
+		if len(nodes) == 0 || !match(id) {
+			continue
+		}
+		for u, i := range nodes {
+			if !occ.Stale(i) {
+				fn(id, i, weights[u])
+			}
+		}
+	}
+	for _, i := range occ.Changed() {
+		for _, r := range kind.Refs(x.view.Nodes[i]) {
+			if match(r.Term) {
+				fn(r.Term, i, r.Weight)
+			}
+		}
+	}
 }
 
 // countAt is countSpread on node n read from counts (spreadCounts of the

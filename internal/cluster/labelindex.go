@@ -39,6 +39,7 @@ type LabelIndex struct {
 	setPost   setPostings
 	termPost  termPostings
 	occ       [2]occCache // Occurrences of the most recent snapshots
+	occBase   *occBase    // the inversion the views' Occurrences extend
 	nodes     map[*NodeInfo]*NodeLabels
 	columns   map[string]*Column
 	slots     [][2]slot // by node index

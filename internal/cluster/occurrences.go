@@ -7,38 +7,112 @@ package cluster
 // selector (or an incoming pod against existing terms) then visits only
 // the pods whose sets (terms) it matches, instead of every pod of every
 // node: the topology plugins' PreFilter and PreScore walks become
-// O(distinct sets + matching pods + nodes). It is built once per snapshot
-// on first use (Snapshot.Occurrences) and is immutable.
+// O(distinct sets + matching pods + changed nodes' pods).
+//
+// The inversion is built for one base snapshot of an index and shared by
+// its views: a view's Occurrences is the base's plus the list of node
+// indexes whose NodeInfo differs from the base's (a bind, a dry run's
+// removal). A reader skips the base entries of those nodes (Stale) and
+// reads their current pods from the view's NodeLabels instead. When too
+// many nodes have changed, the view becomes the new base. An Occurrences is
+// immutable and safe for concurrent use.
 type Occurrences struct {
-	// SetNodes[SetStart[id]:SetStart[id+1]] lists, for label set id, the
-	// node index of each bound pod with that set, in node order and once
-	// per pod; a pod being deleted is listed as -1-index. Sets at or beyond
-	// len(SetStart)-1 have no pod on the snapshot.
-	SetStart []int32
-	SetNodes []int32
-	// The terms of NodeLabels' four lists, by term ID.
-	RequiredAffinity      TermOccurrences
-	PreferredAffinity     TermOccurrences
-	PreferredAntiAffinity TermOccurrences
-	RequiredAntiAffinity  TermOccurrences
-	// Labelled[i] reports whether node index i has any label (upstream's
-	// processExistingPod skips the pods of an unlabelled node).
-	Labelled []bool
+	base    *occBase
+	stale   []bool  // by node index; nil when nothing changed
+	changed []int32 // ascending node indexes that differ from the base
 }
 
-// TermOccurrences lists where each term is used: Node[Start[id]:Start[id+1]]
-// and Weight[...] are the node index and weight (0 for required terms) of
-// each use of term id, in node order then NodeLabels' order.
+// occBase is the inversion of one snapshot's LabelView.
+type occBase struct {
+	nodes    []*NodeInfo
+	setStart []int32
+	setNodes []int32 // node index, -1-index for a pod being deleted
+	terms    [4]TermOccurrences
+	labelled []bool
+}
+
+// The four lists of NodeLabels, as TermKind.
+const (
+	RequiredAffinityTerms TermKind = iota
+	PreferredAffinityTerms
+	PreferredAntiAffinityTerms
+	RequiredAntiAffinityTerms
+)
+
+// TermKind names one of NodeLabels' term lists.
+type TermKind int
+
+// Refs returns the node's list of that kind.
+func (k TermKind) Refs(nl *NodeLabels) []TermRef {
+	switch k {
+	case RequiredAffinityTerms:
+		return nl.RequiredAffinity
+	case PreferredAffinityTerms:
+		return nl.PreferredAffinity
+	case PreferredAntiAffinityTerms:
+		return nl.PreferredAntiAffinity
+	default:
+		return nl.RequiredAntiAffinity
+	}
+}
+
+// TermOccurrences lists where each term is used on the base snapshot:
+// Node[Start[id]:Start[id+1]] and Weight[...] are the node index and
+// weight (0 for required terms) of each use of term id, in node order.
 type TermOccurrences struct {
 	Start  []int32
 	Node   []int32
 	Weight []int32
 }
 
+// NumTerms returns one more than the highest term ID used on the base.
+func (t *TermOccurrences) NumTerms() int { return max(len(t.Start)-1, 0) }
+
+// Uses returns the node indexes and weights of term id's uses on the base
+// snapshot (skip the Stale nodes).
+func (t *TermOccurrences) Uses(id int32) (nodes, weights []int32) {
+	if int(id)+1 >= len(t.Start) {
+		return nil, nil
+	}
+	lo, hi := t.Start[id], t.Start[id+1]
+	return t.Node[lo:hi], t.Weight[lo:hi]
+}
+
+// NumSets returns one more than the highest label-set ID with a pod on the
+// base snapshot.
+func (o *Occurrences) NumSets() int { return max(len(o.base.setStart)-1, 0) }
+
+// BasePods returns the node indexes of set id's pods on the base snapshot
+// (-1-index for a pod being deleted), in node order; skip the Stale nodes.
+func (o *Occurrences) BasePods(id int32) []int32 {
+	s := o.base.setStart
+	if int(id)+1 >= len(s) {
+		return nil
+	}
+	return o.base.setNodes[s[id]:s[id+1]]
+}
+
+// Terms returns the base snapshot's uses of one kind of term.
+func (o *Occurrences) Terms(k TermKind) *TermOccurrences { return &o.base.terms[k] }
+
+// Stale reports whether node index i differs from the base: its base
+// entries must be skipped and its NodeLabels read instead.
+func (o *Occurrences) Stale(i int32) bool { return o.stale != nil && o.stale[i] }
+
+// Changed returns the node indexes that differ from the base, ascending.
+func (o *Occurrences) Changed() []int32 { return o.changed }
+
+// Labelled reports whether node index i has any label (upstream's
+// processExistingPod skips the pods of an unlabelled node). Views never
+// change a node's labels.
+func (o *Occurrences) Labelled(i int32) bool { return o.base.labelled[i] }
+
 // Occurrences returns the inverted label view of the snapshot (see
-// Occurrences), built on first use; the result must not be modified.
+// Occurrences), to be read with s.Labels(); the result must not be
+// modified.
 func (s *Snapshot) Occurrences() *Occurrences {
 	x := s.labels
+	var base *occBase
 	if x != nil {
 		x.mu.Lock()
 		for _, c := range x.occ {
@@ -47,12 +121,33 @@ func (s *Snapshot) Occurrences() *Occurrences {
 				return c.occ
 			}
 		}
+		base = x.occBase
 		x.mu.Unlock()
 	}
 	v := s.Labels()
-	occ := buildOccurrences(s.nodes, &v)
+	occ := &Occurrences{base: base}
+	if base != nil && len(base.nodes) == len(s.nodes) {
+		for i, ni := range s.nodes {
+			if ni != base.nodes[i] {
+				occ.changed = append(occ.changed, int32(i))
+			}
+		}
+	}
+	// A view far from the base (or the first snapshot) becomes the base.
+	if base == nil || len(base.nodes) != len(s.nodes) || len(occ.changed) > len(s.nodes)/16+8 {
+		occ = &Occurrences{base: buildOccBase(s.nodes, &v)}
+	}
+	if len(occ.changed) > 0 {
+		occ.stale = make([]bool, len(s.nodes))
+		for _, i := range occ.changed {
+			occ.stale[i] = true
+		}
+	}
 	if x != nil {
 		x.mu.Lock()
+		if occ.base != base {
+			x.occBase = occ.base
+		}
 		// The two most recent snapshots: schedule mode asks for a view
 		// between the dry runs on others.
 		x.occ[1] = x.occ[0]
@@ -67,12 +162,15 @@ type occCache struct {
 	occ  *Occurrences
 }
 
-func buildOccurrences(nodes []*NodeInfo, v *LabelView) *Occurrences {
-	o := &Occurrences{Labelled: make([]bool, len(nodes))}
+func buildOccBase(nodes []*NodeInfo, v *LabelView) *occBase {
+	o := &occBase{nodes: nodes, labelled: make([]bool, len(nodes))}
 	for i, ni := range nodes {
-		o.Labelled[i] = len(ni.Node.Labels) > 0
+		o.labelled[i] = len(ni.Node.Labels) > 0
 	}
-	nSets := 0
+	// Counting sort by set ID, then by term ID per kind.
+	nSets, total := 0, 0
+	var nTerms [4]int
+	var totals [4]int
 	for _, nl := range v.Nodes {
 		for _, id := range nl.Sets {
 			if id < 0 {
@@ -80,82 +178,65 @@ func buildOccurrences(nodes []*NodeInfo, v *LabelView) *Occurrences {
 			}
 			nSets = max(nSets, int(id)+1)
 		}
+		total += len(nl.Sets)
+		for k := range nTerms {
+			refs := TermKind(k).Refs(nl)
+			for _, r := range refs {
+				nTerms[k] = max(nTerms[k], int(r.Term)+1)
+			}
+			totals[k] += len(refs)
+		}
 	}
-	o.SetStart = make([]int32, nSets+1)
+	o.setStart = make([]int32, nSets+1)
+	for k := range o.terms {
+		o.terms[k] = TermOccurrences{Start: make([]int32, nTerms[k]+1), Node: make([]int32, totals[k]), Weight: make([]int32, totals[k])}
+	}
 	for _, nl := range v.Nodes {
 		for _, id := range nl.Sets {
 			if id < 0 {
 				id = -1 - id
 			}
-			o.SetStart[id+1]++
+			o.setStart[id+1]++
+		}
+		for k := range o.terms {
+			for _, r := range TermKind(k).Refs(nl) {
+				o.terms[k].Start[r.Term+1]++
+			}
 		}
 	}
-	for i := 1; i < len(o.SetStart); i++ {
-		o.SetStart[i] += o.SetStart[i-1]
+	prefix(o.setStart)
+	for k := range o.terms {
+		prefix(o.terms[k].Start)
 	}
-	o.SetNodes = make([]int32, o.SetStart[nSets])
-	fill := make([]int32, nSets)
-	copy(fill, o.SetStart[:nSets])
+	o.setNodes = make([]int32, total)
+	fill := append([]int32(nil), o.setStart...)
+	var tfill [4][]int32
+	for k := range o.terms {
+		tfill[k] = append([]int32(nil), o.terms[k].Start...)
+	}
 	for i, nl := range v.Nodes {
 		for _, id := range nl.Sets {
 			n := int32(i)
 			if id < 0 {
 				id, n = -1-id, -1-n
 			}
-			o.SetNodes[fill[id]] = n
+			o.setNodes[fill[id]] = n
 			fill[id]++
 		}
+		for k := range o.terms {
+			t := &o.terms[k]
+			for _, r := range TermKind(k).Refs(nl) {
+				t.Node[tfill[k][r.Term]] = int32(i)
+				t.Weight[tfill[k][r.Term]] = r.Weight
+				tfill[k][r.Term]++
+			}
+		}
 	}
-	o.RequiredAffinity = buildTermOccurrences(v.Nodes, func(nl *NodeLabels) []TermRef { return nl.RequiredAffinity })
-	o.PreferredAffinity = buildTermOccurrences(v.Nodes, func(nl *NodeLabels) []TermRef { return nl.PreferredAffinity })
-	o.PreferredAntiAffinity = buildTermOccurrences(v.Nodes, func(nl *NodeLabels) []TermRef { return nl.PreferredAntiAffinity })
-	o.RequiredAntiAffinity = buildTermOccurrences(v.Nodes, func(nl *NodeLabels) []TermRef { return nl.RequiredAntiAffinity })
 	return o
 }
 
-func buildTermOccurrences(nodes []*NodeLabels, refs func(*NodeLabels) []TermRef) TermOccurrences {
-	nTerms, total := 0, 0
-	for _, nl := range nodes {
-		for _, r := range refs(nl) {
-			nTerms = max(nTerms, int(r.Term)+1)
-		}
-		total += len(refs(nl))
+func prefix(s []int32) {
+	for i := 1; i < len(s); i++ {
+		s[i] += s[i-1]
 	}
-	t := TermOccurrences{Start: make([]int32, nTerms+1), Node: make([]int32, total), Weight: make([]int32, total)}
-	for _, nl := range nodes {
-		for _, r := range refs(nl) {
-			t.Start[r.Term+1]++
-		}
-	}
-	for i := 1; i < len(t.Start); i++ {
-		t.Start[i] += t.Start[i-1]
-	}
-	fill := make([]int32, nTerms)
-	copy(fill, t.Start[:nTerms])
-	for i, nl := range nodes {
-		for _, r := range refs(nl) {
-			t.Node[fill[r.Term]] = int32(i)
-			t.Weight[fill[r.Term]] = r.Weight
-			fill[r.Term]++
-		}
-	}
-	return t
-}
-
-// Uses returns the node indexes and weights of term id's uses.
-func (t *TermOccurrences) Uses(id int32) (nodes, weights []int32) {
-	if int(id)+1 >= len(t.Start) {
-		return nil, nil
-	}
-	lo, hi := t.Start[id], t.Start[id+1]
-	return t.Node[lo:hi], t.Weight[lo:hi]
-}
-
-// Pods returns the node indexes of set id's pods (-1-index for a pod being
-// deleted).
-func (o *Occurrences) Pods(id int32) []int32 {
-	if int(id)+1 >= len(o.SetStart) {
-		return nil
-	}
-	return o.SetNodes[o.SetStart[id]:o.SetStart[id+1]]
 }
