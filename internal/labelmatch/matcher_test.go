@@ -84,3 +84,46 @@ func TestMatcherAgreesWithSelector(t *testing.T) {
 		})
 	})
 }
+
+// TestAnchors checks which requirements a label set can only satisfy by
+// carrying a label (labels.Requirement.Matches returns false without the
+// key for In, Equals, Exists, Gt and Lt) and the single-anchor shape whose
+// candidates need no further matching.
+func TestAnchors(t *testing.T) {
+	req := func(key string, op selection.Operator, vals ...string) labels.Requirement {
+		r, err := labels.NewRequirement(key, op, vals)
+		require.NoError(t, err)
+		return *r
+	}
+	tests := []struct {
+		name   string
+		m      Matcher
+		want   []Anchor // per requirement; zero Anchor when not one
+		single bool
+	}{
+		{"everything", New(labels.Everything()), nil, false},
+		{"nothing", New(labels.Nothing()), nil, false},
+		{"equals", FromRequirements([]labels.Requirement{req("a", selection.Equals, "1")}), []Anchor{{Key: "a", Values: []string{"1"}}}, true},
+		{"in", FromRequirements([]labels.Requirement{req("a", selection.In, "1", "2")}), []Anchor{{Key: "a", Values: []string{"1", "2"}}}, true},
+		{"exists", FromRequirements([]labels.Requirement{req("a", selection.Exists)}), []Anchor{{Key: "a", Exists: true}}, true},
+		{"gt anchors on its key but is not exact", FromRequirements([]labels.Requirement{req("n", selection.GreaterThan, "1")}), []Anchor{{Key: "n", Exists: true}}, false},
+		{"lt", FromRequirements([]labels.Requirement{req("n", selection.LessThan, "1")}), []Anchor{{Key: "n", Exists: true}}, false},
+		{"notin is no anchor", FromRequirements([]labels.Requirement{req("a", selection.NotIn, "1")}), []Anchor{{}}, false},
+		{"not equals is no anchor", FromRequirements([]labels.Requirement{req("a", selection.NotEquals, "1")}), []Anchor{{}}, false},
+		{"does not exist is no anchor", FromRequirements([]labels.Requirement{req("a", selection.DoesNotExist)}), []Anchor{{}}, false},
+		{"two requirements are not a single anchor", FromRequirements([]labels.Requirement{req("a", selection.Equals, "1"), req("b", selection.DoesNotExist)}),
+			[]Anchor{{Key: "a", Values: []string{"1"}}, {}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []Anchor
+			for i := range tt.m.NumRequirements() {
+				a, ok := tt.m.AnchorAt(i)
+				assert.Equal(t, ok, a.Key != "", "ok iff an anchor")
+				got = append(got, a)
+			}
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.single, tt.m.SingleAnchor())
+		})
+	}
+}

@@ -1,0 +1,99 @@
+package cluster
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// TestOccurrences checks the inversion of a snapshot's label view: each
+// set's pods by node index (a pod being deleted as -1-index), each term's
+// uses with weights, and that a view shares its base, listing the nodes it
+// changed, until too many changed and it becomes a base itself.
+func TestOccurrences(t *testing.T) {
+	nodes := []*corev1.Node{
+		{ObjectMeta: metav1.ObjectMeta{Name: "n0", Labels: map[string]string{"zone": "z"}}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "n1"}},
+	}
+	pref := &corev1.Affinity{PodAffinity: &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{
+		{Weight: 7, PodAffinityTerm: corev1.PodAffinityTerm{TopologyKey: "zone", LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "a"}}}},
+	}}}
+	deleting := labelledPod("default", "p2", "n1", map[string]string{"app": "a"})
+	now := metav1.Now()
+	deleting.DeletionTimestamp = &now
+	withPref := labelledPod("default", "p1", "n1", map[string]string{"app": "b"})
+	withPref.Spec.Affinity = pref
+	snap, _, err := New(Input{Nodes: nodes, Pods: []*corev1.Pod{
+		labelledPod("default", "p0", "n0", map[string]string{"app": "a"}), withPref, deleting,
+	}})
+	require.NoError(t, err)
+	v := snap.Labels()
+	occ := snap.Occurrences()
+	a, b := v.Nodes[0].Sets[0], v.Nodes[1].Sets[0]
+	assert.Equal(t, []int32{0, -1 - 1}, occ.BasePods(a), "n0's pod, then n1's pod being deleted")
+	assert.Equal(t, []int32{1}, occ.BasePods(b))
+	assert.Nil(t, occ.BasePods(99))
+	assert.Empty(t, occ.Changed())
+	assert.False(t, occ.Stale(1))
+	assert.True(t, occ.Labelled(0))
+	assert.False(t, occ.Labelled(1))
+	uses := occ.Terms(PreferredAffinityTerms)
+	require.Equal(t, 1, uses.NumTerms())
+	un, uw := uses.Uses(0)
+	assert.Equal(t, []int32{1}, un)
+	assert.Equal(t, []int32{7}, uw)
+	assert.Equal(t, 0, occ.Terms(RequiredAntiAffinityTerms).NumTerms())
+	assert.Same(t, occ, snap.Occurrences(), "cached per snapshot")
+
+	view, err := snap.WithPod(labelledPod("default", "p3", "n1", map[string]string{"app": "c"}))
+	require.NoError(t, err)
+	vocc := view.Occurrences()
+	assert.Same(t, occ.base, vocc.base, "a view shares its base")
+	assert.Equal(t, []int32{1}, vocc.Changed())
+	assert.True(t, vocc.Stale(1))
+	assert.False(t, vocc.Stale(0))
+	vv := view.Labels()
+	assert.Len(t, vv.Nodes[1].Sets, 3, "the changed node is read from the view's labels")
+
+	t.Run("a view far from its base becomes the base", func(t *testing.T) {
+		var ns []*corev1.Node
+		for i := range 20 {
+			ns = append(ns, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("n%02d", i)}})
+		}
+		s, _, err := New(Input{Nodes: ns})
+		require.NoError(t, err)
+		base := s.Occurrences().base
+		near, far := s, s
+		for i := range 12 {
+			far, err = far.WithPod(labelledPod("default", fmt.Sprintf("p%d", i), fmt.Sprintf("n%02d", i), map[string]string{"app": "a"}))
+			require.NoError(t, err)
+			if i == 3 {
+				near = far
+			}
+		}
+		assert.Same(t, base, near.Occurrences().base)
+		assert.Len(t, near.Occurrences().Changed(), 4)
+		fo := far.Occurrences()
+		assert.NotSame(t, base, fo.base, "12 changed nodes of 20 exceed 20/16+8")
+		assert.Empty(t, fo.Changed())
+		assert.Len(t, fo.BasePods(far.Labels().Nodes[0].Sets[0]), 12)
+	})
+}
+
+// BenchmarkOccurrences measures inverting the label view of a snapshot of
+// 1,000 nodes and 10,000 pods (the first query of a snapshot; its views
+// reuse it).
+func BenchmarkOccurrences(b *testing.B) {
+	in := benchInput()
+	snap, _, err := New(in)
+	require.NoError(b, err)
+	v := snap.Labels()
+	b.ReportAllocs()
+	for b.Loop() {
+		buildOccBase(snap.nodes, &v)
+	}
+}
