@@ -51,21 +51,28 @@ func preemptionBasic(b *testing.B, nodes, high int) (*cluster.Snapshot, []*corev
 func BenchmarkPreemptionBasic(b *testing.B) {
 	snap, pending := preemptionBasic(b, 1000, 1)
 	pod := pending[0]
-	benchPreempt(b, snap, pod)
+	benchPreempt(b, snap, pod, 1)
+}
+
+// BenchmarkPreemptionBasicParallel is PreemptionBasic with the dry run on
+// two goroutines (Options.Parallelism 2) and the cycle's filter on two.
+func BenchmarkPreemptionBasicParallel(b *testing.B) {
+	snap, pending := preemptionBasic(b, 1000, 1)
+	benchPreempt(b, snap, pending[0], 2)
 }
 
 // benchPreempt times one preemption cycle of pod: the scheduling cycle that
 // finds no node, the dry run on every node and the node choice.
-func benchPreempt(b *testing.B, snap *cluster.Snapshot, pod *corev1.Pod) {
+func benchPreempt(b *testing.B, snap *cluster.Snapshot, pod *corev1.Pod, par int) {
 	b.Helper()
 	defer reportCPU(b, 1)()
 	for b.Loop() {
-		c, err := placement.Compile(snap, pod, placement.Options{})
+		c, err := placement.Compile(snap, pod, placement.Options{Parallelism: par})
 		if err != nil {
 			b.Fatal(err)
 		}
 		d := c.Schedule()
-		r, err := Preempt(c, d.Statuses, Options{})
+		r, err := Preempt(c, d.Statuses, Options{Parallelism: par})
 		if err != nil || r.NominatedNode == "" {
 			b.Fatalf("no preemption: %v %+v", err, r)
 		}
@@ -128,5 +135,5 @@ func BenchmarkPreemptionSpread(b *testing.B) {
 	pod.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
 		MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: corev1.DoNotSchedule,
 		LabelSelector: sel("app", "web")}}
-	benchPreempt(b, snap, pod)
+	benchPreempt(b, snap, pod, 1)
 }

@@ -109,7 +109,8 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 	}
 	pr.violating, pr.other, pr.broken = violating, other, broken
 
-	var vs victimSet
+	// At most every ranked pod becomes a victim: one allocation.
+	vs := victimSet{victims: make([]Victim, 0, len(ranked))}
 	reprieve := func(i int) bool {
 		pi := ranked[i].pi
 		t.add(pi)
