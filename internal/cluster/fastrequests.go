@@ -5,12 +5,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// A fast path for podResources: most pods name only cpu, memory and
-// ephemeral-storage, with quantities that are exact in millicores (cpu) or
-// units (the rest), no pod-level requests and no in-place resize status.
-// Their requests are then computed with int64 arithmetic, which gives the
-// same numbers as the exact Quantity arithmetic of PodRequests (a sum of
-// exact values is exact). Any other pod takes the general path.
+// A fast path for podResources: most pods name only cpu, memory,
+// ephemeral-storage and a few extended resources, with quantities that are
+// exact in millicores (cpu) or units (the rest), no pod-level requests and
+// no in-place resize status. Their requests are then computed with int64
+// arithmetic, which gives the same numbers as the exact Quantity arithmetic
+// of PodRequests (a sum of exact values is exact). Any other pod takes the
+// general path.
 
 const (
 	vCPU = iota
@@ -20,10 +21,19 @@ const (
 )
 
 // vec holds one container's (or a sum's) cpu in millicores, memory and
-// ephemeral storage; has marks the resources named.
+// ephemeral storage; has marks the resources named. sc holds the other
+// resources the scheduler tracks (Resource.Scalar: extended resources,
+// hugepages, ...) that are named, in order of appearance; it is shared by
+// copies of a vec, so add and max replace it instead of changing it.
 type vec struct {
 	v   [vLen]int64
 	has [vLen]bool
+	sc  []scalarRequest
+}
+
+type scalarRequest struct {
+	name corev1.ResourceName
+	v    int64
 }
 
 // exactVec converts a request list, or reports false when it names another
@@ -38,9 +48,6 @@ func exactVec(rl corev1.ResourceList) (vec, bool) {
 	n := len(rl)
 	if n == 0 {
 		return out, true
-	}
-	if n > vLen {
-		return out, false
 	}
 	found := 0
 	if q, ok := rl[corev1.ResourceCPU]; ok {
@@ -70,14 +77,40 @@ func exactVec(rl corev1.ResourceList) (vec, bool) {
 		out.v[vEph], out.has[vEph] = x, true
 		found++
 	}
-	// Any name left over is one the fast path does not handle.
-	return out, found == n
+	if found == n {
+		return out, true
+	}
+	// Other names (rare): the ones ResourceFromList keeps in Scalar must be
+	// exact; the rest (pods, untracked names) are dropped there, so they
+	// only need to be non-negative (a negative one is a validation error,
+	// which the general path reports).
+	for name, q := range rl {
+		switch name {
+		case corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceEphemeralStorage:
+			continue
+		}
+		if q.Sign() < 0 {
+			return out, false
+		}
+		if name == corev1.ResourcePods || !IsScalarResourceName(name) {
+			continue
+		}
+		x := q.Value()
+		if q.Cmp(*resource.NewQuantity(x, resource.DecimalSI)) != 0 {
+			return out, false
+		}
+		out.sc = append(out.sc, scalarRequest{name, x})
+	}
+	return out, true
 }
 
 func (a *vec) add(b vec) {
 	for i := range a.v {
 		a.v[i] += b.v[i]
 		a.has[i] = a.has[i] || b.has[i]
+	}
+	if len(b.sc) > 0 {
+		a.sc = mergeScalars(a.sc, b.sc, func(x, y int64) int64 { return x + y })
 	}
 }
 
@@ -87,10 +120,34 @@ func (a *vec) max(b vec) {
 			a.v[i], a.has[i] = b.v[i], true
 		}
 	}
+	if len(b.sc) > 0 {
+		a.sc = mergeScalars(a.sc, b.sc, func(x, y int64) int64 { return max(x, y) })
+	}
 }
 
-// withDefaults adds the scoring defaults for cpu and memory when unnamed.
+// mergeScalars returns a new list: a's entries combined with b's of the same
+// name, then b's other entries (a resource named on one side only keeps its
+// value, as AddResources and MaxResources copy a quantity dst lacks).
+func mergeScalars(a, b []scalarRequest, combine func(x, y int64) int64) []scalarRequest {
+	out := make([]scalarRequest, len(a), len(a)+len(b))
+	copy(out, a)
+next:
+	for _, e := range b {
+		for i := range out {
+			if out[i].name == e.name {
+				out[i].v = combine(out[i].v, e.v)
+				continue next
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// withDefaults adds the scoring defaults for cpu and memory when unnamed,
+// and drops the scalars (the non-zero request is cpu and memory only).
 func (a vec) withDefaults() vec {
+	a.sc = nil
 	if !a.has[vCPU] {
 		a.v[vCPU], a.has[vCPU] = DefaultMilliCPURequest, true
 	}
@@ -155,9 +212,16 @@ func fastPodResources(pod *corev1.Pod) (req, nonZero Resource, ok bool) {
 			return req, nonZero, false
 		}
 		sum.add(o)
+		o.sc = nil
 		sum0.add(o)
 	}
 	req = Resource{MilliCPU: sum.v[vCPU], Memory: sum.v[vMem], EphemeralStorage: sum.v[vEph]}
+	if len(sum.sc) > 0 {
+		req.Scalar = make(map[corev1.ResourceName]int64, len(sum.sc))
+		for _, e := range sum.sc {
+			req.Scalar[e.name] = e.v
+		}
+	}
 	nonZero = Resource{MilliCPU: sum0.v[vCPU], Memory: sum0.v[vMem]}
 	return req, nonZero, true
 }
