@@ -84,13 +84,15 @@ func (c *Compiled) Schedule() Decision {
 	d.Feasible = len(feasible)
 	if len(feasible) == 0 || hasErr {
 		d.Statuses = make([]sched.Status, len(nodes))
-		for i, n := range nodes {
-			if c.InPreFilterResult(n.Name) {
-				d.Statuses[i] = c.Filter(n)
-			} else {
-				d.Statuses[i] = c.absent
+		forChunks(len(nodes), c.opts.Parallelism, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if n := nodes[i]; c.InPreFilterResult(n.Name) {
+					d.Statuses[i] = c.Filter(n)
+				} else {
+					d.Statuses[i] = c.absent
+				}
 			}
-		}
+		})
 		if len(feasible) == 0 {
 			d.Message = fitErrorMessage(len(nodes), nil, d.Statuses)
 			return d
