@@ -4,7 +4,11 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/cluster"
 )
 
 // TestRequiredNodeAffinity mirrors component-helpers' nodeaffinity
@@ -91,4 +95,33 @@ func TestIsUntainted(t *testing.T) {
 			assert.Equal(t, tt.want, isUntainted(n, tt.tols))
 		})
 	}
+}
+
+// TestIndexedNodeAffinityAgrees is a reference-model property: the node
+// inclusion policy's node affinity decided through the snapshot's label
+// columns gives, on every node, what the map-based requiredNodeAffinity
+// gives.
+func TestIndexedNodeAffinityAgrees(t *testing.T) {
+	t.Run("column verdicts equal map verdicts on every node", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			w := genWorld(t)
+			pod := mkPod("in", "", lbl("app", "a"))
+			genNodeAffinity(t, pod)
+			if rapid.Bool().Draw(t, "hostSelector") {
+				if pod.Spec.NodeSelector == nil {
+					pod.Spec.NodeSelector = map[string]string{}
+				}
+				pod.Spec.NodeSelector[corev1.LabelHostname] = rapid.SampledFrom([]string{"n0", "n1", "n9"}).Draw(t, "host")
+			}
+			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes})
+			require.NoError(t, err)
+			r := newRequiredNodeAffinity(pod)
+			x := r.index(snap)
+			for i, n := range snap.Nodes() {
+				if got, want := x.matches(i, n.Node), r.matches(n.Node); got != want {
+					t.Fatalf("node %s %v: columns %v, map %v", n.Name, n.Node.Labels, got, want)
+				}
+			}
+		})
+	})
 }

@@ -145,6 +145,7 @@ func TestViewsCompileAsFresh(t *testing.T) {
 			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
 			require.NoError(t, err)
 			pod := genIncoming(t)
+			genNodeAffinity(t, pod)
 			if rapid.Bool().Draw(t, "incomingPreferredAnti") {
 				preferredAntiAffinity(int32(rapid.IntRange(1, 5).Draw(t, "w")), term(rapid.SampledFrom(keyPool).Draw(t, "k"), selector("app", rapid.SampledFrom(apps).Draw(t, "a"))))(pod)
 			}
@@ -185,4 +186,22 @@ func TestViewsCompileAsFresh(t *testing.T) {
 			}
 		})
 	})
+}
+
+// genNodeAffinity gives the pod, at random, a zone nodeSelector and a
+// required node affinity term over zones (In or NotIn), which spread's node
+// inclusion policy honors by default.
+func genNodeAffinity(t *rapid.T, pod *corev1.Pod) {
+	if rapid.Bool().Draw(t, "nodeSelector") {
+		pod.Spec.NodeSelector = map[string]string{corev1.LabelTopologyZone: rapid.SampledFrom(zones).Draw(t, "selZone")}
+	}
+	if rapid.Bool().Draw(t, "requiredNodeAffinity") {
+		op := rapid.SampledFrom([]corev1.NodeSelectorOperator{corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn}).Draw(t, "nodeOp")
+		a := ensureAffinity(pod)
+		a.NodeAffinity = &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+			NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{
+				{Key: corev1.LabelTopologyZone, Operator: op, Values: []string{rapid.SampledFrom(zones).Draw(t, "nodeZone")}},
+			}}},
+		}}
+	}
 }

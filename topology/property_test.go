@@ -233,6 +233,7 @@ func TestOnViewEqualsFresh(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
 		pod := genIncoming(t)
+		genNodeAffinity(t, pod)
 		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
 		require.NoError(t, err)
 		pi, s, a := plugins(t, snap, pod)

@@ -170,9 +170,7 @@ func TestFiltersAgainstReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
 		pod := genIncoming(t)
-		if rapid.Bool().Draw(t, "nodeSelector") {
-			pod.Spec.NodeSelector = map[string]string{corev1.LabelTopologyZone: rapid.SampledFrom(zones).Draw(t, "selZone")}
-		}
+		genNodeAffinity(t, pod)
 		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
 		require.NoError(t, err)
 		pi, s, a := plugins(t, snap, pod)

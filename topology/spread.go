@@ -204,16 +204,30 @@ func countMatching(pods []*cluster.PodInfo, m *matcher, ns string) int {
 type inclusion struct {
 	pod      *corev1.Pod
 	affinity requiredNodeAffinity
+	// The same node affinity through the snapshot's node label columns
+	// (nil when the pod has none or nothing honors it), for the nodes of
+	// indexed, the snapshot's nodes (views keep every node object).
+	indexed *indexedNodeAffinity
+	nodes   []*cluster.NodeInfo
 }
 
-func (in *inclusion) includes(c *constraint, node *corev1.Node) bool {
-	if c.honorAffinity && !in.affinity.matches(node) {
+// includes decides the policies for node n at index i of the snapshot the
+// state was compiled on (or of a view of it).
+func (in *inclusion) includes(c *constraint, i int, n *cluster.NodeInfo) bool {
+	if c.honorAffinity && !in.affinityAt(i, n) {
 		return false
 	}
-	if c.honorTaints && !isUntainted(node, in.pod.Spec.Tolerations) {
+	if c.honorTaints && !isUntainted(n.Node, in.pod.Spec.Tolerations) {
 		return false
 	}
 	return true
+}
+
+func (in *inclusion) affinityAt(i int, n *cluster.NodeInfo) bool {
+	if in.indexed != nil && i >= 0 && i < len(in.nodes) && in.nodes[i].Node == n.Node {
+		return in.indexed.matches(i, n.Node)
+	}
+	return in.affinity.matches(n.Node)
 }
 
 // Spread is PodTopologySpread compiled for one pod against one snapshot: its
@@ -280,6 +294,10 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 	} else if snap != nil {
 		s.ix.nodes = snap.Nodes()
 	}
+	if snap != nil && s.incl.affinity.any() && (honorsAffinity(s.hard) || honorsAffinity(s.soft)) {
+		s.incl.indexed = s.incl.affinity.index(snap)
+		s.incl.nodes = snap.Nodes()
+	}
 	if len(hard) > 0 {
 		s.countHard()
 	}
@@ -328,7 +346,7 @@ func (s *Spread) countHard() {
 		}
 		for i := range s.hard {
 			c := &s.hard[i]
-			if !s.incl.includes(c, n.Node) {
+			if !s.incl.includes(c, ni, n) {
 				continue
 			}
 			if counts[c.selID] < 0 {

@@ -129,7 +129,7 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 					continue
 				}
 				slot := slotOf(i, cols[i].Of[ni])
-				if !registered[i][slot] || !s.incl.includes(c, n.Node) {
+				if !registered[i][slot] || !s.incl.includes(c, ni, n) {
 					continue
 				}
 				if counts[c.selID] < 0 {

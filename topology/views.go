@@ -81,7 +81,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 		before, after := s.ix.nodes[ni], v.ix.nodes[ni]
 		for i := range s.hard {
 			c := &s.hard[i]
-			if !s.incl.includes(c, after.Node) {
+			if !s.incl.includes(c, ni, after) {
 				continue
 			}
 			// Both counts read the same label index, so the memo serves both.
@@ -125,7 +125,7 @@ func (s *Spread) onHardOnly(v *Spread, view *Snapshot, changed []int) *Spread {
 		before, after := s.ix.nodes[ni], v.ix.nodes[ni]
 		for i := range s.hard {
 			c := &s.hard[i]
-			if !s.incl.includes(c, after.Node) {
+			if !s.incl.includes(c, ni, after) {
 				continue
 			}
 			delta := direct.countSpreadWith(nil, after, &c.m, s.pod.Namespace, nil) -
