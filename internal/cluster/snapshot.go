@@ -167,7 +167,10 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// podLoc finds duplicates in input order and becomes the snapshot's
 	// location index: a pod left out (warning) keeps -1 there.
 	podLoc := make(map[string]int, len(in.Pods))
-	perNode := make([][]*PodInfo, len(valid))
+	// bound lists the accepted pods' input positions; perNode counts them
+	// per node, so that every node's lists are cut from one allocation.
+	bound := make([]int32, 0, len(in.Pods))
+	perNode := make([]int32, len(valid))
 	for i, pod := range in.Pods {
 		p := func() *field.Path { return podsPath.Index(i) }
 		if pod == nil {
@@ -192,7 +195,6 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			errs = append(errs, prep[i].errs...)
 			continue
 		}
-		pi := prep[i].pi
 		switch {
 		case pod.Spec.NodeName == "":
 			warnings = append(warnings, Warning{Object: "pod " + key, Reason: "not bound to a node (no spec.nodeName); ignored"})
@@ -205,7 +207,8 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("bound to unknown node %q; ignored", pod.Spec.NodeName)})
 			continue
 		}
-		perNode[ni] = append(perNode[ni], pi)
+		bound = append(bound, int32(i))
+		perNode[ni]++
 	}
 	if len(errs) > 0 {
 		waitInterned()
@@ -229,20 +232,43 @@ func New(in Input) (*Snapshot, []Warning, error) {
 
 	s := &Snapshot{
 		nodes:      make([]*NodeInfo, len(valid)),
-		byName:     make(map[string]int, len(valid)),
+		byName:     byName, // by now exactly the valid nodes' indexes
 		namespaces: namespaces,
 		in:         in,
 		podLoc:     podLoc,
 		labels:     index,
 	}
 	s.in.workloads = newWorkloadsCache(&s.in)
+	// Each node's Order (input order) and Pods (name order) are cut from
+	// one array each, capacity capped so that no append can reach the next
+	// node's (views copy before changing them anyway).
+	orders := make([]*PodInfo, len(bound))
+	sorted := make([]*PodInfo, len(bound))
+	next := make([]int32, len(valid))
+	off := int32(0)
+	for i, c := range perNode {
+		next[i] = off
+		off += c
+	}
+	for _, i := range bound {
+		ni := prep[i].node
+		orders[next[ni]] = prep[i].pi
+		next[ni]++
+	}
+	copy(sorted, orders)
+	infos := make([]NodeInfo, len(valid))
+	off = 0
 	for i, n := range valid {
-		s.byName[n.Name] = i
-		pods := perNode[i]
-		order := append([]*PodInfo(nil), pods...) // input order
+		end := off + perNode[i]
+		var order, pods []*PodInfo // nil for a node without pods, as before
+		if end > off {
+			order, pods = orders[off:end:end], sorted[off:end:end]
+		}
+		off = end
 		// Keys are unique, so any sort gives the one name order.
 		slices.SortFunc(pods, func(a, b *PodInfo) int { return strings.Compare(a.Key, b.Key) })
-		ni := newNodeInfo(i, n, imageNodes)
+		ni := &infos[i]
+		fillNodeInfo(ni, i, n, imageNodes)
 		ni.setPods(pods)
 		ni.Order = order
 		s.nodes[i] = ni
@@ -427,12 +453,13 @@ func prefixErrors(p *field.Path, err error) field.ErrorList {
 	return field.ErrorList{field.Invalid(p, nil, err.Error())}
 }
 
-func newNodeInfo(index int, n *corev1.Node, imageNodes map[string]int) *NodeInfo {
+// fillNodeInfo sets a zero NodeInfo to node n at index, without pods.
+func fillNodeInfo(ni *NodeInfo, index int, n *corev1.Node, imageNodes map[string]int) {
 	alloc := n.Status.Allocatable
 	if alloc == nil {
 		alloc = n.Status.Capacity
 	}
-	ni := &NodeInfo{Index: index, Node: n, Name: n.Name, Allocatable: ResourceFromList(alloc),
+	*ni = NodeInfo{Index: index, Node: n, Name: n.Name, Allocatable: ResourceFromList(alloc),
 		Unschedulable: n.Spec.Unschedulable, Taints: n.Spec.Taints}
 	if len(n.Status.Images) > 0 {
 		// getNodeImageStates: every name of every image, the node's own size.
@@ -443,7 +470,6 @@ func newNodeInfo(index int, n *corev1.Node, imageNodes map[string]int) *NodeInfo
 			}
 		}
 	}
-	return ni
 }
 
 // setPods sets the (sorted) pods and recomputes every sum from them.
@@ -454,6 +480,22 @@ func (ni *NodeInfo) setPods(pods []*PodInfo) {
 	ni.Requested = Resource{}
 	ni.NonZeroRequested = Resource{}
 	ni.UsedPorts = nil
+	var withAffinity, withRequiredAnti int
+	for _, p := range pods {
+		a, r := p.affinityKinds()
+		if a {
+			withAffinity++
+		}
+		if r {
+			withRequiredAnti++
+		}
+	}
+	if withAffinity > 0 {
+		ni.PodsWithAffinity = make([]*PodInfo, 0, withAffinity)
+	}
+	if withRequiredAnti > 0 {
+		ni.PodsWithRequiredAntiAffinity = make([]*PodInfo, 0, withRequiredAnti)
+	}
 	for _, p := range pods {
 		// Summed in place: Requested is this node's own, so its Scalar map
 		// is filled once instead of copied per pod (Resource.add's
