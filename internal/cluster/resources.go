@@ -6,7 +6,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Scheduler defaults for a container that requests no cpu or no memory, used
@@ -226,7 +225,10 @@ func isExtendedResourceName(s string) bool {
 		strings.HasPrefix(s, corev1.DefaultResourceRequestsPrefix) {
 		return false
 	}
-	return len(validation.IsQualifiedName(corev1.DefaultResourceRequestsPrefix+s)) == 0
+	// isPlainLabelKey decides as validation.IsQualifiedName without its
+	// regular expressions (TestPlainLabelSyntax); New asks for every
+	// extended resource of every container.
+	return isPlainLabelKey(corev1.DefaultResourceRequestsPrefix + s)
 }
 
 // ResourceFromList converts a request or capacity list as framework.Resource.Add

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"pgregory.net/rapid"
@@ -119,5 +120,17 @@ func FuzzCompileSelector(f *testing.F) {
 	f.Add("a/b", "x y", "", "-")
 	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
 		requireSameSelector(t, &metav1.LabelSelector{MatchLabels: map[string]string{k1: v1, k2: v2}})
+	})
+}
+
+// TestIsExtendedResourceNameProperty: IsExtendedResourceName decides as
+// v1helper.IsExtendedResourceName (with validation.IsQualifiedName) on names
+// drawn from the characters that matter.
+func TestIsExtendedResourceNameProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := labelChars.Draw(t, "domain") + rapid.SampledFrom([]string{"/", "", "kubernetes.io/", "/x/"}).Draw(t, "sep") + labelChars.Draw(t, "name")
+		want := strings.Contains(s, "/") && !strings.Contains(s, "kubernetes.io/") && !strings.HasPrefix(s, "requests.") &&
+			len(validation.IsQualifiedName("requests."+s)) == 0
+		assert.Equal(t, want, IsExtendedResourceName(corev1.ResourceName(s)), "%q", s)
 	})
 }
