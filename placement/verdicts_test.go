@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -219,6 +220,39 @@ func TestNodeAffinityIndexAgreesWithMaps(t *testing.T) {
 			require.False(t, c.indexes(&other))
 			require.Equal(t, c.FilterEach(&other), c.FilterEach(n), n.Name)
 			require.Equal(t, c.preferredScore(&other), c.preferredScore(n), n.Name)
+		}
+	})
+}
+
+// TestParallelHelpers: forChunks covers [0, n) once in consecutive ranges
+// and runAll runs every task once, for any parallelism.
+func TestParallelHelpers(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 4*minChunk).Draw(t, "n")
+		par := rapid.IntRange(0, 5).Draw(t, "par")
+		seen := make([]int32, n)
+		var mu sync.Mutex
+		var ranges [][2]int
+		forChunks(n, par, func(lo, hi int) {
+			mu.Lock()
+			ranges = append(ranges, [2]int{lo, hi})
+			mu.Unlock()
+			for i := lo; i < hi; i++ {
+				seen[i]++
+			}
+		})
+		for i := range seen {
+			require.Equal(t, int32(1), seen[i], "index %d", i)
+		}
+		require.LessOrEqual(t, len(ranges), max(par, 1))
+		ran := make([]int32, rapid.IntRange(0, 6).Draw(t, "tasks"))
+		var tasks []func()
+		for i := range ran {
+			tasks = append(tasks, func() { ran[i]++ })
+		}
+		runAll(par, tasks)
+		for i := range ran {
+			require.Equal(t, int32(1), ran[i], "task %d", i)
 		}
 	})
 }
