@@ -221,16 +221,20 @@ type walker struct {
 	a         *InterPodAffinity
 	ix        *interned
 	termMemo  memo
+	termCands cands
 	keys      termKeys
 	allMemo   memo
 	antiMemos []memo
+	allCands  cands
+	antiCands []cands
 	antiCount []int64
 	cache     nsCache
 }
 
 func (a *InterPodAffinity) newWalker(ix *interned) *walker {
 	w := &walker{a: a, ix: ix, cache: nsCache{},
-		termMemo: a.termMemo(ix), keys: make(termKeys, len(ix.view.Terms))}
+		keys: make(termKeys, len(ix.view.Terms))}
+	w.termMemo, w.termCands = a.termMemo(ix)
 	if len(a.reqAff) > 0 {
 		ms := make([]*matcher, len(a.reqAff))
 		nsOK := make([]bool, len(ix.view.Namespaces))
@@ -243,11 +247,12 @@ func (a *InterPodAffinity) newWalker(ix *interned) *walker {
 				nsOK[j] = nsOK[j] && ok
 			}
 		}
-		w.allMemo = ix.memoFor(nsOK, ms...)
+		w.allMemo, w.allCands = ix.memoCands(nsOK, ms...)
 	}
 	w.antiMemos = make([]memo, len(a.reqAnti))
+	w.antiCands = make([]cands, len(a.reqAnti))
 	for i := range w.antiMemos {
-		w.antiMemos[i] = ix.memoFor(a.reqAnti[i].nsOK(ix, w.cache), &a.reqAnti[i].m)
+		w.antiMemos[i], w.antiCands[i] = ix.memoCands(a.reqAnti[i].nsOK(ix, w.cache), &a.reqAnti[i].m)
 	}
 	w.antiCount = make([]int64, len(a.reqAnti))
 	return w
@@ -306,17 +311,17 @@ func (w *walker) node(i int, sign int64) {
 // incoming pod's labels (cluster.LabelView.TermCandidates) is already a no,
 // and a candidate whose selector is its single anchor (so it matches the
 // pod's labels) is decided by its namespaces alone: the full match runs on
-// the other candidates only, on first use.
-func (a *InterPodAffinity) termMemo(ix *interned) memo {
+// the other candidates only, on first use. It returns the candidates too.
+func (a *InterPodAffinity) termMemo(ix *interned) (memo, cands) {
 	mm := make(memo, len(ix.view.Terms))
 	if len(mm) == 0 {
-		return mm
+		return mm, cands{}
 	}
 	for i := range mm {
 		mm[i] = 2
 	}
-	var buf [8][]int32
-	for _, l := range ix.view.TermCandidates(a.pod.Labels, buf[:0]) {
+	cs := cands(ix.view.TermCandidates(a.pod.Labels, make(cands, 0, 8)))
+	for _, l := range cs {
 		for _, id := range l {
 			t := &ix.view.TermMatchers[id]
 			switch {
@@ -327,7 +332,7 @@ func (a *InterPodAffinity) termMemo(ix *interned) memo {
 			}
 		}
 	}
-	return mm
+	return mm, cs
 }
 
 // all adds every node's contribution, as node(i, 1) for each node index
@@ -342,7 +347,7 @@ func (w *walker) all() {
 		return
 	}
 	occ := ix.snap.Occurrences()
-	ix.eachMatchingUse(occ, cluster.RequiredAntiAffinityTerms,
+	ix.eachMatchingUse(occ, cluster.RequiredAntiAffinityTerms, w.termCands,
 		func(id int32) bool { return a.existingMatches(id, &ix.view.TermMatchers[id], w.termMemo) },
 		func(id, i, _ int32) {
 			k := w.keys.get(&a.existingAntiCounts, ix, id)
@@ -351,7 +356,7 @@ func (w *walker) all() {
 			}
 		})
 	if len(a.reqAff) > 0 {
-		ix.eachMatchingPod(occ,
+		ix.eachMatchingPod(occ, w.allCands,
 			func(id int32) bool { return a.setMatchesAll(ix, id, w.allMemo) },
 			func(i int32, _ bool) { // terminating pods count for affinity
 				for _, k := range a.affKeys {
@@ -363,7 +368,7 @@ func (w *walker) all() {
 	}
 	for j := range a.reqAnti {
 		t, k := &a.reqAnti[j], a.antiKeys[j]
-		ix.eachMatchingPod(occ,
+		ix.eachMatchingPod(occ, w.antiCands[j],
 			func(id int32) bool { return ix.setMatches(id, &t.m, w.antiMemos[j]) },
 			func(i int32, _ bool) {
 				if d := k.col.Of[i]; d >= 0 {

@@ -37,18 +37,20 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 	var topo topoCounts
 	cache := nsCache{}
 	ix := &a.ix
-	termMemo := a.termMemo(ix)
+	termMemo, termCands := a.termMemo(ix)
 	keys := make(termKeys, len(ix.view.Terms))
 	prefAffMemos := make([]memo, len(a.prefAff))
+	prefAffCands := make([]cands, len(a.prefAff))
 	prefAffKeys := make([]*keyCounts, len(a.prefAff))
 	for i := range a.prefAff {
-		prefAffMemos[i] = ix.memoFor(a.prefAff[i].nsOK(ix, cache), &a.prefAff[i].m)
+		prefAffMemos[i], prefAffCands[i] = ix.memoCands(a.prefAff[i].nsOK(ix, cache), &a.prefAff[i].m)
 		prefAffKeys[i] = topo.forKey(ix, a.prefAff[i].key)
 	}
 	prefAntiMemos := make([]memo, len(a.prefAnti))
+	prefAntiCands := make([]cands, len(a.prefAnti))
 	prefAntiKeys := make([]*keyCounts, len(a.prefAnti))
 	for i := range a.prefAnti {
-		prefAntiMemos[i] = ix.memoFor(a.prefAnti[i].nsOK(ix, cache), &a.prefAnti[i].m)
+		prefAntiMemos[i], prefAntiCands[i] = ix.memoCands(a.prefAnti[i].nsOK(ix, cache), &a.prefAnti[i].m)
 		prefAntiKeys[i] = topo.forKey(ix, a.prefAnti[i].key)
 	}
 	if ix.snap != nil && len(ix.view.Nodes) > 0 {
@@ -56,15 +58,15 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 		// The incoming pod's preferred terms against every pod (only when it
 		// has some, which is when upstream walks every pod).
 		if hasConstraints {
-			addIncoming(&topo, ix, occ, a.prefAff, prefAffKeys, prefAffMemos, 1)
-			addIncoming(&topo, ix, occ, a.prefAnti, prefAntiKeys, prefAntiMemos, -1)
+			addIncoming(&topo, ix, occ, a.prefAff, prefAffKeys, prefAffMemos, prefAffCands, 1)
+			addIncoming(&topo, ix, occ, a.prefAnti, prefAntiKeys, prefAntiMemos, prefAntiCands, -1)
 		}
 		// Existing pods' terms against the incoming pod.
 		if hard > 0 {
-			a.addExisting(&topo, keys, termMemo, occ, cluster.RequiredAffinityTerms, int64(hard), 0)
+			a.addExisting(&topo, keys, termMemo, termCands, occ, cluster.RequiredAffinityTerms, int64(hard), 0)
 		}
-		a.addExisting(&topo, keys, termMemo, occ, cluster.PreferredAffinityTerms, 0, 1)
-		a.addExisting(&topo, keys, termMemo, occ, cluster.PreferredAntiAffinityTerms, 0, -1)
+		a.addExisting(&topo, keys, termMemo, termCands, occ, cluster.PreferredAffinityTerms, 0, 1)
+		a.addExisting(&topo, keys, termMemo, termCands, occ, cluster.PreferredAntiAffinityTerms, 0, -1)
 	}
 	if !topo.nonEmpty {
 		return raw, normalized, true
@@ -97,10 +99,10 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 // addExisting adds, for each use of an existing pod's term of one kind
 // that matches the incoming pod, on a node with labels, fixed + sign * the
 // use's weight at the node's pair for the term's key.
-func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo, occ *cluster.Occurrences,
+func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo, cs cands, occ *cluster.Occurrences,
 	kind cluster.TermKind, fixed, sign int64) {
 	ix := &a.ix
-	ix.eachMatchingUse(occ, kind,
+	ix.eachMatchingUse(occ, kind, cs,
 		func(id int32) bool { return a.existingMatches(id, &ix.view.TermMatchers[id], mm) },
 		func(id, i, weight int32) {
 			if !occ.Labelled(i) {
@@ -117,11 +119,11 @@ func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo,
 // weight per pod it matches (terminating pods included) on a node with
 // labels, at the node's value of the term's key.
 func addIncoming(topo *topoCounts, ix *interned, occ *cluster.Occurrences,
-	terms []incomingTerm, keys []*keyCounts, memos []memo, sign int64) {
+	terms []incomingTerm, keys []*keyCounts, memos []memo, cs []cands, sign int64) {
 	for j := range terms {
 		t, k, mm := &terms[j], keys[j], memos[j]
 		w := sign * int64(t.weight)
-		ix.eachMatchingPod(occ,
+		ix.eachMatchingPod(occ, cs[j],
 			func(id int32) bool { return ix.setMatches(id, &t.m, mm) },
 			func(i int32, _ bool) {
 				if !occ.Labelled(i) {

@@ -56,6 +56,17 @@ func (x *interned) nsIs(ns string) []bool {
 // candidates are a yes. The full match runs on the remaining sets only, on
 // first use, so the memo holds the answers a full match of every set would.
 func (x *interned) memoFor(nsOK []bool, ms ...*matcher) memo {
+	mm, _ := x.memoCands(nsOK, ms...)
+	return mm
+}
+
+// cands lists the IDs a memo can say yes to, in disjoint lists (no ID
+// twice); nil stands for every ID.
+type cands [][]int32
+
+// memoCands is memoFor, returning also the candidates outside which the
+// memo says no (nil when it narrowed nothing).
+func (x *interned) memoCands(nsOK []bool, ms ...*matcher) (memo, cands) {
 	sets := x.view.Sets
 	mm := x.newMemo()
 	var best [][]int32
@@ -72,7 +83,7 @@ func (x *interned) memoFor(nsOK []bool, ms ...*matcher) memo {
 				mm[id] = 2
 			}
 		}
-		return mm
+		return mm, nil
 	}
 	for i := range mm {
 		mm[i] = 2
@@ -88,7 +99,10 @@ func (x *interned) memoFor(nsOK []bool, ms ...*matcher) memo {
 			}
 		}
 	}
-	return mm
+	if best == nil {
+		best = cands{} // nothing can match: no list, but not "every set"
+	}
+	return mm, best
 }
 
 // setMatches reports whether the label set with the given ID matches m,
@@ -133,12 +147,12 @@ func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm me
 // its pods not being deleted match m within the namespace rule mm was made
 // for (memoFor): countSpread for every node at once, visiting through the
 // snapshot's cluster.Occurrences only the pods of the label sets that match.
-func (x *interned) spreadCounts(m *matcher, mm memo) []int32 {
+func (x *interned) spreadCounts(m *matcher, mm memo, cs cands) []int32 {
 	counts := make([]int32, len(x.nodes))
 	if m.empty() || m.Nothing() || x.snap == nil || len(x.view.Nodes) == 0 {
 		return counts
 	}
-	x.eachMatchingPod(x.snap.Occurrences(),
+	x.eachMatchingPod(x.snap.Occurrences(), cs,
 		func(id int32) bool { return x.setMatches(id, m, mm) },
 		func(i int32, deleting bool) {
 			if !deleting {
@@ -150,17 +164,15 @@ func (x *interned) spreadCounts(m *matcher, mm memo) []int32 {
 
 // eachMatchingPod calls fn with the node index of every pod of the indexed
 // snapshot whose label set match accepts (and whether the pod is being
-// deleted), asking match once per set with pods, plus once per pod of the
-// nodes changed since occ's base. The order of the calls is not node
+// deleted), asking match once per set with pods among the candidates cs
+// (every set when nil; match must say no outside them), plus once per pod
+// of the nodes changed since occ's base. The order of the calls is not node
 // order: callers only sum.
-func (x *interned) eachMatchingPod(occ *cluster.Occurrences, match func(id int32) bool, fn func(i int32, deleting bool)) {
-	// Base entries at or beyond the view's sets lie on changed nodes (the
-	// base being a later view): the others are this snapshot's pods.
-	n := min(occ.NumSets(), len(x.view.Sets))
-	for id := range int32(n) {
+func (x *interned) eachMatchingPod(occ *cluster.Occurrences, cs cands, match func(id int32) bool, fn func(i int32, deleting bool)) {
+	visit := func(id int32) {
 		pods := occ.BasePods(id)
 		if len(pods) == 0 || !match(id) {
-			continue
+			return
 		}
 		for _, p := range pods {
 			i, deleting := p, false
@@ -170,6 +182,20 @@ func (x *interned) eachMatchingPod(occ *cluster.Occurrences, match func(id int32
 			if !occ.Stale(i) {
 				fn(i, deleting)
 			}
+		}
+	}
+	if cs != nil {
+		for _, l := range cs {
+			for _, id := range l {
+				visit(id)
+			}
+		}
+	} else {
+		// Base entries at or beyond the view's sets lie on changed nodes
+		// (the base being a later view): the others are this snapshot's
+		// pods.
+		for id := range int32(min(occ.NumSets(), len(x.view.Sets))) {
+			visit(id)
 		}
 	}
 	for _, i := range occ.Changed() {
@@ -187,21 +213,32 @@ func (x *interned) eachMatchingPod(occ *cluster.Occurrences, match func(id int32
 
 // eachMatchingUse calls fn with the term ID, node index and weight of every
 // use of a term of one kind on the indexed snapshot that match accepts,
-// asking match once per term used on occ's base plus once per use on the
-// changed nodes. The order of the calls is not node order: callers only
-// sum.
-func (x *interned) eachMatchingUse(occ *cluster.Occurrences, kind cluster.TermKind, match func(id int32) bool, fn func(id, i, weight int32)) {
+// asking match once per term used on occ's base among the candidates cs
+// (every term when nil; match must say no outside them) plus once per use
+// on the changed nodes. The order of the calls is not node order: callers
+// only sum.
+func (x *interned) eachMatchingUse(occ *cluster.Occurrences, kind cluster.TermKind, cs cands, match func(id int32) bool, fn func(id, i, weight int32)) {
 	t := occ.Terms(kind)
-	n := min(t.NumTerms(), len(x.view.Terms))
-	for id := range int32(n) {
+	visit := func(id int32) {
 		nodes, weights := t.Uses(id)
 		if len(nodes) == 0 || !match(id) {
-			continue
+			return
 		}
 		for u, i := range nodes {
 			if !occ.Stale(i) {
 				fn(id, i, weights[u])
 			}
+		}
+	}
+	if cs != nil {
+		for _, l := range cs {
+			for _, id := range l {
+				visit(id)
+			}
+		}
+	} else {
+		for id := range int32(min(t.NumTerms(), len(x.view.Terms))) {
+			visit(id)
 		}
 	}
 	for _, i := range occ.Changed() {

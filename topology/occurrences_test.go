@@ -112,10 +112,12 @@ func TestMemoForAgreesWithFullMatch(t *testing.T) {
 				if ns == "" {
 					continue
 				}
-				counts := ix.spreadCounts(&m, ix.memoFor(ix.nsIs(ns), &m))
+				mm, cs := ix.memoCands(ix.nsIs(ns), &m)
+				counts := ix.spreadCounts(&m, mm, cs)
+				all := ix.spreadCounts(&m, ix.memoFor(ix.nsIs(ns), &m), nil)
 				for i, n := range s.Nodes() {
-					if want := countMatching(n.Pods, &m, ns); int(counts[i]) != want {
-						t.Fatalf("node %s, selector %q: spreadCounts %d, countMatching %d", n.Name, sel, counts[i], want)
+					if want := countMatching(n.Pods, &m, ns); int(counts[i]) != want || int(all[i]) != want {
+						t.Fatalf("node %s, selector %q: spreadCounts %d over candidates, %d over every set, countMatching %d", n.Name, sel, counts[i], all[i], want)
 					}
 				}
 			}

@@ -333,8 +333,8 @@ func (s *Spread) countHard() {
 	nodeCounts := make([][]int32, nSel) // per selector: spreadCounts
 	for i := range s.hard {
 		if nodeCounts[s.hard[i].selID] == nil {
-			mm := s.ix.memoFor(s.ix.nsIs(s.pod.Namespace), &s.hard[i].m)
-			nodeCounts[s.hard[i].selID] = s.ix.spreadCounts(&s.hard[i].m, mm)
+			mm, cs := s.ix.memoCands(s.ix.nsIs(s.pod.Namespace), &s.hard[i].m)
+			nodeCounts[s.hard[i].selID] = s.ix.spreadCounts(&s.hard[i].m, mm, cs)
 		}
 	}
 	for ni, n := range nodes {

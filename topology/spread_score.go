@@ -111,8 +111,9 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 	nodeCounts := make([][]int32, nSel) // per selector: spreadCounts
 	for i := range cs {
 		if memos[cs[i].selID] == nil {
-			memos[cs[i].selID] = s.ix.memoFor(s.ix.nsIs(s.pod.Namespace), &cs[i].m)
-			nodeCounts[cs[i].selID] = s.ix.spreadCounts(&cs[i].m, memos[cs[i].selID])
+			mm, cands := s.ix.memoCands(s.ix.nsIs(s.pod.Namespace), &cs[i].m)
+			memos[cs[i].selID] = mm
+			nodeCounts[cs[i].selID] = s.ix.spreadCounts(&cs[i].m, mm, cands)
 		}
 	}
 	if needWalk {

@@ -3,6 +3,7 @@ package cluster
 // OWNERSHIP: this file belongs to the topology work.
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/schedkit/schedkit/internal/labelmatch"
@@ -69,8 +70,10 @@ func (x *LabelIndex) postTerms() {
 				}
 				continue
 			}
-			for _, v := range a.Values {
-				p.byPair[labelPair{a.Key, v}] = append(p.byPair[labelPair{a.Key, v}], int32(id))
+			for j, v := range a.Values {
+				if !slices.Contains(a.Values[:j], v) { // each term once per list
+					p.byPair[labelPair{a.Key, v}] = append(p.byPair[labelPair{a.Key, v}], int32(id))
+				}
 			}
 			posted = true
 			break
@@ -102,8 +105,9 @@ func below(ids []int32, n int) []int32 {
 // every set of the view that m matches, choosing the anchor of m with the
 // fewest sets, and returns them with their total length. ok is false when m
 // has no anchor (every set is then a candidate); a matcher that matches
-// nothing has no candidates. A set may be listed more than once (an In
-// requirement listing a value twice). The lists are shared with the index:
+// nothing has no candidates. No set is listed twice (a set has one value
+// per key; repeated values of an In requirement are listed once). The
+// lists are shared with the index:
 // do not modify them. It does not decide namespaces: the candidates are
 // every namespace's.
 func (v *LabelView) SetCandidates(m *labelmatch.Matcher, buf [][]int32) (lists [][]int32, total int, ok bool) {
@@ -128,8 +132,10 @@ func (v *LabelView) SetCandidates(m *labelmatch.Matcher, buf [][]int32) (lists [
 		if a.Exists {
 			n = len(p.byKey[a.Key])
 		} else {
-			for _, val := range a.Values {
-				n += len(p.byPair[labelPair{a.Key, val}])
+			for j, val := range a.Values {
+				if !slices.Contains(a.Values[:j], val) {
+					n += len(p.byPair[labelPair{a.Key, val}])
+				}
 			}
 		}
 		if best < 0 || n < bestTotal {
@@ -145,7 +151,10 @@ func (v *LabelView) SetCandidates(m *labelmatch.Matcher, buf [][]int32) (lists [
 		l := below(p.byKey[a.Key], len(v.Sets))
 		lists, total = append(lists, l), len(l)
 	} else {
-		for _, val := range a.Values {
+		for j, val := range a.Values {
+			if slices.Contains(a.Values[:j], val) {
+				continue
+			}
 			if l := below(p.byPair[labelPair{a.Key, val}], len(v.Sets)); len(l) > 0 {
 				lists, total = append(lists, l), total+len(l)
 			}
@@ -156,8 +165,9 @@ func (v *LabelView) SetCandidates(m *labelmatch.Matcher, buf [][]int32) (lists [
 
 // TermCandidates narrows the terms whose pod selector can match a pod with
 // labels l: it appends to buf lists of term IDs (each ascending, all below
-// len(v.Terms)) whose union holds every term of the view whose
-// TermMatchers[id].Selector matches l. It does not decide namespaces. The
+// len(v.Terms), no term in two lists or twice in one) whose union holds
+// every term of the view whose TermMatchers[id].Selector matches l. It does
+// not decide namespaces. The
 // lists are shared with the index: do not modify them. l is not modified.
 func (v *LabelView) TermCandidates(l map[string]string, buf [][]int32) [][]int32 {
 	x := v.x

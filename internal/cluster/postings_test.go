@@ -32,6 +32,15 @@ func union(lists [][]int32) []int32 {
 	return slices.Compact(out)
 }
 
+// listed returns the number of IDs in the lists, repeats included.
+func listed(lists [][]int32) int {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	return n
+}
+
 func mustParse(t *testing.T, s string) labels.Selector {
 	sel, err := labels.Parse(s)
 	require.NoError(t, err)
@@ -231,8 +240,8 @@ func TestCandidatesCoverMatches(t *testing.T) {
 				for _, lv := range []*LabelView{&v, &vv, &v} {
 					lists, total, ok := lv.SetCandidates(&m, nil)
 					got := union(lists)
-					if ok && len(got) > total {
-						t.Fatalf("total %d below %d distinct candidates", total, len(got))
+					if n := listed(lists); ok && (len(got) != total || n != total) {
+						t.Fatalf("total %d, %d listed, %d distinct candidates: a set listed twice", total, n, len(got))
 					}
 					for id, s := range lv.Sets {
 						match := sel.Matches(labels.Set(s.Labels))
@@ -258,7 +267,11 @@ func TestCandidatesCoverMatches(t *testing.T) {
 			tv := LabelView{x: view.labels, Terms: view.labels.terms, TermMatchers: view.labels.matchers}
 			for range 3 {
 				l := genLabels(t, "podLabels")
-				got := union(tv.TermCandidates(l, nil))
+				lists := tv.TermCandidates(l, nil)
+				got := union(lists)
+				if listed(lists) != len(got) {
+					t.Fatalf("a term listed twice for %v: %v", l, lists)
+				}
 				for id := range tv.TermMatchers {
 					tm := &tv.TermMatchers[id]
 					match := tm.Selector.Matches(l)
