@@ -134,14 +134,18 @@ func (k *keyCounts) at(ix *interned, n *cluster.NodeInfo) (int64, bool) {
 	return k.counts[d], true
 }
 
-// termKeys resolves, lazily and per call, each interned term's key counts.
+// termKeys resolves, lazily and per call, the key counts of each interned
+// term's topology key (by cluster.TermMatcher.KeyID).
 type termKeys []*keyCounts
 
+func newTermKeys(ix *interned) termKeys { return make(termKeys, len(ix.view.TopologyKeys)) }
+
 func (tk termKeys) get(c *topoCounts, ix *interned, id int32) *keyCounts {
-	if tk[id] == nil {
-		tk[id] = c.forKey(ix, ix.view.Terms[id].TopologyKey)
+	kid := ix.view.TermMatchers[id].KeyID
+	if tk[kid] == nil {
+		tk[kid] = c.forKey(ix, ix.view.TopologyKeys[kid])
 	}
-	return tk[id]
+	return tk[kid]
 }
 
 // InterPodAffinity is the InterPodAffinity plugin compiled for one pod
@@ -233,7 +237,7 @@ type walker struct {
 
 func (a *InterPodAffinity) newWalker(ix *interned) *walker {
 	w := &walker{a: a, ix: ix, cache: nsCache{},
-		keys: make(termKeys, len(ix.view.Terms))}
+		keys: newTermKeys(ix)}
 	w.termMemo, w.termCands = a.termMemo(ix)
 	if len(a.reqAff) > 0 {
 		ms := make([]*matcher, len(a.reqAff))

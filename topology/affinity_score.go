@@ -38,7 +38,7 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 	cache := nsCache{}
 	ix := &a.ix
 	termMemo, termCands := a.termMemo(ix)
-	keys := make(termKeys, len(ix.view.Terms))
+	keys := newTermKeys(ix)
 	prefAffMemos := make([]memo, len(a.prefAff))
 	prefAffCands := make([]cands, len(a.prefAff))
 	prefAffKeys := make([]*keyCounts, len(a.prefAff))

@@ -31,6 +31,8 @@ type LabelIndex struct {
 	sets      []LabelSet
 	nsNames   []string         // by namespace ID, in order of first appearance
 	nsIDs     map[string]int32 // namespace -> ID
+	topoKeys  []string         // by TermMatcher.KeyID
+	topoIDs   map[string]int32
 	termByKey map[string]int32
 	termByPtr map[*AffinityTerm]int32 // terms shared by pods (New's affinity cache) are keyed once
 	setOfPod  map[*PodInfo]int32      // a pod's label-set ID, for re-indexing a view's changed nodes
@@ -90,6 +92,8 @@ type LabelView struct {
 	// Namespaces lists the namespaces of Sets by ID (LabelSet.NamespaceID).
 	Namespaces []string
 	Terms      []AffinityTerm
+	// TopologyKeys lists the topology keys of Terms by TermMatcher.KeyID.
+	TopologyKeys []string
 	// TermMatchers[i] is Terms[i] flattened for matching incoming pods.
 	TermMatchers []TermMatcher
 	Nodes        []*NodeLabels
@@ -101,6 +105,10 @@ type LabelView struct {
 // labelmatch.Matchers, which decide exactly as the labels.Selectors (a nil
 // selector matches nothing). It is immutable.
 type TermMatcher struct {
+	// KeyID is the term's topology key as an index in
+	// LabelView.TopologyKeys, so that per-key state is found by an array
+	// load instead of a string compare.
+	KeyID             int32
 	Namespaces        []string
 	NamespaceSelector labelmatch.Matcher
 	Selector          labelmatch.Matcher
@@ -126,6 +134,7 @@ func newLabelIndex() *LabelIndex {
 		seed:      maphash.MakeSeed(),
 		setByHash: map[uint64][]int32{},
 		nsIDs:     map[string]int32{},
+		topoIDs:   map[string]int32{},
 		termByKey: map[string]int32{},
 		termByPtr: map[*AffinityTerm]int32{},
 		setOfPod:  map[*PodInfo]int32{},
@@ -216,7 +225,7 @@ func (s *Snapshot) Labels() LabelView {
 		}
 		x.lastSnap, x.lastNodes = s, nodes
 	}
-	return LabelView{x: x, Sets: x.sets, Namespaces: x.nsNames, Terms: x.terms, TermMatchers: x.matchers, Nodes: x.lastNodes}
+	return LabelView{x: x, Sets: x.sets, Namespaces: x.nsNames, TopologyKeys: x.topoKeys, Terms: x.terms, TermMatchers: x.matchers, Nodes: x.lastNodes}
 }
 
 // slot remembers a recently indexed NodeInfo at a node index, so that a
@@ -373,8 +382,16 @@ func (x *LabelIndex) internTermByKey(t *AffinityTerm) int32 {
 		return id
 	}
 	id := int32(len(x.terms))
+	kid, ok := x.topoIDs[t.TopologyKey]
+	if !ok {
+		kid = int32(len(x.topoKeys))
+		x.topoKeys = append(x.topoKeys, t.TopologyKey)
+		x.topoIDs[t.TopologyKey] = kid
+	}
 	x.terms = append(x.terms, *t)
-	x.matchers = append(x.matchers, newTermMatcher(t, ns))
+	m := newTermMatcher(t, ns)
+	m.KeyID = kid
+	x.matchers = append(x.matchers, m)
 	x.termByKey[key] = id
 	return id
 }
