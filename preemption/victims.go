@@ -80,7 +80,7 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 	}
 	for _, pi := range pods {
 		if pi.Priority < pr.priority {
-			ranked = append(ranked, rankedPod{pi: pi, start: pr.startOf(pi)})
+			ranked = append(ranked, rankedPod{pi: pi})
 		}
 	}
 	pr.scratch = ranked
@@ -92,6 +92,11 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 	}
 	if st := t.filter(); !st.OK() {
 		return victimSet{status: st}
+	}
+	// Start times only order the pods put back: most nodes fail the filter
+	// above, so they are read only now.
+	for i := range ranked {
+		ranked[i].start = pr.startOf(ranked[i].pi)
 	}
 	slices.SortFunc(ranked, func(a, b rankedPod) int { return moreImportant(&a, &b) })
 
