@@ -53,7 +53,8 @@ func (x *interned) nsIs(ns string) []bool {
 // other namespaces are a no; when the matchers have an anchor
 // (cluster.LabelView.SetCandidates), so is every set outside the narrowest
 // anchor's candidates, and when the one matcher is a single anchor its
-// candidates are a yes. The full match runs on the remaining sets only, on
+// candidates are a yes. A single matcher of exclusions only is decided
+// entirely (cluster.LabelView.SetExclusions). The full match runs on the remaining sets only, on
 // first use, so the memo holds the answers a full match of every set would.
 func (x *interned) memoFor(nsOK []bool, ms ...*matcher) memo {
 	mm, _ := x.memoCands(nsOK, ms...)
@@ -78,8 +79,24 @@ func (x *interned) memoCands(nsOK []bool, ms ...*matcher) (memo, cands) {
 		}
 	}
 	if bestTotal < 0 {
+		// No anchor. A selector of exclusions only (NotIn, DoesNotExist) is
+		// decided by the postings too: yes but for the sets carrying an
+		// excluded label.
+		var excluded [][]int32
+		exact := false
+		if len(ms) == 1 {
+			excluded, exact = x.view.SetExclusions(&ms[0].Matcher, nil)
+		}
 		for id := range sets {
-			if !nsOK[sets[id].NamespaceID] {
+			switch {
+			case !nsOK[sets[id].NamespaceID]:
+				mm[id] = 2
+			case exact:
+				mm[id] = 1
+			}
+		}
+		for _, l := range excluded {
+			for _, id := range l {
 				mm[id] = 2
 			}
 		}

@@ -163,6 +163,46 @@ func (v *LabelView) SetCandidates(m *labelmatch.Matcher, buf [][]int32) (lists [
 	return lists, total, true
 }
 
+// SetExclusions decides a matcher made of exclusions only
+// (labelmatch.Matcher.ExclusionAt: NotIn, NotEquals, DoesNotExist; at
+// least one) by the postings: it appends to buf lists of set IDs (each
+// ascending, all below len(v.Sets)) whose union is exactly the sets of the
+// view that m does not match, and returns ok true. For any other matcher
+// it returns ok false. A set may be listed more than once. The lists are
+// shared with the index: do not modify them. It does not decide
+// namespaces.
+func (v *LabelView) SetExclusions(m *labelmatch.Matcher, buf [][]int32) (lists [][]int32, ok bool) {
+	x := v.x
+	if x == nil || m.Nothing() || m.NumRequirements() == 0 {
+		return buf, false
+	}
+	for i := range m.NumRequirements() {
+		if _, _, ok := m.ExclusionAt(i); !ok {
+			return buf, false
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.postSets()
+	p := &x.setPost
+	lists = buf
+	for i := range m.NumRequirements() {
+		key, values, _ := m.ExclusionAt(i)
+		if values == nil {
+			if l := below(p.byKey[key], len(v.Sets)); len(l) > 0 {
+				lists = append(lists, l)
+			}
+			continue
+		}
+		for _, val := range values {
+			if l := below(p.byPair[labelPair{key, val}], len(v.Sets)); len(l) > 0 {
+				lists = append(lists, l)
+			}
+		}
+	}
+	return lists, true
+}
+
 // TermCandidates narrows the terms whose pod selector can match a pod with
 // labels l: it appends to buf lists of term IDs (each ascending, all below
 // len(v.Terms), no term in two lists or twice in one) whose union holds

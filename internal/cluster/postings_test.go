@@ -105,6 +105,33 @@ func TestSetCandidates(t *testing.T) {
 		})
 	}
 
+	t.Run("exclusions decide NotIn and DoesNotExist selectors", func(t *testing.T) {
+		for _, tt := range []struct {
+			sel    string
+			want   []int32 // the sets it does not match
+			wantOK bool
+		}{
+			{"app notin (a)", ids(a0, a3), true},
+			{"app!=b", ids(b1), true},
+			{"!tier", ids(a0, db2), true},
+			{"app notin (a,b),!n", ids(a0, b1, db2, a3), true},
+			{"app notin (zzz)", nil, true},
+			{"app=a", nil, false},
+			{"app notin (a),tier", nil, false},
+			{"n<3", nil, false},
+		} {
+			m := labelmatch.New(mustParse(t, tt.sel))
+			lists, ok := v.SetExclusions(&m, nil)
+			assert.Equal(t, tt.wantOK, ok, tt.sel)
+			assert.Equal(t, tt.want, union(lists), tt.sel)
+		}
+		for _, sel := range []labels.Selector{labels.Everything(), labels.Nothing()} {
+			m := labelmatch.New(sel)
+			_, ok := v.SetExclusions(&m, nil)
+			assert.False(t, ok, "everything and nothing are not exclusions")
+		}
+	})
+
 	t.Run("a view's new sets are posted, the parent's view filters them", func(t *testing.T) {
 		view, err := snap.WithPod(labelledPod("default", "p4", "n", map[string]string{"app": "a", "new": "x"}))
 		require.NoError(t, err)
@@ -251,6 +278,14 @@ func TestCandidatesCoverMatches(t *testing.T) {
 						}
 						if ok && listed && m.SingleAnchor() && !match {
 							t.Fatalf("single anchor %q lists set %d %v, which it does not match", sel, id, s.Labels)
+						}
+					}
+					if excl, ok := lv.SetExclusions(&m, nil); ok {
+						ex := union(excl)
+						for id, s := range lv.Sets {
+							if sel.Matches(labels.Set(s.Labels)) == slices.Contains(ex, int32(id)) {
+								t.Fatalf("exclusions of %q: set %d %v listed %v", sel, id, s.Labels, slices.Contains(ex, int32(id)))
+							}
 						}
 					}
 					for _, id := range got {

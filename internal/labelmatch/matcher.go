@@ -145,6 +145,23 @@ func (m *Matcher) AnchorAt(i int) (Anchor, bool) {
 	return Anchor{}, false
 }
 
+// ExclusionAt returns requirement i as an exclusion when it is NotIn /
+// NotEquals (a label set carrying key with one of values fails it) or
+// DoesNotExist (values nil: a label set carrying key fails it); a label
+// set that carries none of the excluded labels satisfies it. ok is false
+// for any other operator. values is shared with the matcher: do not modify
+// it.
+func (m *Matcher) ExclusionAt(i int) (key string, values []string, ok bool) {
+	r := &m.reqs[i]
+	switch r.op {
+	case opNotIn:
+		return r.key, r.values, true
+	case opDoesNotExist:
+		return r.key, nil, true
+	}
+	return "", nil, false
+}
+
 // SingleAnchor reports whether the matcher is one requirement and that
 // requirement is an In/Equals or Exists anchor: a label set carrying the
 // anchor's label then matches, so candidates found through the anchor need
