@@ -233,6 +233,11 @@ type walker struct {
 	antiCands []cands
 	antiCount []int64
 	cache     nsCache
+	// In a lazy walker (newLazyWalker) the memos start unknown and the
+	// namespace rules are checked on first use.
+	lazy   bool
+	allNS  []bool
+	antiNS [][]bool
 }
 
 func (a *InterPodAffinity) newWalker(ix *interned) *walker {
@@ -241,17 +246,10 @@ func (a *InterPodAffinity) newWalker(ix *interned) *walker {
 	w.termMemo, w.termCands = a.termMemo(ix)
 	if len(a.reqAff) > 0 {
 		ms := make([]*matcher, len(a.reqAff))
-		nsOK := make([]bool, len(ix.view.Namespaces))
-		for i := range nsOK {
-			nsOK[i] = true
-		}
 		for i := range a.reqAff {
 			ms[i] = &a.reqAff[i].m
-			for j, ok := range a.reqAff[i].nsOK(ix, w.cache) {
-				nsOK[j] = nsOK[j] && ok
-			}
 		}
-		w.allMemo, w.allCands = ix.memoCands(nsOK, ms...)
+		w.allMemo, w.allCands = ix.memoCands(a.allNS(ix, w.cache), ms...)
 	}
 	w.antiMemos = make([]memo, len(a.reqAnti))
 	w.antiCands = make([]cands, len(a.reqAnti))
@@ -260,6 +258,57 @@ func (a *InterPodAffinity) newWalker(ix *interned) *walker {
 	}
 	w.antiCount = make([]int64, len(a.reqAnti))
 	return w
+}
+
+// newLazyWalker is newWalker for walking a few nodes (On's changed nodes):
+// its memos are not prefilled (that costs a pass over every set and term
+// of the index) but filled on first use, namespaces included. Only node
+// may be called on it.
+func (a *InterPodAffinity) newLazyWalker(ix *interned) *walker {
+	w := &walker{a: a, ix: ix, cache: nsCache{}, keys: newTermKeys(ix), lazy: true,
+		termMemo: make(memo, len(ix.view.Terms))}
+	if len(a.reqAff) > 0 {
+		w.allMemo, w.allNS = ix.newMemo(), a.allNS(ix, w.cache)
+	}
+	w.antiMemos = make([]memo, len(a.reqAnti))
+	w.antiNS = make([][]bool, len(a.reqAnti))
+	for i := range w.antiMemos {
+		w.antiMemos[i], w.antiNS[i] = ix.newMemo(), a.reqAnti[i].nsOK(ix, w.cache)
+	}
+	w.antiCount = make([]int64, len(a.reqAnti))
+	return w
+}
+
+// allNS returns the namespaces every required affinity term accepts, per
+// namespace ID of ix's view.
+func (a *InterPodAffinity) allNS(ix *interned, cache nsCache) []bool {
+	nsOK := make([]bool, len(ix.view.Namespaces))
+	for i := range nsOK {
+		nsOK[i] = true
+	}
+	for i := range a.reqAff {
+		for j, ok := range a.reqAff[i].nsOK(ix, cache) {
+			nsOK[j] = nsOK[j] && ok
+		}
+	}
+	return nsOK
+}
+
+// matchesAll is setMatchesAll with the walker's memo.
+func (w *walker) matchesAll(id int32) bool {
+	if w.lazy && w.allMemo[id] == 0 && !w.allNS[w.ix.view.Sets[id].NamespaceID] {
+		w.allMemo[id] = 2
+	}
+	return w.a.setMatchesAll(w.ix, id, w.allMemo)
+}
+
+// matchesAnti is setMatches for required anti-affinity term j with the
+// walker's memo.
+func (w *walker) matchesAnti(j int, id int32) bool {
+	if w.lazy && w.antiMemos[j][id] == 0 && !w.antiNS[j][w.ix.view.Sets[id].NamespaceID] {
+		w.antiMemos[j][id] = 2
+	}
+	return w.ix.setMatches(id, &w.a.reqAnti[j].m, w.antiMemos[j])
 }
 
 // node walks node index i of the walker's index.
@@ -284,11 +333,11 @@ func (w *walker) node(i int, sign int64) {
 		if id < 0 {
 			id = -1 - id // terminating pods count for affinity
 		}
-		if len(a.reqAff) > 0 && a.setMatchesAll(ix, id, w.allMemo) {
+		if len(a.reqAff) > 0 && w.matchesAll(id) {
 			affCount++
 		}
 		for j := range a.reqAnti {
-			if ix.setMatches(id, &a.reqAnti[j].m, w.antiMemos[j]) {
+			if w.matchesAnti(j, id) {
 				w.antiCount[j]++
 			}
 		}

@@ -206,7 +206,7 @@ func (a *InterPodAffinity) On(view *Snapshot) (*InterPodAffinity, error) {
 	}
 	// The old nodes are read through the receiver's index, with memos sized
 	// for the view's (which only grows).
-	wNew := v.newWalker(&v.ix)
+	wNew := v.newLazyWalker(&v.ix)
 	wOld := *wNew
 	wOld.ix = &a.ix
 	for _, i := range changed {

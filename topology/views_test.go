@@ -73,3 +73,50 @@ func TestSpreadOnCountsDeletedPods(t *testing.T) {
 		})
 	}
 }
+
+// TestOnKeepsNamespaceRules mirrors InterPodAffinity's AddPod during
+// preemption's dry run (interpodaffinity/filtering.go updateWithPod, v1.36):
+// a pod added to a view counts for the incoming pod's required terms only
+// when its namespace is one the term selects (the pod's own by default),
+// exactly as a fresh PreFilter on the view counts it.
+func TestOnKeepsNamespaceRules(t *testing.T) {
+	nodes := []*corev1.Node{zoned("a", "z1"), zoned("b", "z2")}
+	base := []*corev1.Pod{mkPod("b1", "b", lbl("app", "db"))}
+	tests := []struct {
+		name     string
+		incoming *corev1.Pod
+		added    *corev1.Pod
+	}{
+		{"anti-affinity ignores a matching pod of another namespace",
+			mkPod("in", "", lbl("app", "web"), requiredAntiAffinity(term(corev1.LabelTopologyZone, selector("app", "db")))),
+			mkPod("x", "a", lbl("app", "db"), inNamespace("other"))},
+		{"anti-affinity counts a matching pod of its namespace",
+			mkPod("in", "", lbl("app", "web"), requiredAntiAffinity(term(corev1.LabelTopologyZone, selector("app", "db")))),
+			mkPod("x", "a", lbl("app", "db"))},
+		{"affinity ignores a matching pod of another namespace",
+			mkPod("in", "", lbl("app", "web"), requiredAffinity(term(corev1.LabelTopologyZone, selector("app", "db")))),
+			mkPod("x", "a", lbl("app", "db"), inNamespace("other"))},
+		{"affinity counts a matching pod of its namespace",
+			mkPod("in", "", lbl("app", "web"), requiredAffinity(term(corev1.LabelTopologyZone, selector("app", "db")))),
+			mkPod("x", "a", lbl("app", "db"))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: base})
+			require.NoError(t, err)
+			pi, err := cluster.NewPodInfo(tt.incoming)
+			require.NoError(t, err)
+			a, err := NewInterPodAffinity(pi, snap, AffinityOptions{})
+			require.NoError(t, err)
+			view, err := snap.WithPod(tt.added)
+			require.NoError(t, err)
+			on, err := a.On(view)
+			require.NoError(t, err)
+			fresh, err := NewInterPodAffinity(pi, view, AffinityOptions{})
+			require.NoError(t, err)
+			for _, n := range view.Nodes() {
+				assert.Equal(t, fresh.Filter(n), on.Filter(n), "node %s", n.Name)
+			}
+		})
+	}
+}
