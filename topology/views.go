@@ -71,7 +71,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 	memos := make([]memo, nSel)
 	for i := range s.hard {
 		if memos[s.hard[i].selID] == nil {
-			memos[s.hard[i].selID] = v.ix.memoFor(v.ix.nsIs(s.pod.Namespace), &s.hard[i].m)
+			memos[s.hard[i].selID] = v.ix.newMemo() // lazy: few nodes are counted
 		}
 	}
 	for _, ni := range changed {
@@ -114,7 +114,7 @@ func (s *Spread) onHardOnly(v *Spread, view *Snapshot, changed []int) *Spread {
 	memos := make([]memo, nSel)
 	for i := range s.hard {
 		if memos[s.hard[i].selID] == nil {
-			memos[s.hard[i].selID] = s.ix.memoFor(s.ix.nsIs(s.pod.Namespace), &s.hard[i].m)
+			memos[s.hard[i].selID] = s.ix.newMemo() // lazy: few nodes are counted
 		}
 	}
 	var direct interned // no nodes: countSpreadWith walks the pods
@@ -137,9 +137,9 @@ func (s *Spread) onHardOnly(v *Spread, view *Snapshot, changed []int) *Spread {
 	return v
 }
 
-// countSpreadWith is countSpread on a node of x, with a memo made by
-// memoFor (for m and ns) on view y of the same index, whose label-set table
-// is larger or equal, counting
+// countSpreadWith is countSpread on a node of x, with a lazy memo (newMemo,
+// filled on first use, namespace included) for m and ns on view y of the
+// same index, whose label-set table is larger or equal, counting
 // the pods being deleted too: what upstream's AddPod/RemovePod add and
 // subtract (updateWithPod).
 func (x *interned) countSpreadWith(y *interned, n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
@@ -160,6 +160,9 @@ func (x *interned) countSpreadWith(y *interned, n *cluster.NodeInfo, m *matcher,
 	for _, id := range nl.Sets {
 		if id < 0 {
 			id = -1 - id // being deleted
+		}
+		if mm[id] == 0 && ns != "" && y.view.Sets[id].Namespace != ns {
+			mm[id] = 2
 		}
 		if y.setMatches(id, m, mm) {
 			c++
