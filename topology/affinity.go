@@ -314,7 +314,7 @@ func (w *walker) matchesAnti(j int, id int32) bool {
 // node walks node index i of the walker's index.
 func (w *walker) node(i int, sign int64) {
 	a, ix := w.a, w.ix
-	idx := ix.view.Nodes[i]
+	idx := ix.view.Node(int(i))
 	for _, r := range idx.RequiredAntiAffinity {
 		if !a.existingMatches(r.Term, &ix.view.TermMatchers[r.Term], w.termMemo) {
 			continue
@@ -396,7 +396,7 @@ func (a *InterPodAffinity) termMemo(ix *interned) (memo, cands) {
 // only pods and terms that match are visited.
 func (w *walker) all() {
 	a, ix := w.a, w.ix
-	if ix.snap == nil || len(ix.view.Nodes) == 0 {
+	if ix.snap == nil || ix.view.NumNodes() == 0 {
 		return
 	}
 	occ := ix.snap.Occurrences()

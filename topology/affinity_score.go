@@ -53,7 +53,7 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 		prefAntiMemos[i], prefAntiCands[i] = ix.memoCands(a.prefAnti[i].nsOK(ix, cache), &a.prefAnti[i].m)
 		prefAntiKeys[i] = topo.forKey(ix, a.prefAnti[i].key)
 	}
-	if ix.snap != nil && len(ix.view.Nodes) > 0 {
+	if ix.snap != nil && ix.view.NumNodes() > 0 {
 		occ := ix.snap.Occurrences()
 		// The incoming pod's preferred terms against every pod (only when it
 		// has some, which is when upstream walks every pod).

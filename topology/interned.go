@@ -24,8 +24,8 @@ func newInterned(snap *cluster.Snapshot) interned {
 // nodeLabels returns the interned pods of n when n belongs to the indexed
 // snapshot, nil otherwise (a node from another view).
 func (x *interned) nodeLabels(n *cluster.NodeInfo) *cluster.NodeLabels {
-	if n.Index >= 0 && n.Index < len(x.nodes) && n.Index < len(x.view.Nodes) && x.nodes[n.Index] == n {
-		return x.view.Nodes[n.Index]
+	if n.Index >= 0 && n.Index < len(x.nodes) && n.Index < x.view.NumNodes() && x.nodes[n.Index] == n {
+		return x.view.Node(n.Index)
 	}
 	return nil
 }
@@ -166,7 +166,7 @@ func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm me
 // snapshot's cluster.Occurrences only the pods of the label sets that match.
 func (x *interned) spreadCounts(m *matcher, mm memo, cs cands) []int32 {
 	counts := make([]int32, len(x.nodes))
-	if m.empty() || m.Nothing() || x.snap == nil || len(x.view.Nodes) == 0 {
+	if m.empty() || m.Nothing() || x.snap == nil || x.view.NumNodes() == 0 {
 		return counts
 	}
 	x.eachMatchingPod(x.snap.Occurrences(), cs,
@@ -216,7 +216,7 @@ func (x *interned) eachMatchingPod(occ *cluster.Occurrences, cs cands, match fun
 		}
 	}
 	for _, i := range occ.Changed() {
-		for _, id := range x.view.Nodes[i].Sets {
+		for _, id := range x.view.Node(int(i)).Sets {
 			deleting := id < 0
 			if deleting {
 				id = -1 - id
@@ -259,7 +259,7 @@ func (x *interned) eachMatchingUse(occ *cluster.Occurrences, kind cluster.TermKi
 		}
 	}
 	for _, i := range occ.Changed() {
-		for _, r := range kind.Refs(x.view.Nodes[i]) {
+		for _, r := range kind.Refs(x.view.Node(int(i))) {
 			if match(r.Term) {
 				fn(r.Term, i, r.Weight)
 			}

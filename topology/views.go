@@ -40,7 +40,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 		return s, nil
 	}
 	changed, ok := changedNodes(s.snap, &s.ix, view)
-	if !ok || (len(s.ix.view.Nodes) == 0 && (len(s.hard) > 0 || len(s.soft) > 0)) {
+	if !ok || (s.ix.view.NumNodes() == 0 && (len(s.hard) > 0 || len(s.soft) > 0)) {
 		return NewSpread(s.pi, view, s.opts)
 	}
 	v := *s

@@ -125,16 +125,17 @@ func TestLabelIndex(t *testing.T) {
 	v := snap.Labels()
 	require.Len(t, v.Sets, 2)
 	require.Len(t, v.Terms, 1)
-	assert.Equal(t, []int32{0, 0, -1}, v.Nodes[0].Sets)
-	assert.Equal(t, []TermRef{{Term: 0}, {Term: 0}}, v.Nodes[0].RequiredAntiAffinity)
-	assert.Equal(t, []int32{1}, v.Nodes[1].Sets)
+	assert.Equal(t, []int32{0, 0, -1}, v.Node(0).Sets)
+	assert.Equal(t, []TermRef{{Term: 0}, {Term: 0}}, v.Node(0).RequiredAntiAffinity)
+	assert.Equal(t, []int32{1}, v.Node(1).Sets)
 
 	view, err := snap.WithPod(mk("p5", "n2", map[string]string{"app": "a"}, nil))
 	require.NoError(t, err)
 	vv := view.Labels()
-	assert.Same(t, v.Nodes[0], vv.Nodes[0], "unchanged nodes share their index")
-	assert.Equal(t, []int32{1, 0}, vv.Nodes[1].Sets)
-	assert.Equal(t, []int32{1}, snap.Labels().Nodes[1].Sets, "the parent is unchanged")
+	assert.Same(t, v.Node(0), vv.Node(0), "unchanged nodes share their index")
+	assert.Equal(t, []int32{1, 0}, vv.Node(1).Sets)
+	pv := snap.Labels()
+	assert.Equal(t, []int32{1}, pv.Node(1).Sets, "the parent is unchanged")
 }
 
 // TestColumn checks a label key's column: dense value IDs in node order,

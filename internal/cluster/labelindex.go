@@ -4,6 +4,7 @@ package cluster
 
 import (
 	"hash/maphash"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -46,10 +47,22 @@ type LabelIndex struct {
 	columns   map[string]*Column
 	slots     [][2]slot // by node index
 
-	// The per-node lists of the last snapshot asked for: a view is usually
-	// asked many times in a row.
+	// The per-node list of a base snapshot, which the views asked for
+	// afterwards patch with the nodes where they differ (no per-view array
+	// of every node), and the nodes of the last snapshot asked for: a view
+	// is usually asked many times in a row.
+	baseSnap  *Snapshot
+	baseNodes []*NodeLabels
 	lastSnap  *Snapshot
-	lastNodes []*NodeLabels
+	last      viewNodes
+}
+
+// viewNodes is a snapshot's interned nodes: a base list patched at the
+// ascending node indexes patched.
+type viewNodes struct {
+	nodes   []*NodeLabels
+	patched []int32
+	patch   []*NodeLabels
 }
 
 // LabelSet is one interned (namespace, labels) pair. Labels is shared with a
@@ -84,7 +97,7 @@ type NodeLabels struct {
 }
 
 // LabelView is a consistent read-only view of the index for one snapshot:
-// Nodes[i] belongs to Snapshot.Nodes()[i]; every ID in it is below
+// Node(i) belongs to Snapshot.Nodes()[i]; every ID in it is below
 // len(Sets) / len(Terms).
 type LabelView struct {
 	x    *LabelIndex // for the postings; nil for the zero view
@@ -96,7 +109,21 @@ type LabelView struct {
 	TopologyKeys []string
 	// TermMatchers[i] is Terms[i] flattened for matching incoming pods.
 	TermMatchers []TermMatcher
-	Nodes        []*NodeLabels
+	viewNodes
+}
+
+// NumNodes returns the number of nodes of the view's snapshot.
+func (v *LabelView) NumNodes() int { return len(v.nodes) }
+
+// Node returns the interned pods of node index i of the view's snapshot.
+// The result must not be modified.
+func (v *LabelView) Node(i int) *NodeLabels {
+	if len(v.patched) > 0 {
+		if k, ok := slices.BinarySearch(v.patched, int32(i)); ok {
+			return v.patch[k]
+		}
+	}
+	return v.nodes[i]
 }
 
 // TermMatcher is an interned affinity term flattened once per index for
@@ -219,13 +246,41 @@ func (s *Snapshot) Labels() LabelView {
 		if len(x.slots) != len(s.nodes) {
 			x.slots = make([][2]slot, len(s.nodes))
 		}
-		nodes := make([]*NodeLabels, len(s.nodes))
-		for i, ni := range s.nodes {
-			nodes[i] = x.lookup(i, ni)
-		}
-		x.lastSnap, x.lastNodes = s, nodes
+		x.lastSnap, x.last = s, x.nodesOf(s)
 	}
-	return LabelView{x: x, Sets: x.sets, Namespaces: x.nsNames, TopologyKeys: x.topoKeys, Terms: x.terms, TermMatchers: x.matchers, Nodes: x.lastNodes}
+	return LabelView{x: x, Sets: x.sets, Namespaces: x.nsNames, TopologyKeys: x.topoKeys, Terms: x.terms, TermMatchers: x.matchers, viewNodes: x.last}
+}
+
+// nodesOf returns the interned nodes of s: the base list patched where s's
+// NodeInfos differ from the base snapshot's, or, for the first snapshot or
+// one far from the base, a full list that becomes the base. x.mu is held.
+func (x *LabelIndex) nodesOf(s *Snapshot) viewNodes {
+	if b := x.baseSnap; b != nil && len(b.nodes) == len(s.nodes) {
+		limit := len(s.nodes)/16 + 8
+		var out viewNodes
+		far := false
+		for i, ni := range s.nodes {
+			if ni == b.nodes[i] {
+				continue
+			}
+			if len(out.patched) == limit {
+				far = true
+				break
+			}
+			out.patched = append(out.patched, int32(i))
+			out.patch = append(out.patch, x.lookup(i, ni))
+		}
+		if !far {
+			out.nodes = x.baseNodes
+			return out
+		}
+	}
+	nodes := make([]*NodeLabels, len(s.nodes))
+	for i, ni := range s.nodes {
+		nodes[i] = x.lookup(i, ni)
+	}
+	x.baseSnap, x.baseNodes = s, nodes
+	return viewNodes{nodes: nodes}
 }
 
 // slot remembers a recently indexed NodeInfo at a node index, so that a

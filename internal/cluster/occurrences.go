@@ -171,7 +171,8 @@ func buildOccBase(nodes []*NodeInfo, v *LabelView) *occBase {
 	nSets, total := 0, 0
 	var nTerms [4]int
 	var totals [4]int
-	for _, nl := range v.Nodes {
+	for i := range v.NumNodes() {
+		nl := v.Node(i)
 		for _, id := range nl.Sets {
 			if id < 0 {
 				id = -1 - id
@@ -191,7 +192,8 @@ func buildOccBase(nodes []*NodeInfo, v *LabelView) *occBase {
 	for k := range o.terms {
 		o.terms[k] = TermOccurrences{Start: make([]int32, nTerms[k]+1), Node: make([]int32, totals[k]), Weight: make([]int32, totals[k])}
 	}
-	for _, nl := range v.Nodes {
+	for i := range v.NumNodes() {
+		nl := v.Node(i)
 		for _, id := range nl.Sets {
 			if id < 0 {
 				id = -1 - id
@@ -214,7 +216,8 @@ func buildOccBase(nodes []*NodeInfo, v *LabelView) *occBase {
 	for k := range o.terms {
 		tfill[k] = append([]int32(nil), o.terms[k].Start...)
 	}
-	for i, nl := range v.Nodes {
+	for i := range v.NumNodes() {
+		nl := v.Node(i)
 		for _, id := range nl.Sets {
 			n := int32(i)
 			if id < 0 {
