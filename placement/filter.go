@@ -88,38 +88,105 @@ func (c *Compiled) FilterEach(n *NodeInfo) [NumFilters]Status {
 
 func (c *Compiled) filterOne(i int, n *cluster.NodeInfo) sched.Status {
 	switch i {
-	case fNodeUnschedulable:
-		if n.Unschedulable && !c.toleratesUnschedulable {
-			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonUnschedulable}
-		}
-	case fNodeName:
-		if c.pod.Spec.NodeName != "" && c.pod.Spec.NodeName != n.Name {
-			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonNodeName}
-		}
-	case fTaintToleration:
-		if len(n.Taints) > 0 && c.hasUntoleratedTaint(n.Taints) {
-			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonTaint}
-		}
-	case fNodeAffinity:
-		return c.nodeAffinityFilter(n)
-	case fNodePorts:
-		if len(n.UsedPorts) > 0 && c.portsConflict(n.UsedPorts) {
-			return sched.Status{Code: sched.Unschedulable, Reasons: reasonPorts}
-		}
-	case fNodeResourcesFit:
-		return c.fitsResources(n)
 	case fPodTopologySpread:
 		if c.spread != nil {
 			return c.spread.Filter(n)
 		}
+		return sched.Status{}
 	case fInterPodAffinity:
 		if c.ipa != nil {
 			return c.ipa.Filter(n)
 		}
+		return sched.Status{}
+	}
+	code, ok := c.localCode(i, n)
+	if !ok {
+		return c.fitsResources(n) // extended-resource shortfalls: reasons built per node
+	}
+	return localStatus(i, code)
+}
+
+// isLocal reports whether a filter reads only the pod and the node (every
+// one but PodTopologySpread and InterPodAffinity): its verdict is a local
+// code (localCode).
+func isLocal(p int) bool { return p != fPodTopologySpread && p != fInterPodAffinity }
+
+// Local verdict codes: 0 passes; NodeAffinity's 1 and 2 are the enforced
+// (added) and the pod's own affinity; NodeResourcesFit's code is its
+// fixed-shortfall mask (fitPods...) shifted left once, plus 1 when the
+// shortfall is unresolvable; the other filters fail with 1.
+const (
+	codeAffinityEnforced = 1
+	codeAffinityPod      = 2
+	maxLocalCode         = 32 // NodeResourcesFit: 16 masks x 2
+)
+
+// localCode is node-local filter p's verdict on n as a code; ok is false
+// when NodeResourcesFit finds an extended-resource shortfall, whose
+// reasons only fitsResources builds. The filter logic lives here once:
+// filterOne turns a code into its status (localStatus).
+func (c *Compiled) localCode(p int, n *cluster.NodeInfo) (code uint8, ok bool) {
+	switch p {
+	case fNodeUnschedulable:
+		if n.Unschedulable && !c.toleratesUnschedulable {
+			return 1, true
+		}
+	case fNodeName:
+		if c.pod.Spec.NodeName != "" && c.pod.Spec.NodeName != n.Name {
+			return 1, true
+		}
+	case fTaintToleration:
+		if len(n.Taints) > 0 && c.hasUntoleratedTaint(n.Taints) {
+			return 1, true
+		}
+	case fNodeAffinity:
+		return c.nodeAffinityCode(n), true
+	case fNodePorts:
+		if len(n.UsedPorts) > 0 && c.portsConflict(n.UsedPorts) {
+			return 1, true
+		}
+	case fNodeResourcesFit:
+		mask, unresolvable, scalarShort := c.fitMask(n)
+		if scalarShort {
+			return 0, false
+		}
+		code = uint8(mask) << 1
+		if unresolvable {
+			code |= 1
+		}
+		return code, true
 	case fNodeDeclaredFeatures:
 		if !hasFeatures(n.Node.Status.DeclaredFeatures, c.features) {
-			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonFeatures}
+			return 1, true
 		}
+	}
+	return 0, true
+}
+
+// localStatus is the status of node-local filter p's code, with upstream's
+// reason texts (shared slices: never modified).
+func localStatus(p int, code uint8) sched.Status {
+	if code == 0 {
+		return sched.Status{}
+	}
+	switch p {
+	case fNodeUnschedulable:
+		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonUnschedulable}
+	case fNodeName:
+		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonNodeName}
+	case fTaintToleration:
+		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonTaint}
+	case fNodeAffinity:
+		if code == codeAffinityEnforced {
+			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinityEnforced}
+		}
+		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinity}
+	case fNodePorts:
+		return sched.Status{Code: sched.Unschedulable, Reasons: reasonPorts}
+	case fNodeResourcesFit:
+		return fitStatus(fitReasons[code>>1], code&1 != 0)
+	case fNodeDeclaredFeatures:
+		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonFeatures}
 	}
 	return sched.Status{}
 }
@@ -165,47 +232,59 @@ func (c *Compiled) portsConflict(used []cluster.HostPort) bool {
 	return false
 }
 
+// fitMask is the fixed part of NodeResourcesFit's Filter (fitsRequest,
+// v1.36): the shortfalls of pod count, cpu, memory and ephemeral storage
+// as fitPods... bits, whether one of them is unresolvable (the request
+// exceeds the node's allocatable outright, so preemption cannot help), and
+// whether some extended (scalar) resource falls short too.
+func (c *Compiled) fitMask(n *cluster.NodeInfo) (mask int, unresolvable, scalarShort bool) {
+	if int64(len(n.Pods))+1 > n.Allocatable.AllowedPodNumber {
+		mask |= fitPods
+	}
+	r := &c.req
+	if r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(r.Scalar) == 0 {
+		return mask, false, false
+	}
+	a, q := &n.Allocatable, &n.Requested
+	if r.MilliCPU > 0 && r.MilliCPU > a.MilliCPU-q.MilliCPU {
+		mask |= fitCPU
+		unresolvable = unresolvable || r.MilliCPU > a.MilliCPU
+	}
+	if r.Memory > 0 && r.Memory > a.Memory-q.Memory {
+		mask |= fitMemory
+		unresolvable = unresolvable || r.Memory > a.Memory
+	}
+	if r.EphemeralStorage > 0 && r.EphemeralStorage > a.EphemeralStorage-q.EphemeralStorage {
+		mask |= fitEphemeral
+		unresolvable = unresolvable || r.EphemeralStorage > a.EphemeralStorage
+	}
+	for _, name := range c.reqScalars {
+		if r.Scalar[name] > a.Scalar[name]-q.Scalar[name] {
+			scalarShort = true
+			break
+		}
+	}
+	return mask, unresolvable, scalarShort
+}
+
 // fitsResources is NodeResourcesFit's Filter (fitsRequest, v1.36): pod
 // count, then cpu, memory, ephemeral storage and scalar resources; a
 // shortfall where the request exceeds the node's allocatable outright makes
 // the status UnschedulableAndUnresolvable (preemption cannot help).
 func (c *Compiled) fitsResources(n *cluster.NodeInfo) sched.Status {
-	mask := 0
-	unresolvable := false
-	if int64(len(n.Pods))+1 > n.Allocatable.AllowedPodNumber {
-		mask |= fitPods
-	}
-	r := &c.req
-	if r.MilliCPU != 0 || r.Memory != 0 || r.EphemeralStorage != 0 || len(r.Scalar) > 0 {
-		a, q := &n.Allocatable, &n.Requested
-		if r.MilliCPU > 0 && r.MilliCPU > a.MilliCPU-q.MilliCPU {
-			mask |= fitCPU
-			unresolvable = unresolvable || r.MilliCPU > a.MilliCPU
-		}
-		if r.Memory > 0 && r.Memory > a.Memory-q.Memory {
-			mask |= fitMemory
-			unresolvable = unresolvable || r.Memory > a.Memory
-		}
-		if r.EphemeralStorage > 0 && r.EphemeralStorage > a.EphemeralStorage-q.EphemeralStorage {
-			mask |= fitEphemeral
-			unresolvable = unresolvable || r.EphemeralStorage > a.EphemeralStorage
-		}
-		if len(c.reqScalars) > 0 {
-			var scalarReasons []string
-			for _, name := range c.reqScalars {
-				want := r.Scalar[name]
-				if want > a.Scalar[name]-q.Scalar[name] {
-					scalarReasons = append(scalarReasons, "Insufficient "+string(name))
-					unresolvable = unresolvable || want > a.Scalar[name]
-				}
-			}
-			if scalarReasons != nil {
-				reasons := make([]string, 0, 4+len(scalarReasons))
-				reasons = append(reasons, fitReasons[mask]...)
-				reasons = append(reasons, scalarReasons...)
-				return fitStatus(reasons, unresolvable)
+	mask, unresolvable, scalarShort := c.fitMask(n)
+	if scalarShort {
+		r, a, q := &c.req, &n.Allocatable, &n.Requested
+		reasons := make([]string, 0, 4+len(c.reqScalars))
+		reasons = append(reasons, fitReasons[mask]...)
+		for _, name := range c.reqScalars {
+			want := r.Scalar[name]
+			if want > a.Scalar[name]-q.Scalar[name] {
+				reasons = append(reasons, "Insufficient "+string(name))
+				unresolvable = unresolvable || want > a.Scalar[name]
 			}
 		}
+		return fitStatus(reasons, unresolvable)
 	}
 	if mask == 0 {
 		return sched.Status{}

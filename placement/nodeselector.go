@@ -5,7 +5,6 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
-	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // The NodeAffinity plugin's compiled selectors (internal/nodeaffinity) are
@@ -65,26 +64,27 @@ func (c *Compiled) indexes(n *cluster.NodeInfo) bool {
 	return c.naIndex != nil && n.Index >= 0 && n.Index < len(nodes) && nodes[n.Index].Node == n.Node
 }
 
-// nodeAffinityFilter is NodeAffinity's Filter: the added (scheduler-
-// enforced) affinity first, then nodeSelector and the required terms.
-func (c *Compiled) nodeAffinityFilter(n *cluster.NodeInfo) sched.Status {
+// nodeAffinityCode is NodeAffinity's Filter as a local code: the added
+// (scheduler-enforced) affinity first (codeAffinityEnforced), then
+// nodeSelector and the required terms (codeAffinityPod).
+func (c *Compiled) nodeAffinityCode(n *cluster.NodeInfo) uint8 {
 	if c.indexes(n) {
 		x := c.naIndex
 		if x.added != nil && !x.added.Matches(n.Index, n.Node) {
-			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinityEnforced}
+			return codeAffinityEnforced
 		}
 		if !x.pairs.Matches(n.Index, n.Node) || (x.required != nil && !x.required.Matches(n.Index, n.Node)) {
-			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinity}
+			return codeAffinityPod
 		}
-		return sched.Status{}
+		return 0
 	}
 	if c.added != nil && !c.added.Matches(n.Node) {
-		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinityEnforced}
+		return codeAffinityEnforced
 	}
 	if !c.matchesRequiredAffinity(n.Node) {
-		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonAffinity}
+		return codeAffinityPod
 	}
-	return sched.Status{}
+	return 0
 }
 
 // preferredScore is NodeAffinity's raw Score: the weights of the matching

@@ -26,6 +26,12 @@ type verdictTable struct {
 	lastKey  uint64
 	last     int32 // index of the row of lastKey, -1 before the first row
 	limit    int   // at most maxIDs distinct statuses per plugin
+	// eval lists the plugins computed per node: not skipped, and not
+	// passing on every node for this pod (those keep ID 0, Success).
+	eval []int8
+	// localID[p][code] is 1 + the ID of node-local plugin p's status for
+	// a local code (localCode), 0 until first seen.
+	localID [numFilters][maxLocalCode]uint8
 }
 
 // verdictRow is what the nodes of one row key share.
@@ -51,6 +57,15 @@ func newVerdictTable(c *Compiled, limit int) *verdictTable {
 	for p := range numFilters {
 		if c.skip[p] {
 			t.distinct[p] = []sched.Status{{Code: sched.Skip, Plugin: filterNames[p]}}
+			continue
+		}
+		// Success is ID 0 of every plugin that runs.
+		t.distinct[p] = []sched.Status{{Plugin: filterNames[p]}}
+		switch {
+		case p == fNodeName && c.pod.Spec.NodeName == "":
+		case p == fNodeUnschedulable && c.toleratesUnschedulable:
+		default:
+			t.eval = append(t.eval, int8(p))
 		}
 	}
 	return t
@@ -97,14 +112,36 @@ func (t *verdictTable) id(p int, st *sched.Status) (uint64, bool) {
 func (t *verdictTable) row(n *cluster.NodeInfo) *verdictRow {
 	c := t.c
 	var key uint64
-	for p := range numFilters {
-		if c.skip[p] {
-			continue // ID 0, the Skip status
+	for _, p8 := range t.eval {
+		p := int(p8)
+		var id uint64
+		code, ok := uint8(0), false
+		if isLocal(p) {
+			code, ok = c.localCode(p, n)
 		}
-		st := c.filterOne(p, n)
-		id, ok := t.id(p, &st)
-		if !ok {
-			return t.unshared(n)
+		if ok {
+			if code == 0 {
+				continue // ID 0
+			}
+			x := t.localID[p][code]
+			if x == 0 {
+				st := localStatus(p, code)
+				i, ok := t.id(p, &st)
+				if !ok {
+					return t.unshared(n)
+				}
+				x = uint8(i) + 1
+				t.localID[p][code] = x
+			}
+			id = uint64(x - 1)
+		} else {
+			// A topology plugin, or extended-resource shortfalls.
+			st := c.filterOne(p, n)
+			i, ok := t.id(p, &st)
+			if !ok {
+				return t.unshared(n)
+			}
+			id = i
 		}
 		key |= id << (idBits * p)
 	}
