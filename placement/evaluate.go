@@ -226,7 +226,7 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 		nr.Node = n.Name
 		nr.Filters = row.filters
 		nr.ExcludedByPreFilter = row.excluded
-		nr.Status = toPluginStatus(*first)
+		nr.Status = row.status
 		if first.Code == sched.Error && r.Error == "" {
 			r.Error = first.String()
 		}

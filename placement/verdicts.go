@@ -38,6 +38,7 @@ type verdictTable struct {
 type verdictRow struct {
 	filters  []PluginStatus // every included plugin's verdict, profile order
 	first    sched.Status   // the recorded status: first failure, the absent status, or Success
+	status   PluginStatus   // first in report form
 	excluded bool           // outside PreFilter's node restriction
 }
 
@@ -221,5 +222,6 @@ func (t *verdictTable) newRow(each *[numFilters]*sched.Status, excluded bool) ve
 	if excluded {
 		r.first = c.absent
 	}
+	r.status = toPluginStatus(r.first)
 	return r
 }
