@@ -374,15 +374,22 @@ func (a *InterPodAffinity) termMemo(ix *interned) (memo, cands) {
 		mm[i] = 2
 	}
 	cs := cands(ix.view.TermCandidates(a.pod.Labels, make(cands, 0, 8)))
+	rules := make(memo, ix.view.NamespaceRules) // the pod's namespace, per rule
 	for _, l := range cs {
 		for _, id := range l {
 			t := &ix.view.TermMatchers[id]
-			switch {
-			case !t.Selector.SingleAnchor():
+			if !t.SingleAnchor {
 				mm[id] = 0
-			case t.MatchesNamespace(a.pod.Namespace, a.nsLabels):
-				mm[id] = 1
+				continue
 			}
+			r := &rules[t.NamespaceRule]
+			if *r == 0 {
+				*r = 2
+				if t.MatchesNamespace(a.pod.Namespace, a.nsLabels) {
+					*r = 1
+				}
+			}
+			mm[id] = *r
 		}
 	}
 	return mm, cs

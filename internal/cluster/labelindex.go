@@ -34,6 +34,7 @@ type LabelIndex struct {
 	nsIDs     map[string]int32 // namespace -> ID
 	topoKeys  []string         // by TermMatcher.KeyID
 	topoIDs   map[string]int32
+	nsRuleIDs map[string]int32 // namespace rule text -> TermMatcher.NamespaceRule
 	termByKey map[string]int32
 	termByPtr map[*AffinityTerm]int32 // terms shared by pods (New's affinity cache) are keyed once
 	setOfPod  map[*PodInfo]int32      // a pod's label-set ID, for re-indexing a view's changed nodes
@@ -107,6 +108,8 @@ type LabelView struct {
 	Terms      []AffinityTerm
 	// TopologyKeys lists the topology keys of Terms by TermMatcher.KeyID.
 	TopologyKeys []string
+	// NamespaceRules is the number of distinct TermMatcher.NamespaceRule.
+	NamespaceRules int
 	// TermMatchers[i] is Terms[i] flattened for matching incoming pods.
 	TermMatchers []TermMatcher
 	viewNodes
@@ -135,7 +138,15 @@ type TermMatcher struct {
 	// KeyID is the term's topology key as an index in
 	// LabelView.TopologyKeys, so that per-key state is found by an array
 	// load instead of a string compare.
-	KeyID             int32
+	KeyID int32
+	// NamespaceRule identifies the term's namespace rule (explicit
+	// namespaces and namespace selector) among the index's distinct rules,
+	// below LabelView.NamespaceRules: terms with equal rules decide a
+	// namespace alike, so a caller can decide it once per rule.
+	NamespaceRule int32
+	// SingleAnchor is Selector.SingleAnchor(): a term that TermCandidates
+	// lists for a pod's labels then matches them.
+	SingleAnchor      bool
 	Namespaces        []string
 	NamespaceSelector labelmatch.Matcher
 	Selector          labelmatch.Matcher
@@ -162,6 +173,7 @@ func newLabelIndex() *LabelIndex {
 		setByHash: map[uint64][]int32{},
 		nsIDs:     map[string]int32{},
 		topoIDs:   map[string]int32{},
+		nsRuleIDs: map[string]int32{},
 		termByKey: map[string]int32{},
 		termByPtr: map[*AffinityTerm]int32{},
 		setOfPod:  map[*PodInfo]int32{},
@@ -248,7 +260,7 @@ func (s *Snapshot) Labels() LabelView {
 		}
 		x.lastSnap, x.last = s, x.nodesOf(s)
 	}
-	return LabelView{x: x, Sets: x.sets, Namespaces: x.nsNames, TopologyKeys: x.topoKeys, Terms: x.terms, TermMatchers: x.matchers, viewNodes: x.last}
+	return LabelView{x: x, Sets: x.sets, Namespaces: x.nsNames, TopologyKeys: x.topoKeys, NamespaceRules: len(x.nsRuleIDs), Terms: x.terms, TermMatchers: x.matchers, viewNodes: x.last}
 }
 
 // nodesOf returns the interned nodes of s: the base list patched where s's
@@ -430,6 +442,7 @@ func (x *LabelIndex) internTermByKey(t *AffinityTerm) int32 {
 	b.WriteString(strings.Join(ns, "\x01"))
 	b.WriteByte(0)
 	b.WriteString(selectorKey(t.NamespaceSelector))
+	nsRule := b.String()[len(t.TopologyKey)+1:]
 	b.WriteByte(0)
 	b.WriteString(selectorKey(t.Selector))
 	key := b.String()
@@ -444,8 +457,13 @@ func (x *LabelIndex) internTermByKey(t *AffinityTerm) int32 {
 		x.topoIDs[t.TopologyKey] = kid
 	}
 	x.terms = append(x.terms, *t)
+	rid, ok := x.nsRuleIDs[nsRule]
+	if !ok {
+		rid = int32(len(x.nsRuleIDs))
+		x.nsRuleIDs[nsRule] = rid
+	}
 	m := newTermMatcher(t, ns)
-	m.KeyID = kid
+	m.KeyID, m.NamespaceRule, m.SingleAnchor = kid, rid, m.Selector.SingleAnchor()
 	x.matchers = append(x.matchers, m)
 	x.termByKey[key] = id
 	return id

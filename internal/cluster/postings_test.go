@@ -199,6 +199,26 @@ func TestTermCandidates(t *testing.T) {
 			assert.NotContains(t, got, nothing)
 		})
 	}
+	t.Run("namespace rules and single anchors are recorded per term", func(t *testing.T) {
+		y := newLabelIndex()
+		mk := func(key string, names []string, nsSel labels.Selector, sel string) TermMatcher {
+			return y.matchers[y.internTermByKey(&AffinityTerm{TopologyKey: key, Namespaces: sets.New(names...), NamespaceSelector: nsSel, Selector: mustParse(t, sel)})]
+		}
+		a := mk("zone", []string{"x", "y"}, nil, "app=a")
+		b := mk("host", []string{"y", "x"}, nil, "app in (b,c)") // same rule, other key and selector
+		c := mk("zone", []string{"x"}, nil, "app=a")
+		d := mk("zone", []string{"x", "y"}, labels.Everything(), "app=a,tier")
+		e := mk("zone", []string{"x", "y"}, labels.Nothing(), "tier")
+		assert.Equal(t, a.NamespaceRule, b.NamespaceRule)
+		assert.Equal(t, a.NamespaceRule, e.NamespaceRule, "a nil namespace selector and labels.Nothing both match nothing")
+		assert.NotEqual(t, a.NamespaceRule, c.NamespaceRule)
+		assert.NotEqual(t, a.NamespaceRule, d.NamespaceRule)
+		assert.NotEqual(t, a.KeyID, b.KeyID)
+		assert.Equal(t, a.KeyID, c.KeyID)
+		assert.Equal(t, []bool{true, true, true, false, true}, []bool{a.SingleAnchor, b.SingleAnchor, c.SingleAnchor, d.SingleAnchor, e.SingleAnchor})
+		assert.Equal(t, 3, len(y.nsRuleIDs))
+	})
+
 	t.Run("a view taken before a term was interned never lists it", func(t *testing.T) {
 		later := intern(mustParse(t, "app=a,tier=web"))
 		got := union(v.TermCandidates(map[string]string{"app": "a"}, nil))
