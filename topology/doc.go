@@ -22,7 +22,27 @@
 // per incoming pod) and a node's pods are a contiguous []int32; a topology
 // key is a column of dense value IDs by node index, so a domain is an array
 // load. Counts per domain and per topology pair are slices indexed by value
-// ID. At 5000 nodes, 50,000 bound pods and 3 zones, compiling a pod, filtering
+// ID.
+//
+// Matching goes through the index's postings rather than every set. The
+// label sets are listed by (key, value) and by key, so a selector with an
+// anchor (an In/Equals, Exists, Gt or Lt requirement: a set lacking the
+// key cannot match) is matched only against the sets carrying its narrowest
+// anchor's label, every other set being a no; a selector that is one In or
+// Exists requirement needs no matching at all, and one made only of NotIn
+// and DoesNotExist requirements is decided by the sets carrying an excluded
+// label. Namespaces are interned too, so a namespace rule is decided once
+// per namespace. Existing pods' terms are listed by one anchor of their
+// selector, so the incoming pod's labels select the few terms that can
+// match it (terms without anchor are always checked). Then, instead of
+// walking every bound pod per selector, the snapshot's inversion
+// (where each label set and each term occurs, node by node) visits only
+// the pods and term uses that match; views share their base snapshot's
+// inversion and read the nodes they changed from their own label view.
+// Every verdict a shortcut gives is the full match's (property tests check
+// each against labels.Selector and against a fresh index); On's
+// incremental walks, which see a few nodes, fill their memos lazily
+// instead. At 5000 nodes, 50,000 bound pods and 3 zones, compiling a pod, filtering
 // every node and scoring the feasible ones takes about 0.6 ms without
 // topology rules, 0.5-0.9 ms with a zone spread constraint, 0.7 ms with
 // required hostname anti-affinity and 0.6 ms with required zone affinity

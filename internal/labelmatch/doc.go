@@ -5,5 +5,13 @@
 // built from (labels.Requirement.Matches, apimachinery v0.36); the Gt and Lt
 // operators, rare in practice, are delegated to labels.Requirement.Matches.
 //
+// For indexes of label sets, a Matcher also describes its requirements as
+// anchors (AnchorAt: In/Equals and Exists, and Gt/Lt on their key, which a
+// label set can only satisfy by carrying the key) and exclusions
+// (ExclusionAt: NotIn/NotEquals and DoesNotExist), so that a caller holding
+// postings by label can narrow or decide the sets a selector matches
+// without evaluating each one; SingleAnchor tells when the anchor alone
+// decides.
+//
 // A Matcher is immutable once built and safe for concurrent use.
 package labelmatch
