@@ -179,7 +179,7 @@ func newLabelIndex() *LabelIndex {
 		setOfPod:  map[*PodInfo]int32{},
 		nodes:     map[*NodeInfo]*NodeLabels{},
 		columns:   map[string]*Column{},
-		setPost:   setPostings{byPair: map[labelPair][]int32{}, byKey: map[string][]int32{}},
+		setPost:   setPostings{keys: map[string]*keyPostings{}},
 		termPost:  termPostings{byPair: map[labelPair][]int32{}, byKey: map[string][]int32{}},
 	}
 }

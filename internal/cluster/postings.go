@@ -15,13 +15,19 @@ type labelPair struct{ key, value string }
 // setPostings lists the interned label sets by the labels they carry, so
 // that a selector with an anchor (labelmatch.Anchor: In, Equals, Exists, Gt,
 // Lt) is matched against the few sets carrying its key (and value) instead
-// of every set. It covers sets [0, upTo) and is extended on the first query
-// after the index grew, so building a snapshot pays nothing for it. Each
-// list is in ascending ID order and only ever appended to.
+// of every set. A key is posted on the first query that names it (selectors
+// use a few keys; sets carry many) and extended on each query after the
+// index grew, so building a snapshot pays nothing for it. Each list is in
+// ascending ID order and only ever appended to.
 type setPostings struct {
-	upTo   int
-	byPair map[labelPair][]int32
-	byKey  map[string][]int32
+	keys map[string]*keyPostings
+}
+
+// keyPostings are one key's postings over sets [0, upTo).
+type keyPostings struct {
+	upTo    int
+	all     []int32            // the sets carrying the key
+	byValue map[string][]int32 // the sets carrying the key with that value
 }
 
 // termPostings lists the interned affinity terms by one anchor of their
@@ -37,16 +43,22 @@ type termPostings struct {
 	always []int32
 }
 
-// postSets brings the set postings up to date; x.mu is held.
-func (x *LabelIndex) postSets() {
-	p := &x.setPost
+// keyPostings returns key k's set postings, brought up to date; x.mu is
+// held.
+func (x *LabelIndex) keyPostings(k string) *keyPostings {
+	p := x.setPost.keys[k]
+	if p == nil {
+		p = &keyPostings{byValue: map[string][]int32{}}
+		x.setPost.keys[k] = p
+	}
 	for id := p.upTo; id < len(x.sets); id++ {
-		for k, v := range x.sets[id].Labels {
-			p.byPair[labelPair{k, v}] = append(p.byPair[labelPair{k, v}], int32(id))
-			p.byKey[k] = append(p.byKey[k], int32(id))
+		if v, ok := x.sets[id].Labels[k]; ok {
+			p.all = append(p.all, int32(id))
+			p.byValue[v] = append(p.byValue[v], int32(id))
 		}
 	}
 	p.upTo = len(x.sets)
+	return p
 }
 
 // postTerms brings the term postings up to date; x.mu is held.
@@ -120,8 +132,6 @@ func (v *LabelView) SetCandidates(m *labelmatch.Matcher, buf [][]int32) (lists [
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.postSets()
-	p := &x.setPost
 	best, bestTotal := -1, 0
 	for i := range m.NumRequirements() {
 		a, isAnchor := m.AnchorAt(i)
@@ -129,12 +139,13 @@ func (v *LabelView) SetCandidates(m *labelmatch.Matcher, buf [][]int32) (lists [
 			continue
 		}
 		n := 0
+		p := x.keyPostings(a.Key)
 		if a.Exists {
-			n = len(p.byKey[a.Key])
+			n = len(p.all)
 		} else {
 			for j, val := range a.Values {
 				if !slices.Contains(a.Values[:j], val) {
-					n += len(p.byPair[labelPair{a.Key, val}])
+					n += len(p.byValue[val])
 				}
 			}
 		}
@@ -146,16 +157,17 @@ func (v *LabelView) SetCandidates(m *labelmatch.Matcher, buf [][]int32) (lists [
 		return buf, 0, false
 	}
 	a, _ := m.AnchorAt(best)
+	p := x.keyPostings(a.Key)
 	lists = buf
 	if a.Exists {
-		l := below(p.byKey[a.Key], len(v.Sets))
+		l := below(p.all, len(v.Sets))
 		lists, total = append(lists, l), len(l)
 	} else {
 		for j, val := range a.Values {
 			if slices.Contains(a.Values[:j], val) {
 				continue
 			}
-			if l := below(p.byPair[labelPair{a.Key, val}], len(v.Sets)); len(l) > 0 {
+			if l := below(p.byValue[val], len(v.Sets)); len(l) > 0 {
 				lists, total = append(lists, l), total+len(l)
 			}
 		}
@@ -183,19 +195,18 @@ func (v *LabelView) SetExclusions(m *labelmatch.Matcher, buf [][]int32) (lists [
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.postSets()
-	p := &x.setPost
 	lists = buf
 	for i := range m.NumRequirements() {
 		key, values, _ := m.ExclusionAt(i)
+		p := x.keyPostings(key)
 		if values == nil {
-			if l := below(p.byKey[key], len(v.Sets)); len(l) > 0 {
+			if l := below(p.all, len(v.Sets)); len(l) > 0 {
 				lists = append(lists, l)
 			}
 			continue
 		}
 		for _, val := range values {
-			if l := below(p.byPair[labelPair{key, val}], len(v.Sets)); len(l) > 0 {
+			if l := below(p.byValue[val], len(v.Sets)); len(l) > 0 {
 				lists = append(lists, l)
 			}
 		}
