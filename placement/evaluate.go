@@ -67,7 +67,7 @@ func (c *Compiled) Schedule() Decision {
 				d.Codes[i] = c.absent.Code
 				continue
 			}
-			d.Codes[i] = c.Filter(n).Code
+			d.Codes[i] = c.filterCode(n)
 		}
 	})
 	var feasible []*cluster.NodeInfo

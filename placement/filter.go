@@ -63,6 +63,40 @@ func (c *Compiled) Filter(n *NodeInfo) Status {
 	return sched.Status{}
 }
 
+// filterCode is Filter's status code alone, for Schedule's pass over every
+// node: the node-local plugins' verdicts stay small codes and no status is
+// built.
+func (c *Compiled) filterCode(n *NodeInfo) sched.Code {
+	if !c.preFilter.Code.Passes() {
+		return c.preFilter.Code
+	}
+	for _, i := range c.active {
+		switch p := int(i); p {
+		case fPodTopologySpread:
+			if c.spread != nil {
+				if code := c.spread.Filter(n).Code; !code.Passes() {
+					return code
+				}
+			}
+		case fInterPodAffinity:
+			if c.ipa != nil {
+				if code := c.ipa.Filter(n).Code; !code.Passes() {
+					return code
+				}
+			}
+		default:
+			lc, ok := c.localCode(p, n)
+			if !ok {
+				return c.fitsResources(n).Code
+			}
+			if lc != 0 {
+				return localStatusCode(p, lc)
+			}
+		}
+	}
+	return sched.Success
+}
+
 // Fits reports whether the pod passes every Filter plugin on the node and
 // the node is inside the PreFilter restriction.
 func (c *Compiled) Fits(n *NodeInfo) bool {
@@ -161,6 +195,17 @@ func (c *Compiled) localCode(p int, n *cluster.NodeInfo) (code uint8, ok bool) {
 		}
 	}
 	return 0, true
+}
+
+// localStatusCode is localStatus(p, code).Code for a failing code.
+func localStatusCode(p int, code uint8) sched.Code {
+	switch {
+	case p == fNodePorts:
+		return sched.Unschedulable
+	case p == fNodeResourcesFit && code&1 == 0:
+		return sched.Unschedulable
+	}
+	return sched.UnschedulableAndUnresolvable
 }
 
 // localStatus is the status of node-local filter p's code, with upstream's

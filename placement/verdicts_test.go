@@ -256,3 +256,52 @@ func TestParallelHelpers(t *testing.T) {
 		}
 	})
 }
+
+// checkFilterCode asserts that Schedule's code-only pass agrees with Filter
+// on every node, and each node-local code with its status.
+func checkFilterCode(t require.TestingT, c *Compiled) {
+	for _, n := range c.Snapshot().Nodes() {
+		require.Equal(t, c.Filter(n).Code, c.filterCode(n), n.Name)
+		for p := range numFilters {
+			if !isLocal(p) {
+				continue
+			}
+			if code, ok := c.localCode(p, n); ok && code != 0 {
+				require.Equal(t, localStatus(p, code).Code, localStatusCode(p, code), "%s plugin %d", n.Name, p)
+			}
+		}
+	}
+}
+
+// TestFilterCodeMatchesFilter: on the upstream scenarios and on random
+// worlds (extended resources included), filterCode gives Filter's code.
+func TestFilterCodeMatchesFilter(t *testing.T) {
+	cases, err := filepath.Glob("testdata/conformance/*.filter-score.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, cases)
+	for _, expPath := range cases {
+		name := filepath.Base(expPath[:len(expPath)-len(".filter-score.json")])
+		snap, pending := loadScenario(t, filepath.Join("testdata/conformance", name+".json"))
+		for _, p := range pending {
+			c, err := Compile(snap, p, Options{})
+			require.NoError(t, err)
+			checkFilterCode(t, c)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWorld(t)
+		for _, n := range w.nodes {
+			if rapid.Bool().Draw(t, "gpu") {
+				n.Status.Allocatable["example.com/gpu"] = *resource.NewQuantity(int64(rapid.IntRange(0, 2).Draw(t, "gpus")), resource.DecimalSI)
+			}
+		}
+		if rapid.Bool().Draw(t, "wantGPU") {
+			w.pending.Spec.Containers[0].Resources.Requests["example.com/gpu"] = *resource.NewQuantity(1, resource.DecimalSI)
+		}
+		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+		require.NoError(t, err)
+		c, err := Compile(snap, w.pending, Options{})
+		require.NoError(t, err)
+		checkFilterCode(t, c)
+	})
+}
