@@ -458,7 +458,7 @@ func (a *InterPodAffinity) existingMatches(id int32, t *cluster.TermMatcher, mm 
 }
 
 // setMatchesAll is matchesAll for an interned label set, memoized in a
-// memo made by memoFor for every required affinity term and the
+// memo made by memoCands for every required affinity term and the
 // namespaces all of them accept.
 func (a *InterPodAffinity) setMatchesAll(ix *interned, id int32, mm memo) bool {
 	switch mm[id] {

@@ -31,7 +31,7 @@ func (x *interned) nodeLabels(n *cluster.NodeInfo) *cluster.NodeLabels {
 }
 
 // memo caches a yes/no per label-set ID: 0 unknown, 1 yes, 2 no. A memo
-// made by memoFor starts with every verdict it can give without matching
+// made by memoCands starts with every verdict it can give without matching
 // labels (a namespace the rule rejects, a set lacking an anchor's label);
 // setMatches fills the rest on first use with the full match.
 type memo []int8
@@ -48,25 +48,20 @@ func (x *interned) nsIs(ns string) []bool {
 	return ok
 }
 
-// memoFor returns a memo for matching label sets against every one of ms
+// cands lists the IDs a memo can say yes to, in disjoint lists (no ID
+// twice); nil stands for every ID.
+type cands [][]int32
+
+// memoCands returns a memo for matching label sets against every one of ms
 // within the namespaces nsOK allows (by namespace ID of the view). Sets of
 // other namespaces are a no; when the matchers have an anchor
 // (cluster.LabelView.SetCandidates), so is every set outside the narrowest
 // anchor's candidates, and when the one matcher is a single anchor its
 // candidates are a yes. A single matcher of exclusions only is decided
-// entirely (cluster.LabelView.SetExclusions). The full match runs on the remaining sets only, on
-// first use, so the memo holds the answers a full match of every set would.
-func (x *interned) memoFor(nsOK []bool, ms ...*matcher) memo {
-	mm, _ := x.memoCands(nsOK, ms...)
-	return mm
-}
-
-// cands lists the IDs a memo can say yes to, in disjoint lists (no ID
-// twice); nil stands for every ID.
-type cands [][]int32
-
-// memoCands is memoFor, returning also the candidates outside which the
-// memo says no (nil when it narrowed nothing).
+// entirely (cluster.LabelView.SetExclusions). The full match runs on the
+// remaining sets only, on first use, so the memo holds the answers a full
+// match of every set would. It also returns the candidates outside which
+// the memo says no (nil when it narrowed nothing).
 func (x *interned) memoCands(nsOK []bool, ms ...*matcher) (memo, cands) {
 	sets := x.view.Sets
 	mm := x.newMemo()
@@ -123,7 +118,7 @@ func (x *interned) memoCands(nsOK []bool, ms ...*matcher) (memo, cands) {
 }
 
 // setMatches reports whether the label set with the given ID matches m,
-// within the namespace rule mm was made for (memoFor).
+// within the namespace rule mm was made for (memoCands).
 func (x *interned) setMatches(id int32, m *matcher, mm memo) bool {
 	switch mm[id] {
 	case 1:
@@ -142,7 +137,7 @@ func (x *interned) setMatches(id int32, m *matcher, mm memo) bool {
 
 // countSpread is upstream's countPodsMatchSelector on node n: pods of
 // namespace ns, not being deleted, matching m (an empty selector counts
-// nothing). mm must be made by memoFor for m and namespace ns.
+// nothing). mm must be made by memoCands for m and namespace ns.
 func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
 	if m.empty() || m.Nothing() {
 		return 0
@@ -162,7 +157,7 @@ func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm me
 
 // spreadCounts returns, per node index of the indexed snapshot, how many of
 // its pods not being deleted match m within the namespace rule mm was made
-// for (memoFor): countSpread for every node at once, visiting through the
+// for (memoCands): countSpread for every node at once, visiting through the
 // snapshot's cluster.Occurrences only the pods of the label sets that match.
 func (x *interned) spreadCounts(m *matcher, mm memo, cs cands) []int32 {
 	counts := make([]int32, len(x.nodes))
