@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -209,3 +210,49 @@ func genNodeAffinity(t *rapid.T, pod *corev1.Pod) {
 }
 
 func mmOnly(mm memo, _ cands) memo { return mm }
+
+// TestMemoCandsTable checks memoCands on a snapshot and on a view that
+// interned new label sets, for each way a selector is decided: by a single
+// anchor's postings (In, Exists), by the narrowest anchor then the full
+// match (In with NotIn, Gt), by exclusions alone (NotIn, DoesNotExist), or
+// by the full match of every set (labels.Everything); verdicts are
+// labels.Selector.Matches' within the namespace.
+func TestMemoCandsTable(t *testing.T) {
+	nodes := []*corev1.Node{mkNode("n0"), mkNode("n1")}
+	pods := []*corev1.Pod{
+		mkPod("p0", "n0", lbl("app", "a", "n", "5")),
+		mkPod("p1", "n0", lbl("app", "b", "tier", "web")),
+		mkPod("p2", "n1", lbl("tier", "db")),
+		mkPod("p3", "n1", lbl("app", "a"), inNamespace("other")),
+	}
+	snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+	require.NoError(t, err)
+	view, err := snap.WithPod(mkPod("p4", "n1", lbl("app", "a", "n", "1", "tier", "web")))
+	require.NoError(t, err)
+	for _, sel := range []string{"app=a", "tier", "app=a,tier notin (web)", "n>2", "n<2,app", "app notin (a)", "!tier", "app notin (b),!n", ""} {
+		for _, s := range []*cluster.Snapshot{snap, view} {
+			t.Run(fmt.Sprintf("%q on %d sets", sel, len(s.Labels().Sets)), func(t *testing.T) {
+				parsed, err := labels.Parse(sel)
+				require.NoError(t, err)
+				m := newMatcher(parsed)
+				ix := newInterned(s)
+				mm, cs := ix.memoCands(ix.nsIs("default"), &m)
+				var got, want []string
+				for id, set := range ix.view.Sets {
+					name := fmt.Sprintf("%s/%v", set.Namespace, set.Labels)
+					if ix.setMatches(int32(id), &m, mm) {
+						got = append(got, name)
+					}
+					if set.Namespace == "default" && parsed.Matches(labels.Set(set.Labels)) {
+						want = append(want, name)
+					}
+				}
+				assert.Equal(t, want, got)
+				counts := ix.spreadCounts(&m, mm, cs)
+				for i, n := range s.Nodes() {
+					assert.Equal(t, countMatching(n.Pods, &m, "default"), int(counts[i]), "node %s", n.Name)
+				}
+			})
+		}
+	}
+}
