@@ -44,7 +44,9 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 		// every node the worker dry-runs.
 		t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, scope: scope, nm: nm}
 		return func(n *cluster.NodeInfo) trial {
-			t.buf = n.CopyInto(t.node, t.buf)
+			// The copy is made on first use: a node without lower-priority
+			// pods is rejected before any.
+			t.src = n
 			t.removed, t.view, t.failed = t.removed[:0], nil, nil
 			return t
 		}
@@ -73,13 +75,25 @@ type nodeTrial struct {
 	// view is the pod compiled on the snapshot without removed, while
 	// removed is unchanged (nil when it must be rebuilt).
 	view *placement.Compiled
+	// src is the node to copy into node before the first change or filter
+	// (nil once copied).
+	src *cluster.NodeInfo
 	// failed is the first error of this node's dry run (nil: none).
 	failed error
 }
 
 func (t *nodeTrial) err() error { return t.failed }
 
+// ready makes node the private copy of src if it is not yet.
+func (t *nodeTrial) ready() {
+	if t.src != nil {
+		t.buf = t.src.CopyInto(t.node, t.buf)
+		t.src = nil
+	}
+}
+
 func (t *nodeTrial) remove(p *cluster.PodInfo) {
+	t.ready()
 	t.node.RemovePodInPlace(p)
 	if t.scope.affects(p) {
 		t.removed = append(t.removed, p.Key)
@@ -88,6 +102,7 @@ func (t *nodeTrial) remove(p *cluster.PodInfo) {
 }
 
 func (t *nodeTrial) add(p *cluster.PodInfo) {
+	t.ready()
 	t.node.AddPodInPlace(p)
 	if len(t.removed) > 0 {
 		if i := slices.Index(t.removed, p.Key); i >= 0 {
@@ -99,6 +114,7 @@ func (t *nodeTrial) add(p *cluster.PodInfo) {
 
 func (t *nodeTrial) filter() sched.Status {
 	c := t.c
+	t.ready()
 	if noms := t.nm.on(t.node.Name, c.Pod()); len(noms) > 0 {
 		// RunFilterPluginsWithNominatedPods: first with the nominated pods.
 		st, err := firstPass(c, t.scope, t.node, noms, t.removed)
