@@ -363,3 +363,44 @@ func BenchmarkSetCandidates(b *testing.B) {
 		v.SetCandidates(&m, buf[:0])
 	}
 }
+
+// TestInternTermIdentity checks that terms are identified by their
+// canonical text (topology key, namespaces in any order, selectors'
+// String, nil and labels.Nothing alike) whether found through the spec
+// hash or the text: equal specs share an ID, and specs that differ only in
+// value order share it too (the text sorts values).
+func TestInternTermIdentity(t *testing.T) {
+	req := func(key string, op selection.Operator, vals ...string) labels.Requirement {
+		r, err := labels.NewRequirement(key, op, vals)
+		require.NoError(t, err)
+		return *r
+	}
+	sel := func(rs ...labels.Requirement) labels.Selector { return labels.NewSelector().Add(rs...) }
+	term := func(key string, ns []string, nsSel, s labels.Selector) *AffinityTerm {
+		return &AffinityTerm{TopologyKey: key, Namespaces: sets.New(ns...), NamespaceSelector: nsSel, Selector: s}
+	}
+	x := newLabelIndex()
+	a := x.internTermByKey(term("zone", []string{"x", "y"}, nil, sel(req("app", selection.In, "a", "b"))))
+	tests := []struct {
+		name string
+		t    *AffinityTerm
+		same bool
+	}{
+		{"equal spec, other objects", term("zone", []string{"y", "x"}, nil, sel(req("app", selection.In, "a", "b"))), true},
+		{"values in another order", term("zone", []string{"x", "y"}, nil, sel(req("app", selection.In, "b", "a"))), true},
+		{"labels.Nothing namespace selector is nil's", term("zone", []string{"x", "y"}, labels.Nothing(), sel(req("app", selection.In, "a", "b"))), true},
+		{"other value", term("zone", []string{"x", "y"}, nil, sel(req("app", selection.In, "a", "c"))), false},
+		{"other operator", term("zone", []string{"x", "y"}, nil, sel(req("app", selection.NotIn, "a", "b"))), false},
+		{"other key", term("host", []string{"x", "y"}, nil, sel(req("app", selection.In, "a", "b"))), false},
+		{"other namespaces", term("zone", []string{"x"}, nil, sel(req("app", selection.In, "a", "b"))), false},
+		{"everything namespace selector", term("zone", []string{"x", "y"}, labels.Everything(), sel(req("app", selection.In, "a", "b"))), false},
+		{"nil selector", term("zone", []string{"x", "y"}, nil, nil), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := x.internTermByKey(tt.t)
+			assert.Equal(t, tt.same, id == a)
+			assert.Equal(t, id, x.internTermByKey(tt.t), "found again through the hash")
+		})
+	}
+}
