@@ -21,10 +21,15 @@ import (
 // the same namespace and labels (a workload's replicas) share a label-set ID,
 // and equal affinity terms (the same template's) share a term ID. Per node it
 // keeps the IDs in arrays, so a walk over every bound pod reads contiguous
-// int32s instead of chasing each pod's label map.
+// int32s instead of chasing each pod's label map. Postings (postings.go)
+// list the sets by label and the terms by an anchor of their selector, so
+// that a selector or an incoming pod meets only its candidates, and
+// Occurrences (occurrences.go) invert a snapshot's nodes, so that a walk
+// visits only the pods and term uses that match.
 //
 // One LabelIndex is shared by a snapshot and all its views; it only grows.
-// It is safe for concurrent use.
+// A view's node list is its base snapshot's patched where its NodeInfos
+// differ. It is safe for concurrent use.
 type LabelIndex struct {
 	mu        sync.Mutex
 	seed      maphash.Seed
