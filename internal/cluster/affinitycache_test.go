@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"hash/maphash"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -88,8 +89,9 @@ func TestPreparePodsParallelAgrees(t *testing.T) {
 		pods = append(pods, p)
 	}
 	byName := map[string]int{"n1": 0}
-	serial := preparePods(pods, false, byName, 1)
-	parallel := preparePods(pods, false, byName, 4)
+	seed := maphash.MakeSeed()
+	serial := preparePods(pods, false, byName, 1, seed)
+	parallel := preparePods(pods, false, byName, 4, seed)
 	require.Len(t, parallel, len(serial))
 	errCount := 0
 	for i := range serial {
@@ -97,6 +99,11 @@ func TestPreparePodsParallelAgrees(t *testing.T) {
 		require.Equal(t, serial[i].node, parallel[i].node, i)
 		require.Equal(t, serial[i].errs, parallel[i].errs, i)
 		require.Equal(t, serial[i].pi, parallel[i].pi, i)
+		require.Equal(t, serial[i].labelHash, parallel[i].labelHash, i)
+		if serial[i].pi != nil {
+			// internPods relies on the hash being internSet's.
+			require.Equal(t, labelSetHash(seed, pods[i].Namespace, pods[i].Labels), serial[i].labelHash, i)
+		}
 		if serial[i].errs != nil {
 			errCount++
 		}

@@ -383,18 +383,32 @@ func (x *LabelIndex) internPods(prep []podPrep) {
 			continue
 		}
 		if _, ok := x.setOfPod[pi]; !ok {
-			x.setOfPod[pi] = x.internSet(pi.Pod.Namespace, pi.Pod.Labels)
+			// preparePods hashed the label set on its goroutines, under
+			// this index's seed: only the table lookup is left here.
+			x.setOfPod[pi] = x.internHashed(pi.Pod.Namespace, pi.Pod.Labels, prep[i].labelHash)
 		}
 	}
 }
 
-func (x *LabelIndex) internSet(ns string, l map[string]string) int32 {
-	// An order-independent hash (a sum of per-label hashes) finds the
-	// candidates without sorting; equality is then checked label by label.
-	h := maphash.String(x.seed, ns)
+// labelSetHash is internSet's hash of a (namespace, labels) pair: an
+// order-independent sum of per-label hashes, so candidates are found
+// without sorting (equality is then checked label by label). It only reads
+// its arguments, so New computes it for every pod in parallel.
+func labelSetHash(seed maphash.Seed, ns string, l map[string]string) uint64 {
+	h := maphash.String(seed, ns)
 	for k, v := range l {
-		h += maphash.String(x.seed, k) ^ (maphash.String(x.seed, v) * 0x9E3779B97F4A7C15)
+		h += maphash.String(seed, k) ^ (maphash.String(seed, v) * 0x9E3779B97F4A7C15)
 	}
+	return h
+}
+
+func (x *LabelIndex) internSet(ns string, l map[string]string) int32 {
+	return x.internHashed(ns, l, labelSetHash(x.seed, ns, l))
+}
+
+// internHashed is internSet with the hash already computed (labelSetHash
+// under x.seed).
+func (x *LabelIndex) internHashed(ns string, l map[string]string, h uint64) int32 {
 	for _, id := range x.setByHash[h] {
 		if set := &x.sets[id]; set.Namespace == ns && sameLabels(set.Labels, l) {
 			return id

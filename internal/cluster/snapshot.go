@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"runtime"
 	"slices"
 	"sort"
@@ -146,11 +147,12 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		byName[n.Name] = i
 	}
 	par := runtime.GOMAXPROCS(0)
-	prep := preparePods(in.Pods, in.WithoutPodLevelResize, byName, par)
 	// The label index's interning of every bound pod's label set (what the
 	// topology plugins' first walk would do) overlaps with the ordered pass
-	// and the node building below, on another CPU.
+	// and the node building below, on another CPU; preparePods hashes the
+	// label sets beforehand, in parallel, under the index's seed.
 	index := newLabelIndex()
+	prep := preparePods(in.Pods, in.WithoutPodLevelResize, byName, par, index.seed)
 	var interned chan struct{}
 	if par > 1 && len(in.Pods) >= parallelPods {
 		interned = make(chan struct{})
@@ -287,6 +289,9 @@ type podPrep struct {
 	pi   *PodInfo
 	errs field.ErrorList
 	node int // index of spec.nodeName among the valid nodes, -1 when unknown
+	// labelHash is labelSetHash of the pod's namespace and labels under the
+	// snapshot's label index seed (set with pi).
+	labelHash uint64
 }
 
 // parallelPods is the input size from which preparePods splits the pods
@@ -297,7 +302,7 @@ const parallelPods = 2048
 // large input; each writes only its own range of the result, so the result
 // does not depend on par. Equal affinity specs share compiled terms
 // (affinityCache, one table for all goroutines).
-func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[string]int, par int) []podPrep {
+func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[string]int, par int, seed maphash.Seed) []podPrep {
 	out := make([]podPrep, len(pods))
 	shared := newSharedAffinities()
 	work := func(lo, hi int) {
@@ -338,6 +343,7 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 				continue
 			}
 			pp.pi = pi
+			pp.labelHash = labelSetHash(seed, pod.Namespace, pod.Labels)
 		}
 	}
 	if par < 2 || len(pods) < parallelPods {
