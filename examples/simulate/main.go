@@ -180,6 +180,11 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 		return inputError(cfg.in, err)
 	}
 
+	// Decoding leaves a large heap of garbage; collect it here, as part of
+	// decoding, so that a collection it started does not run inside the
+	// evaluation window that -timing measures (the oracle's figure leaves
+	// its own loading out too).
+	runtime.GC()
 	if cfg.cpuprofile != "" {
 		f, err := os.Create(cfg.cpuprofile)
 		if err != nil {
@@ -191,11 +196,6 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	// Decoding leaves a large heap of garbage; collect it here, as part of
-	// decoding, so that a collection it started does not run inside the
-	// evaluation window that -timing measures (the oracle's figure leaves
-	// its own loading out too).
-	runtime.GC()
 	start := time.Now()
 	in.snap, err = buildSnapshot(in)
 	if err != nil {

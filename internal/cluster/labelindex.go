@@ -333,15 +333,24 @@ func (x *LabelIndex) lookup(i int, ni *NodeInfo) *NodeLabels {
 func (x *LabelIndex) indexNode(ni *NodeInfo) *NodeLabels {
 	nl := &NodeLabels{Sets: make([]int32, len(ni.Pods))}
 	for i, pi := range ni.Pods {
-		// A PodInfo is immutable: when a view re-indexes a changed node
-		// (a bind, preemption's dry run), its other pods keep their IDs
-		// without hashing their labels again.
-		id, ok := x.setOfPod[pi]
-		if !ok {
-			id = x.internSet(pi.Pod.Namespace, pi.Pod.Labels)
-			x.setOfPod[pi] = id
+		var id int32
+		var deleting bool
+		if pi.labelIndex == x {
+			// Interned by New (internPods).
+			id, deleting = pi.labelSet, pi.deleting
+		} else {
+			// A PodInfo is immutable: when a view re-indexes a changed
+			// node (a bind, preemption's dry run), its other pods keep
+			// their IDs without hashing their labels again.
+			var ok bool
+			id, ok = x.setOfPod[pi]
+			if !ok {
+				id = x.internSet(pi.Pod.Namespace, pi.Pod.Labels)
+				x.setOfPod[pi] = id
+			}
+			deleting = pi.Pod.DeletionTimestamp != nil
 		}
-		if pi.Pod.DeletionTimestamp != nil {
+		if deleting {
 			id = -1 - id
 		}
 		nl.Sets[i] = id
@@ -382,10 +391,14 @@ func (x *LabelIndex) internPods(prep []podPrep) {
 		if ph := pi.Pod.Status.Phase; ph == corev1.PodSucceeded || ph == corev1.PodFailed {
 			continue
 		}
-		if _, ok := x.setOfPod[pi]; !ok {
+		if pi.labelIndex != x {
 			// preparePods hashed the label set on its goroutines, under
-			// this index's seed: only the table lookup is left here.
-			x.setOfPod[pi] = x.internHashed(pi.Pod.Namespace, pi.Pod.Labels, prep[i].labelHash)
+			// this index's seed: only the table lookup is left here. The
+			// ID is kept in the PodInfo, which New has not published yet
+			// (New's own pass reads other fields meanwhile).
+			pi.labelSet = x.internHashed(pi.Pod.Namespace, pi.Pod.Labels, prep[i].labelHash)
+			pi.deleting = pi.Pod.DeletionTimestamp != nil
+			pi.labelIndex = x
 		}
 	}
 }

@@ -71,6 +71,15 @@ type PodInfo struct {
 	PreferredAntiAffinityTerms []WeightedAffinityTerm
 
 	affinityKind uint8 // kind* bits recorded by NewPodInfo (affinityKinds)
+
+	// Written once by New's label interning (LabelIndex.internPods) before
+	// the snapshot is returned, never after: the pod's label-set ID in
+	// labelIndex and whether it is being deleted, so that indexing a node
+	// reads the PodInfos (one array) instead of every pod object and a
+	// map. Pods compiled elsewhere leave labelIndex nil.
+	labelIndex *LabelIndex
+	labelSet   int32
+	deleting   bool
 }
 
 // NodeInfo is one node with its bound pods, as framework.NodeInfo.
