@@ -15,17 +15,19 @@ type labelPair struct{ key, value string }
 // setPostings lists the interned label sets by the labels they carry, so
 // that a selector with an anchor (labelmatch.Anchor: In, Equals, Exists, Gt,
 // Lt) is matched against the few sets carrying its key (and value) instead
-// of every set. A key is posted on the first query that names it (selectors
-// use a few keys; sets carry many) and extended on each query after the
-// index grew, so building a snapshot pays nothing for it. Each list is in
-// ascending ID order and only ever appended to.
+// of every set. The postings are built on the first query, and extended on
+// each query after the index grew, so building a snapshot pays nothing for
+// them; they then cover every key of sets [0, upTo) in one pass over each
+// set's labels (reading the sets' label maps once costs less than one
+// lookup per set for each key queried: the maps are scattered in memory).
+// Each list is in ascending ID order and only ever appended to.
 type setPostings struct {
+	upTo int
 	keys map[string]*keyPostings
 }
 
-// keyPostings are one key's postings over sets [0, upTo).
+// keyPostings are one key's postings over sets [0, setPostings.upTo).
 type keyPostings struct {
-	upTo    int
 	all     []int32            // the sets carrying the key
 	byValue map[string][]int32 // the sets carrying the key with that value
 }
@@ -46,18 +48,25 @@ type termPostings struct {
 // keyPostings returns key k's set postings, brought up to date; x.mu is
 // held.
 func (x *LabelIndex) keyPostings(k string) *keyPostings {
-	p := x.setPost.keys[k]
-	if p == nil {
-		p = &keyPostings{byValue: map[string][]int32{}}
-		x.setPost.keys[k] = p
-	}
-	for id := p.upTo; id < len(x.sets); id++ {
-		if v, ok := x.sets[id].Labels[k]; ok {
+	sp := &x.setPost
+	for id := sp.upTo; id < len(x.sets); id++ {
+		for key, v := range x.sets[id].Labels {
+			p := sp.key(key)
 			p.all = append(p.all, int32(id))
 			p.byValue[v] = append(p.byValue[v], int32(id))
 		}
 	}
-	p.upTo = len(x.sets)
+	sp.upTo = len(x.sets)
+	return sp.key(k)
+}
+
+// key returns key k's postings, empty ones for a key no set carries.
+func (sp *setPostings) key(k string) *keyPostings {
+	p := sp.keys[k]
+	if p == nil {
+		p = &keyPostings{byValue: map[string][]int32{}}
+		sp.keys[k] = p
+	}
 	return p
 }
 
