@@ -14,19 +14,29 @@ import (
 	"testing"
 )
 
-func benchMode(b *testing.B, mode string) {
+// loadScenario decodes and normalizes the benchmark's scenario (outside
+// the timed window, as in simulate), skipping when none is named.
+func loadScenario(b *testing.B) *input {
+	b.Helper()
 	data, err := os.ReadFile(os.Getenv("SIMULATE_BENCH_SCENARIO"))
 	if err != nil {
 		b.Skip(err)
 	}
-	in0, err := prepare(data, config{mode: mode})
+	in, err := prepare(data, config{})
 	if err != nil {
 		b.Fatal(err)
 	}
+	return in
+}
+
+// benchWindow times what -timing measures: building the snapshot, then the
+// mode.
+func benchWindow(b *testing.B, mode string) {
+	in0 := loadScenario(b)
 	for b.Loop() {
 		in := *in0
-		in.snap, err = buildSnapshot(&in)
-		if err != nil {
+		var err error
+		if in.snap, err = buildSnapshot(&in); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := modes[mode](&in); err != nil {
@@ -35,61 +45,30 @@ func benchMode(b *testing.B, mode string) {
 	}
 }
 
-func BenchmarkScenarioFS(b *testing.B)    { benchMode(b, "filter-score") }
-func BenchmarkScenarioSched(b *testing.B) { benchMode(b, "schedule") }
-
-func BenchmarkScenarioSnap(b *testing.B) {
-	data, err := os.ReadFile(os.Getenv("SIMULATE_BENCH_SCENARIO"))
-	if err != nil {
-		b.Skip(err)
-	}
-	in0, err := prepare(data, config{})
-	if err != nil {
+// benchEval times the mode alone on a snapshot built once.
+func benchEval(b *testing.B, mode string) {
+	in := loadScenario(b)
+	var err error
+	if in.snap, err = buildSnapshot(in); err != nil {
 		b.Fatal(err)
 	}
+	for b.Loop() {
+		if _, err := modes[mode](in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkScenarioFS(b *testing.B)        { benchWindow(b, "filter-score") }
+func BenchmarkScenarioSched(b *testing.B)     { benchWindow(b, "schedule") }
+func BenchmarkScenarioEvalFS(b *testing.B)    { benchEval(b, "filter-score") }
+func BenchmarkScenarioEvalSched(b *testing.B) { benchEval(b, "schedule") }
+
+func BenchmarkScenarioSnap(b *testing.B) {
+	in0 := loadScenario(b)
 	for b.Loop() {
 		in := *in0
 		if _, err := buildSnapshot(&in); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkScenarioEvalFS(b *testing.B) {
-	data, err := os.ReadFile(os.Getenv("SIMULATE_BENCH_SCENARIO"))
-	if err != nil {
-		b.Skip(err)
-	}
-	in, err := prepare(data, config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	in.snap, err = buildSnapshot(in)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, err := runFilterScore(in); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkScenarioEvalSched(b *testing.B) {
-	data, err := os.ReadFile(os.Getenv("SIMULATE_BENCH_SCENARIO"))
-	if err != nil {
-		b.Skip(err)
-	}
-	in, err := prepare(data, config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	in.snap, err = buildSnapshot(in)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, err := runScheduleMode(in); err != nil {
 			b.Fatal(err)
 		}
 	}
