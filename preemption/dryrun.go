@@ -42,7 +42,7 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 	newTrials := func() func(n *cluster.NodeInfo) trial {
 		// One trial at a time per worker: the scratch node is reused for
 		// every node the worker dry-runs.
-		t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, scope: scope, nm: nm}
+		t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, scope: scope, memo: scopeMemo{scope: scope, snap: snap}, nm: nm}
 		return func(n *cluster.NodeInfo) trial {
 			// The copy is made on first use: a node without lower-priority
 			// pods is rejected before any.
@@ -70,6 +70,7 @@ type nodeTrial struct {
 	node    *cluster.NodeInfo
 	buf     []*cluster.PodInfo
 	scope   *topologyScope
+	memo    scopeMemo // scope.affects by label set, this worker's own
 	nm      *nominator
 	removed []string // removed pods within scope
 	// view is the pod compiled on the snapshot without removed, while
@@ -95,7 +96,7 @@ func (t *nodeTrial) ready() {
 func (t *nodeTrial) remove(p *cluster.PodInfo) {
 	t.ready()
 	t.node.RemovePodInPlace(p)
-	if t.scope.affects(p) {
+	if t.memo.affects(p) {
 		t.removed = append(t.removed, p.Key)
 		t.view = nil
 	}

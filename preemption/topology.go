@@ -91,6 +91,13 @@ func (s *topologyScope) affects(p *cluster.PodInfo) bool {
 	if s.all {
 		return true
 	}
+	return s.labelsAffect(p) || s.antiAffinityAffects(p)
+}
+
+// labelsAffect is the part of affects decided by p's namespace and labels
+// alone: p counts for one of the preemptor's spread selectors or required
+// terms.
+func (s *topologyScope) labelsAffect(p *cluster.PodInfo) bool {
 	if s.spread && podNamespace(p.Pod) == s.ns {
 		for i := range s.spreadSels {
 			if s.spreadSels[i].Matches(p.Pod.Labels) {
@@ -99,18 +106,6 @@ func (s *topologyScope) affects(p *cluster.PodInfo) bool {
 		}
 	}
 	if s.affinity {
-		if hasRequiredAntiAffinity(p.Pod) {
-			if len(p.RequiredAntiAffinityTerms) == 0 {
-				return true // not compiled: cannot narrow
-			}
-			// Only an anti-affinity term that selects the preemptor moves
-			// existingAntiAffinityCounts (namespaces ignored: wider).
-			for i := range p.RequiredAntiAffinityTerms {
-				if sel := p.RequiredAntiAffinityTerms[i].Selector; sel == nil || sel.Matches(s.podLabels) {
-					return true
-				}
-			}
-		}
 		if s.ownAll {
 			return true
 		}
@@ -121,6 +116,71 @@ func (s *topologyScope) affects(p *cluster.PodInfo) bool {
 		}
 	}
 	return false
+}
+
+// antiAffinityAffects is the part of affects decided by p's own required
+// anti-affinity terms.
+func (s *topologyScope) antiAffinityAffects(p *cluster.PodInfo) bool {
+	if !s.affinity || !hasRequiredAntiAffinity(p.Pod) {
+		return false
+	}
+	if len(p.RequiredAntiAffinityTerms) == 0 {
+		return true // not compiled: cannot narrow
+	}
+	// Only an anti-affinity term that selects the preemptor moves
+	// existingAntiAffinityCounts (namespaces ignored: wider).
+	for i := range p.RequiredAntiAffinityTerms {
+		if sel := p.RequiredAntiAffinityTerms[i].Selector; sel == nil || sel.Matches(s.podLabels) {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeMemo is affects with labelsAffect decided once per interned label
+// set of the snapshot's index (cluster.Snapshot.PodLabelSet) instead of
+// once per removed pod: a dry run removes many pods that share a workload's
+// labels, and matching selectors against label maps was a visible share of
+// the queue's CPU. Not safe for concurrent use: each dry-run worker keeps
+// its own (they are per preemptor, so the memo never outlives a scope).
+type scopeMemo struct {
+	scope *topologyScope
+	snap  *cluster.Snapshot
+	// bySet holds labelsAffect by set ID: 0 not yet decided, 1 no, 2 yes.
+	bySet []uint8
+}
+
+func (m *scopeMemo) affects(p *cluster.PodInfo) bool {
+	s := m.scope
+	if !s.active() {
+		return false
+	}
+	if s.all {
+		return true
+	}
+	return m.labelsAffect(p) || s.antiAffinityAffects(p)
+}
+
+func (m *scopeMemo) labelsAffect(p *cluster.PodInfo) bool {
+	id, ok := m.snap.PodLabelSet(p)
+	if !ok || id < 0 {
+		return m.scope.labelsAffect(p)
+	}
+	if int(id) >= len(m.bySet) {
+		m.bySet = append(m.bySet, make([]uint8, int(id)+1-len(m.bySet))...)
+	}
+	switch m.bySet[id] {
+	case 1:
+		return false
+	case 2:
+		return true
+	}
+	r := m.scope.labelsAffect(p)
+	m.bySet[id] = 1
+	if r {
+		m.bySet[id] = 2
+	}
+	return r
 }
 
 func hasRequiredAntiAffinity(p *corev1.Pod) bool {

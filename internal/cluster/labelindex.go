@@ -520,3 +520,15 @@ func selectorKey(s labels.Selector) string {
 func (s *Snapshot) SharesIndex(o *Snapshot) bool {
 	return s != nil && o != nil && s.labels != nil && s.labels == o.labels
 }
+
+// PodLabelSet returns the label-set ID that New gave pi in s's label index,
+// so that a caller deciding something from a pod's namespace and labels
+// alone can decide it once per set (pods with one ID have equal namespaces
+// and labels). ok is false when pi was not interned by the New that made s
+// (or the snapshot s is a view of): the caller then reads the labels.
+func (s *Snapshot) PodLabelSet(pi *PodInfo) (id int32, ok bool) {
+	if s == nil || s.labels == nil || pi == nil || pi.labelIndex != s.labels {
+		return -1, false
+	}
+	return pi.labelSet, true
+}
