@@ -39,6 +39,7 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 		codes[i] = s.Code
 	}
 	scope := newTopologyScope(c)
+	scope.narrow(snap)
 	newTrials := func() func(n *cluster.NodeInfo) trial {
 		// One trial at a time per worker: the scratch node is reused for
 		// every node the worker dry-runs.

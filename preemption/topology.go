@@ -32,6 +32,49 @@ type topologyScope struct {
 	// counts every pod).
 	ownTerms []labelmatch.Matcher
 	ownAll   bool
+	// candidates marks, by label-set ID of the snapshot's index, the sets
+	// that one of spreadSels or ownTerms may match (LabelView.SetCandidates);
+	// a pod whose set is unmarked (and below len) is outside labelsAffect
+	// without matching. nil: not narrowed. Read-only once made.
+	candidates []bool
+}
+
+// narrow fills candidates from the label index of snap (the snapshot the
+// preemptor was compiled on) when every selector has an anchor.
+func (s *topologyScope) narrow(snap *cluster.Snapshot) {
+	if !s.active() || s.all || s.ownAll || snap == nil {
+		return
+	}
+	var sels []*labelmatch.Matcher
+	if s.spread {
+		for i := range s.spreadSels {
+			sels = append(sels, &s.spreadSels[i])
+		}
+	}
+	if s.affinity {
+		for i := range s.ownTerms {
+			sels = append(sels, &s.ownTerms[i])
+		}
+	}
+	if len(sels) == 0 {
+		return
+	}
+	v := snap.Labels()
+	cand := make([]bool, len(v.Sets))
+	var buf [][]int32
+	for _, m := range sels {
+		lists, _, ok := v.SetCandidates(m, buf[:0])
+		if !ok {
+			return
+		}
+		for _, l := range lists {
+			for _, id := range l {
+				cand[id] = true
+			}
+		}
+		buf = lists
+	}
+	s.candidates = cand
 }
 
 func newTopologyScope(c *placement.Compiled) *topologyScope {
@@ -165,6 +208,9 @@ func (m *scopeMemo) labelsAffect(p *cluster.PodInfo) bool {
 	id, ok := m.snap.PodLabelSet(p)
 	if !ok || id < 0 {
 		return m.scope.labelsAffect(p)
+	}
+	if c := m.scope.candidates; c != nil && int(id) < len(c) && !c[id] {
+		return false
 	}
 	if int(id) >= len(m.bySet) {
 		m.bySet = append(m.bySet, make([]uint8, int(id)+1-len(m.bySet))...)
