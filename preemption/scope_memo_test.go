@@ -122,6 +122,7 @@ func TestScopeMemoMatchesScope(t *testing.T) {
 		decided := 0
 		for round := 0; round < 2; round++ {
 			for _, pi := range all {
+				require.Equal(t, hasRequiredAntiAffinity(pi.Pod), pi.HasRequiredAntiAffinity(), pi.Key)
 				require.Equal(t, scope.affects(pi), memo.affects(pi), "round %d, pod %s", round, pi.Key)
 			}
 		}

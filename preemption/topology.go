@@ -164,7 +164,7 @@ func (s *topologyScope) labelsAffect(p *cluster.PodInfo) bool {
 // antiAffinityAffects is the part of affects decided by p's own required
 // anti-affinity terms.
 func (s *topologyScope) antiAffinityAffects(p *cluster.PodInfo) bool {
-	if !s.affinity || !hasRequiredAntiAffinity(p.Pod) {
+	if !s.affinity || !p.HasRequiredAntiAffinity() {
 		return false
 	}
 	if len(p.RequiredAntiAffinityTerms) == 0 {
@@ -229,6 +229,7 @@ func (m *scopeMemo) labelsAffect(p *cluster.PodInfo) bool {
 	return r
 }
 
+// hasRequiredAntiAffinity reads the spec (the scope asks the PodInfo).
 func hasRequiredAntiAffinity(p *corev1.Pod) bool {
 	a := p.Spec.Affinity
 	return a != nil && a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0

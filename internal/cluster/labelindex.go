@@ -532,3 +532,12 @@ func (s *Snapshot) PodLabelSet(pi *PodInfo) (id int32, ok bool) {
 	}
 	return pi.labelSet, true
 }
+
+// HasRequiredAntiAffinity reports whether the pod has required pod
+// anti-affinity terms in its spec (compiled or not), from the bits New
+// recorded when it can, so that a per-pod check in a hot loop need not read
+// the pod object.
+func (p *PodInfo) HasRequiredAntiAffinity() bool {
+	_, r := p.affinityKinds()
+	return r
+}
