@@ -90,7 +90,7 @@ func (ni *NodeInfo) RemovePodInPlace(pi *PodInfo) bool {
 	}
 	p := ni.Pods[j]
 	ni.Pods = append(ni.Pods[:j], ni.Pods[j+1:]...)
-	if hasPodAffinity(p.Pod) || hasRequiredAntiAffinity(p.Pod) {
+	if withAffinity, withRequiredAnti := p.affinityKinds(); withAffinity || withRequiredAnti { // recorded bits: no read of the pod spec
 		gone := map[string]bool{p.Key: true}
 		ni.PodsWithAffinity = filterOut(ni.PodsWithAffinity, gone)
 		ni.PodsWithRequiredAntiAffinity = filterOut(ni.PodsWithRequiredAntiAffinity, gone)
@@ -113,10 +113,11 @@ func (ni *NodeInfo) AddPodInPlace(pi *PodInfo) bool {
 	ni.Pods = append(ni.Pods, nil)
 	copy(ni.Pods[j+1:], ni.Pods[j:])
 	ni.Pods[j] = pi
-	if hasPodAffinity(pi.Pod) {
+	withAffinity, withRequiredAnti := pi.affinityKinds() // recorded bits: no read of the pod spec
+	if withAffinity {
 		ni.PodsWithAffinity = insertSorted(ni.PodsWithAffinity, pi)
 	}
-	if hasRequiredAntiAffinity(pi.Pod) {
+	if withRequiredAnti {
 		ni.PodsWithRequiredAntiAffinity = insertSorted(ni.PodsWithRequiredAntiAffinity, pi)
 	}
 	ni.addRequestsInPlace(pi, 1)
