@@ -1,6 +1,10 @@
 package cluster
 
-import corev1 "k8s.io/api/core/v1"
+import (
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+)
 
 // Added by the preemption work: per-node copy-on-write changes for the dry
 // run of DefaultPreemption, which takes pods off one node and puts them back
@@ -91,9 +95,8 @@ func (ni *NodeInfo) RemovePodInPlace(pi *PodInfo) bool {
 	p := ni.Pods[j]
 	ni.Pods = append(ni.Pods[:j], ni.Pods[j+1:]...)
 	if withAffinity, withRequiredAnti := p.affinityKinds(); withAffinity || withRequiredAnti { // recorded bits: no read of the pod spec
-		gone := map[string]bool{p.Key: true}
-		ni.PodsWithAffinity = filterOut(ni.PodsWithAffinity, gone)
-		ni.PodsWithRequiredAntiAffinity = filterOut(ni.PodsWithRequiredAntiAffinity, gone)
+		ni.PodsWithAffinity = withoutKey(ni.PodsWithAffinity, p.Key)
+		ni.PodsWithRequiredAntiAffinity = withoutKey(ni.PodsWithRequiredAntiAffinity, p.Key)
 	}
 	ni.addRequestsInPlace(p, -1)
 	if len(p.HostPorts) > 0 {
@@ -142,4 +145,24 @@ func (ni *NodeInfo) addRequestsInPlace(p *PodInfo, sign int64) {
 	}
 	ni.NonZeroRequested.MilliCPU += sign * p.NonZeroRequests.MilliCPU
 	ni.NonZeroRequested.Memory += sign * p.NonZeroRequests.Memory
+}
+
+// withoutKey is filterOut for one key without building a set: a new slice
+// without the pod of key (the list may be shared with a snapshot's node),
+// or the list itself when the pod is not in it; nil when nothing is left,
+// as filterOut.
+func withoutKey(list []*PodInfo, key string) []*PodInfo {
+	i := slices.IndexFunc(list, func(p *PodInfo) bool { return p.Key == key })
+	if i < 0 {
+		if len(list) == 0 {
+			return nil
+		}
+		return list
+	}
+	if len(list) == 1 {
+		return nil
+	}
+	out := make([]*PodInfo, 0, len(list)-1)
+	out = append(out, list[:i]...)
+	return append(out, list[i+1:]...)
 }
