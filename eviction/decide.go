@@ -14,6 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/schedkit/schedkit/internal/labelmatch"
 )
 
 // Upstream constants of the eviction subresource
@@ -360,7 +362,7 @@ func (h *handler) matchingPDBs(pod *corev1.Pod) []int {
 		if namespaceOf(p.Namespace) != pod.Namespace {
 			continue
 		}
-		sel, err := metav1.LabelSelectorAsSelector(p.Spec.Selector)
+		sel, err := labelmatch.AsSelector(p.Spec.Selector)
 		if err != nil {
 			continue // upstream: an invalid selector matches nothing
 		}

@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/schedkit/schedkit/internal/labelmatch"
 )
 
 // DeletionTimeout is how long the disruption controller keeps counting a
@@ -199,7 +201,7 @@ func Status(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, 
 	if errs := ValidatePDB(pdb); len(errs) > 0 {
 		return nil, fmt.Errorf("%w %s/%s: %v", ErrInvalidPDB, pdb.Namespace, pdb.Name, errs.ToAggregate())
 	}
-	sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
+	sel, err := labelmatch.AsSelector(pdb.Spec.Selector)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s/%s: spec.selector: %v", ErrInvalidPDB, pdb.Namespace, pdb.Name, err)
 	}

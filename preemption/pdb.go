@@ -5,6 +5,8 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/schedkit/schedkit/internal/labelmatch"
 )
 
 // PDBSelectorRule says which pods a PodDisruptionBudget's selector covers.
@@ -67,7 +69,7 @@ func compileBudgets(pdbs []*policyv1.PodDisruptionBudget, rule PDBSelectorRule) 
 		if pdb == nil || pdb.Spec.Selector == nil {
 			continue // a nil selector matches nothing under both rules
 		}
-		sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
+		sel, err := labelmatch.AsSelector(pdb.Spec.Selector)
 		if err != nil {
 			continue
 		}

@@ -2,7 +2,6 @@ package preemption
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/schedkit/schedkit/internal/cluster"
@@ -95,7 +94,7 @@ func newTopologyScope(c *placement.Compiled) *topologyScope {
 			if tc.WhenUnsatisfiable != corev1.DoNotSchedule {
 				continue
 			}
-			sel, err := metav1.LabelSelectorAsSelector(tc.LabelSelector)
+			sel, err := labelmatch.AsSelector(tc.LabelSelector)
 			if err != nil {
 				s.all = true
 				continue

@@ -6,6 +6,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/schedkit/schedkit/internal/labelmatch"
 )
 
 var (
@@ -71,7 +73,7 @@ func DefaultSelector(pod *corev1.Pod, in *SnapshotInput) labels.Selector {
 // addSelectorRequirements adds the requirements of a workload's label
 // selector; an invalid or nil selector adds nothing.
 func addSelectorRequirements(sel labels.Selector, ls *metav1.LabelSelector) labels.Selector {
-	other, err := metav1.LabelSelectorAsSelector(ls)
+	other, err := labelmatch.AsSelector(ls)
 	if err != nil {
 		return sel
 	}

@@ -4,11 +4,11 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/labelmatch"
 	"github.com/schedkit/schedkit/internal/sched"
 )
 
@@ -58,7 +58,7 @@ func compileConstraints(in []corev1.TopologySpreadConstraint, pod *corev1.Pod, a
 		if c.WhenUnsatisfiable != action {
 			continue
 		}
-		sel, err := metav1.LabelSelectorAsSelector(c.LabelSelector)
+		sel, err := labelmatch.AsSelector(c.LabelSelector)
 		if err != nil {
 			p := field.NewPath("defaultConstraints")
 			if path != nil {

@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/schedkit/schedkit/internal/labelmatch"
 )
 
 // compileAffinity fills the pod's compiled affinity terms, as
@@ -126,11 +128,11 @@ func compileTerm(pod *corev1.Pod, term *corev1.PodAffinityTerm, path func() *fie
 // that might be invalid, goes through LabelSelectorAsSelector and its errors.
 func compileSelector(ls *metav1.LabelSelector) (labels.Selector, error) {
 	if ls == nil || len(ls.MatchExpressions) > 0 || len(ls.MatchLabels) == 0 {
-		return metav1.LabelSelectorAsSelector(ls)
+		return labelmatch.AsSelector(ls)
 	}
 	for k, v := range ls.MatchLabels {
 		if !isPlainLabelKey(k) || !isPlainLabelValue(v) {
-			return metav1.LabelSelectorAsSelector(ls)
+			return labelmatch.AsSelector(ls)
 		}
 	}
 	return labels.SelectorFromValidatedSet(ls.MatchLabels), nil

@@ -13,5 +13,11 @@
 // without evaluating each one; SingleAnchor tells when the anchor alone
 // decides.
 //
+// AsSelector is metav1.LabelSelectorAsSelector with one difference: when a
+// selector's matchLabels hold several invalid pairs, the error names the
+// first in key order (upstream's names whichever map iteration meets
+// first), so the same input always gives the same error. Every package
+// converts caller selectors through it.
+//
 // A Matcher is immutable once built and safe for concurrent use.
 package labelmatch
