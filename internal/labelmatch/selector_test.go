@@ -49,3 +49,25 @@ func TestAsSelectorAsUpstream(t *testing.T) {
 		require.Equal(t, want.String(), got.String())
 	}
 }
+
+// AsSelector accepts exactly what upstream accepts, builds the same
+// selector, and gives one error text per input.
+func FuzzAsSelector(f *testing.F) {
+	f.Add("app", "web", "tier", "fe", "zone", "In", "a")
+	f.Add("b/bad/key", "x", "a", "bad value!", "k", "Bogus", "")
+	f.Fuzz(func(t *testing.T, k1, v1, k2, v2, ek, op, ev string) {
+		ls := &metav1.LabelSelector{MatchLabels: map[string]string{k1: v1, k2: v2}}
+		if ek != "" {
+			ls.MatchExpressions = []metav1.LabelSelectorRequirement{{Key: ek, Operator: metav1.LabelSelectorOperator(op), Values: []string{ev}}}
+		}
+		got, gotErr := AsSelector(ls)
+		want, wantErr := metav1.LabelSelectorAsSelector(ls)
+		require.Equal(t, wantErr == nil, gotErr == nil)
+		if wantErr == nil {
+			require.Equal(t, want.String(), got.String())
+			return
+		}
+		_, again := AsSelector(ls)
+		require.EqualError(t, again, gotErr.Error())
+	})
+}
