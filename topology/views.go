@@ -60,20 +60,8 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 	if len(s.hard) == 0 || len(changed) == 0 {
 		return &v, nil
 	}
-	v.domainCount = make([][]int, len(s.hard))
-	for i := range s.hard {
-		v.domainCount[i] = append([]int(nil), s.domainCount[i]...)
-	}
-	nSel := 0
-	for i := range s.hard {
-		nSel = max(nSel, s.hard[i].selID+1)
-	}
-	memos := make([]memo, nSel)
-	for i := range s.hard {
-		if memos[s.hard[i].selID] == nil {
-			memos[s.hard[i].selID] = v.ix.newMemo() // lazy: few nodes are counted
-		}
-	}
+	var memos []memo
+	v.domainCount, memos = s.copyCounts(&v.ix)
 	for _, ni := range changed {
 		if missingAny(s.cols, ni) {
 			continue // never eligible: its pods never count
@@ -103,20 +91,8 @@ func (s *Spread) onHardOnly(v *Spread, view *Snapshot, changed []int) *Spread {
 	if len(changed) == 0 {
 		return v
 	}
-	v.domainCount = make([][]int, len(s.hard))
-	for i := range s.hard {
-		v.domainCount[i] = append([]int(nil), s.domainCount[i]...)
-	}
-	nSel := 0
-	for i := range s.hard {
-		nSel = max(nSel, s.hard[i].selID+1)
-	}
-	memos := make([]memo, nSel)
-	for i := range s.hard {
-		if memos[s.hard[i].selID] == nil {
-			memos[s.hard[i].selID] = s.ix.newMemo() // lazy: few nodes are counted
-		}
-	}
+	var memos []memo
+	v.domainCount, memos = s.copyCounts(&s.ix)
 	var direct interned // no nodes: countSpreadWith walks the pods
 	for _, ni := range changed {
 		if missingAny(s.cols, ni) {
@@ -245,4 +221,25 @@ func (c *topoCounts) anyPositive() bool {
 		}
 	}
 	return false
+}
+
+// copyCounts returns a copy of the hard constraints' domain counts, for a
+// view's state to move, and one lazy memo per distinct selector, sized by
+// ix's label sets (few nodes are counted, so memos fill on use).
+func (s *Spread) copyCounts(ix *interned) ([][]int, []memo) {
+	counts := make([][]int, len(s.hard))
+	for i := range s.hard {
+		counts[i] = append([]int(nil), s.domainCount[i]...)
+	}
+	nSel := 0
+	for i := range s.hard {
+		nSel = max(nSel, s.hard[i].selID+1)
+	}
+	memos := make([]memo, nSel)
+	for i := range s.hard {
+		if memos[s.hard[i].selID] == nil {
+			memos[s.hard[i].selID] = ix.newMemo()
+		}
+	}
+	return counts, memos
 }
