@@ -67,6 +67,16 @@ type world struct {
 	pending *corev1.Pod
 }
 
+// compileWorld compiles a world's pending pod against a snapshot of its
+// nodes and bound pods.
+func compileWorld(t *rapid.T, w world) *Compiled {
+	snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+	require.NoError(t, err)
+	c, err := Compile(snap, w.pending, Options{})
+	require.NoError(t, err)
+	return c
+}
+
 func genWorld(t *rapid.T) world {
 	var w world
 	nn := rapid.IntRange(1, 6).Draw(t, "nodes")
@@ -121,10 +131,8 @@ func TestProperties(t *testing.T) {
 				bound0 = append(bound0, p.DeepCopy())
 			}
 			pod0 := w.pending.DeepCopy()
-			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
-			require.NoError(t, err)
-			c, err := Compile(snap, w.pending, Options{})
-			require.NoError(t, err)
+			c := compileWorld(t, w)
+			snap := c.Snapshot()
 			_ = c.Evaluate()
 			_ = c.Schedule()
 			bind := w.pending.DeepCopy()
@@ -154,10 +162,8 @@ func TestProperties(t *testing.T) {
 	t.Run("the chosen node passes every filter and has the top score", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			w := genWorld(t)
-			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
-			require.NoError(t, err)
-			c, err := Compile(snap, w.pending, Options{})
-			require.NoError(t, err)
+			c := compileWorld(t, w)
+			snap := c.Snapshot()
 			d := c.Schedule()
 			r := c.Evaluate()
 			if d.Node == "" {

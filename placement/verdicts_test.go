@@ -104,10 +104,7 @@ func TestVerdictTableProperties(t *testing.T) {
 	t.Run("shared rows give the node-by-node report", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			w := genWorld(t)
-			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
-			require.NoError(t, err)
-			c, err := Compile(snap, w.pending, Options{})
-			require.NoError(t, err)
+			c := compileWorld(t, w)
 			checkAgainstReference(t, c, rapid.IntRange(1, maxIDs).Draw(t, "limit"))
 		})
 	})

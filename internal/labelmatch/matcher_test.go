@@ -14,9 +14,7 @@ import (
 // labels.Everything / labels.Nothing.
 func TestMatcher(t *testing.T) {
 	req := func(key string, op selection.Operator, vals ...string) labels.Requirement {
-		r, err := labels.NewRequirement(key, op, vals)
-		require.NoError(t, err)
-		return *r
+		return mustRequirement(t, key, op, vals...)
 	}
 	tests := []struct {
 		name  string
@@ -91,9 +89,7 @@ func TestMatcherAgreesWithSelector(t *testing.T) {
 // candidates need no further matching.
 func TestAnchors(t *testing.T) {
 	req := func(key string, op selection.Operator, vals ...string) labels.Requirement {
-		r, err := labels.NewRequirement(key, op, vals)
-		require.NoError(t, err)
-		return *r
+		return mustRequirement(t, key, op, vals...)
 	}
 	tests := []struct {
 		name   string
@@ -126,4 +122,12 @@ func TestAnchors(t *testing.T) {
 			assert.Equal(t, tt.single, tt.m.SingleAnchor())
 		})
 	}
+}
+
+// mustRequirement builds a valid requirement for a table.
+func mustRequirement(t *testing.T, key string, op selection.Operator, vals ...string) labels.Requirement {
+	t.Helper()
+	r, err := labels.NewRequirement(key, op, vals)
+	require.NoError(t, err)
+	return *r
 }
