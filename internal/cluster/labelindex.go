@@ -217,9 +217,17 @@ func (s *Snapshot) Column(key string) *Column {
 }
 
 func buildColumn(nodes []*NodeInfo, key string) *Column {
-	c := &Column{Key: key, ID: map[string]int32{}, Of: make([]int32, len(nodes))}
-	for i, ni := range nodes {
-		v, ok := ni.Node.Labels[key]
+	return NewColumn(key, len(nodes), func(i int) map[string]string { return nodes[i].Node.Labels })
+}
+
+// NewColumn builds the column of a label key over n label sets, labelsOf(i)
+// giving the i-th (a node's labels, in Snapshot.Column). Exported for
+// callers that hold nodes outside a snapshot (tests of the column-based
+// forms).
+func NewColumn(key string, n int, labelsOf func(i int) map[string]string) *Column {
+	c := &Column{Key: key, ID: map[string]int32{}, Of: make([]int32, n)}
+	for i := range n {
+		v, ok := labelsOf(i)[key]
 		if !ok {
 			c.Of[i] = -1
 			continue

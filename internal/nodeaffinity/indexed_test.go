@@ -20,22 +20,7 @@ import (
 type testColumns []*corev1.Node
 
 func (ns testColumns) Column(key string) *cluster.Column {
-	c := &cluster.Column{Key: key, ID: map[string]int32{}, Of: make([]int32, len(ns))}
-	for i, n := range ns {
-		v, ok := n.Labels[key]
-		if !ok {
-			c.Of[i] = -1
-			continue
-		}
-		id, seen := c.ID[v]
-		if !seen {
-			id = int32(len(c.Values))
-			c.Values = append(c.Values, v)
-			c.ID[v] = id
-		}
-		c.Of[i] = id
-	}
-	return c
+	return cluster.NewColumn(key, len(ns), func(i int) map[string]string { return ns[i].Labels })
 }
 
 // TestIndexedTermMatches: the column form of a term decides each node as
