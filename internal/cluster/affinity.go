@@ -116,7 +116,11 @@ func compileTerm(pod *corev1.Pod, term *corev1.PodAffinityTerm, path func() *fie
 	} else {
 		ns = sets.New(term.Namespaces...)
 	}
-	return AffinityTerm{Namespaces: ns, Selector: sel, TopologyKey: term.TopologyKey, NamespaceSelector: nsSel}, errs
+	t := AffinityTerm{Namespaces: ns, Selector: sel, TopologyKey: term.TopologyKey, NamespaceSelector: nsSel}
+	if errs == nil {
+		t.internKey, t.nsRuleAt = termKey(&t)
+	}
+	return t, errs
 }
 
 // compileSelector is metav1.LabelSelectorAsSelector. A selector of

@@ -339,7 +339,15 @@ func (x *LabelIndex) lookup(i int, ni *NodeInfo) *NodeLabels {
 
 // indexNode interns one node's pods and terms; x.mu is held.
 func (x *LabelIndex) indexNode(ni *NodeInfo) *NodeLabels {
-	nl := &NodeLabels{Sets: make([]int32, len(ni.Pods))}
+	nl := x.nodeTerms(ni)
+	x.nodeSets(nl, ni)
+	return nl
+}
+
+// nodeSets fills nl.Sets with the label-set IDs of ni's pods. It touches
+// only the set fields of x (see prewarm).
+func (x *LabelIndex) nodeSets(nl *NodeLabels, ni *NodeInfo) {
+	nl.Sets = make([]int32, len(ni.Pods))
 	for i, pi := range ni.Pods {
 		var id int32
 		var deleting bool
@@ -363,6 +371,12 @@ func (x *LabelIndex) indexNode(ni *NodeInfo) *NodeLabels {
 		}
 		nl.Sets[i] = id
 	}
+}
+
+// nodeTerms returns a node's interned affinity terms (Sets left nil). It
+// touches only the term fields of x (see prewarm).
+func (x *LabelIndex) nodeTerms(ni *NodeInfo) *NodeLabels {
+	nl := &NodeLabels{}
 	for _, pi := range ni.PodsWithAffinity {
 		for i := range pi.RequiredAffinityTerms {
 			nl.RequiredAffinity = append(nl.RequiredAffinity, TermRef{Term: x.internTerm(&pi.RequiredAffinityTerms[i])})
@@ -382,6 +396,61 @@ func (x *LabelIndex) indexNode(ni *NodeInfo) *NodeLabels {
 		}
 	}
 	return nl
+}
+
+// prewarm does, while New builds the snapshot s, what the first topology
+// question would otherwise do on its own: the interned form of every node
+// and the postings. The label sets (internPods, then their postings) and
+// the terms (every node's, then their postings, and the node label
+// columns) are built on two goroutines at once; this is safe without x.mu
+// because New has not shared the index yet and the two halves touch
+// disjoint fields of x: columns, sets, setByHash, nsNames, nsIDs and setPost
+// on one side (buildColumns, internPods, postSets); terms, matchers,
+// termByKey, termByPtr, topoIDs, topoKeys, nsRuleIDs and termPost on the
+// other. interned is closed when
+// the set half is done; prewarm returns when s's nodes are indexed.
+func (x *LabelIndex) prewarm(s *Snapshot, interned <-chan struct{}) {
+	nls := make([]*NodeLabels, len(s.nodes))
+	for i, ni := range s.nodes {
+		nls[i] = x.nodeTerms(ni)
+	}
+	x.postTerms()
+	if interned != nil {
+		<-interned
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for i, ni := range s.nodes {
+		x.nodeSets(nls[i], ni)
+		x.nodes[ni] = nls[i]
+	}
+	x.slots = make([][2]slot, len(s.nodes))
+	x.baseSnap, x.baseNodes = s, nls
+	x.lastSnap, x.last = s, viewNodes{nodes: nls}
+}
+
+// buildColumns builds the column of every node label key in one pass over
+// the snapshot's nodes, in snapshot order (see prewarm).
+func (x *LabelIndex) buildColumns(nodes []*corev1.Node) {
+	for i, n := range nodes {
+		for k, v := range n.Labels {
+			c := x.columns[k]
+			if c == nil {
+				c = &Column{Key: k, ID: map[string]int32{}, Of: make([]int32, len(nodes))}
+				for j := range c.Of {
+					c.Of[j] = -1
+				}
+				x.columns[k] = c
+			}
+			id, seen := c.ID[v]
+			if !seen {
+				id = int32(len(c.Values))
+				c.Values = append(c.Values, v)
+				c.ID[v] = id
+			}
+			c.Of[i] = id
+		}
+	}
 }
 
 // internPods interns the label sets of the pods New will bind (compiled,
@@ -471,21 +540,11 @@ func (x *LabelIndex) internTerm(t *AffinityTerm) int32 {
 }
 
 func (x *LabelIndex) internTermByKey(t *AffinityTerm) int32 {
-	ns := make([]string, 0, len(t.Namespaces))
-	for n := range t.Namespaces {
-		ns = append(ns, n)
+	key, nsRuleAt := t.internKey, t.nsRuleAt
+	if key == "" {
+		key, nsRuleAt = termKey(t)
 	}
-	sort.Strings(ns)
-	var b strings.Builder
-	b.WriteString(t.TopologyKey)
-	b.WriteByte(0)
-	b.WriteString(strings.Join(ns, "\x01"))
-	b.WriteByte(0)
-	b.WriteString(selectorKey(t.NamespaceSelector))
-	nsRule := b.String()[len(t.TopologyKey)+1:]
-	b.WriteByte(0)
-	b.WriteString(selectorKey(t.Selector))
-	key := b.String()
+	nsRule := key[len(t.TopologyKey)+1 : nsRuleAt]
 	if id, ok := x.termByKey[key]; ok {
 		return id
 	}
@@ -502,11 +561,40 @@ func (x *LabelIndex) internTermByKey(t *AffinityTerm) int32 {
 		rid = int32(len(x.nsRuleIDs))
 		x.nsRuleIDs[nsRule] = rid
 	}
-	m := newTermMatcher(t, ns)
+	m := newTermMatcher(t, sortedNamespaces(t))
 	m.KeyID, m.NamespaceRule, m.SingleAnchor = kid, rid, m.Selector.SingleAnchor()
 	x.matchers = append(x.matchers, m)
 	x.termByKey[key] = id
 	return id
+}
+
+// termKey is a term's interning key: topology key, sorted namespaces,
+// namespace selector and pod selector, separated by zero bytes. The
+// namespace rule (namespaces and namespace selector) is
+// key[len(t.TopologyKey)+1:nsRuleAt]. compileTerm stores it in the term
+// (AffinityTerm.internKey), so that New's goroutines build it once per
+// distinct spec, in parallel.
+func termKey(t *AffinityTerm) (key string, nsRuleAt int) {
+	var b strings.Builder
+	b.WriteString(t.TopologyKey)
+	b.WriteByte(0)
+	b.WriteString(strings.Join(sortedNamespaces(t), "\x01"))
+	b.WriteByte(0)
+	b.WriteString(selectorKey(t.NamespaceSelector))
+	nsRuleAt = b.Len()
+	b.WriteByte(0)
+	b.WriteString(selectorKey(t.Selector))
+	return b.String(), nsRuleAt
+}
+
+// sortedNamespaces lists a term's explicit namespaces in order.
+func sortedNamespaces(t *AffinityTerm) []string {
+	ns := make([]string, 0, len(t.Namespaces))
+	for n := range t.Namespaces {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
 }
 
 // selectorKey is a selector's canonical text; labels.Nothing and a nil

@@ -48,6 +48,13 @@ type termPostings struct {
 // keyPostings returns key k's set postings, brought up to date; x.mu is
 // held.
 func (x *LabelIndex) keyPostings(k string) *keyPostings {
+	x.postSets()
+	return x.setPost.key(k)
+}
+
+// postSets brings the set postings up to date; x.mu is held (or New owns
+// the set fields, see prewarm).
+func (x *LabelIndex) postSets() {
 	sp := &x.setPost
 	for id := sp.upTo; id < len(x.sets); id++ {
 		for key, v := range x.sets[id].Labels {
@@ -57,7 +64,6 @@ func (x *LabelIndex) keyPostings(k string) *keyPostings {
 		}
 	}
 	sp.upTo = len(x.sets)
-	return sp.key(k)
 }
 
 // key returns key k's postings, empty ones for a key no set carries.

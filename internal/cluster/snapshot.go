@@ -158,7 +158,9 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		interned = make(chan struct{})
 		go func() {
 			defer close(interned)
+			index.buildColumns(valid)
 			index.internPods(prep)
+			index.postSets()
 		}()
 	}
 	waitInterned := func() {
@@ -275,7 +277,11 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		ni.Order = order
 		s.nodes[i] = ni
 	}
-	waitInterned()
+	if interned != nil {
+		// A large input: index what the first topology question needs
+		// while the other goroutine interns the label sets.
+		index.prewarm(s, interned)
+	}
 	return s, warnings, nil
 }
 

@@ -39,6 +39,11 @@ type AffinityTerm struct {
 	Selector          labels.Selector
 	TopologyKey       string
 	NamespaceSelector labels.Selector
+
+	// internKey and nsRuleAt are termKey's result, set by compileTerm
+	// (empty for a term built elsewhere: internTermByKey computes it).
+	internKey string
+	nsRuleAt  int
 }
 
 // WeightedAffinityTerm is a preferred term with its weight.

@@ -1,0 +1,118 @@
+package cluster
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// prewarmWorld is a cluster large enough for New's parallel path
+// (parallelPods): nodes with shared and unique labels, pods of a few
+// workloads in three namespaces, some with affinity terms, some deleting,
+// some on an unknown node.
+func prewarmWorld() Input {
+	var in Input
+	for i := range 40 {
+		labels := map[string]string{"zone": fmt.Sprintf("z%d", i%3), "host": fmt.Sprintf("n%02d", i)}
+		if i%4 == 0 {
+			labels["rack"] = fmt.Sprintf("r%d", i%8)
+		}
+		in.Nodes = append(in.Nodes, node(fmt.Sprintf("n%02d", i), labels, rl("cpu", "1000")))
+	}
+	for i := range parallelPods + 500 {
+		nodeName := fmt.Sprintf("n%02d", (i*7)%41) // n40 is unknown
+		p := pod(fmt.Sprintf("ns-%d", i%3), fmt.Sprintf("p-%05d", i), nodeName, rl("cpu", "10m"))
+		p.Labels = map[string]string{"app": fmt.Sprintf("a%d", i%5)}
+		if i%3 == 0 {
+			p.Labels["tier"] = "front"
+		}
+		switch i % 11 {
+		case 1:
+			p.Spec.Affinity = antiAffinity("app", fmt.Sprintf("a%d", i%4), "zone")
+		case 2:
+			p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+					LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
+						{Key: "tier", Operator: metav1.LabelSelectorOpExists}}},
+					TopologyKey: "rack", Namespaces: []string{"ns-1", "ns-0"},
+				}},
+				PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{
+					Weight: int32(i%7 + 1),
+					PodAffinityTerm: corev1.PodAffinityTerm{
+						LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": "a1"}},
+						NamespaceSelector: &metav1.LabelSelector{},
+						TopologyKey:       "host",
+					},
+				}},
+			}}
+		case 3:
+			now := metav1.Now()
+			p.DeletionTimestamp = &now
+		}
+		in.Pods = append(in.Pods, p)
+	}
+	return in
+}
+
+// TestPrewarmAgreesWithLazyIndex: the index New prepares on two goroutines
+// (prewarm: node label sets and terms, postings, columns) holds what the
+// index built lazily by the first topology question holds, node by node
+// and pod by pod; IDs may differ, so sets are compared by content and
+// terms by their interning key.
+func TestPrewarmAgreesWithLazyIndex(t *testing.T) {
+	build := func(procs int) *Snapshot {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		s, _, err := New(prewarmWorld())
+		require.NoError(t, err)
+		return s
+	}
+	warm, lazy := build(2), build(1)
+	require.Same(t, warm, warm.labels.baseSnap, "New prewarmed the index")
+	require.Equal(t, len(warm.labels.sets), warm.labels.setPost.upTo, "set postings are up to date")
+	require.Nil(t, lazy.labels.baseSnap, "a serial New leaves the index to the first question")
+
+	wv, lv := warm.Labels(), lazy.Labels()
+	require.Equal(t, lv.NumNodes(), wv.NumNodes())
+	type termUse struct {
+		key    string
+		weight int32
+	}
+	uses := func(v *LabelView, refs []TermRef) []termUse {
+		var out []termUse
+		for _, r := range refs {
+			k, _ := termKey(&v.Terms[r.Term])
+			out = append(out, termUse{k, r.Weight})
+		}
+		return out
+	}
+	checked := 0
+	for i := range lv.NumNodes() {
+		w, l := wv.Node(i), lv.Node(i)
+		require.Len(t, w.Sets, len(l.Sets), i)
+		for j := range l.Sets {
+			ws, ls := w.Sets[j], l.Sets[j]
+			require.Equal(t, ls < 0, ws < 0, "deleting pod %d/%d", i, j)
+			if ls < 0 {
+				ws, ls = -1-ws, -1-ls
+			}
+			require.Equal(t, lv.Sets[ls].Namespace, wv.Sets[ws].Namespace)
+			require.Equal(t, lv.Sets[ls].Labels, wv.Sets[ws].Labels)
+			checked++
+		}
+		require.Equal(t, uses(&lv, l.RequiredAffinity), uses(&wv, w.RequiredAffinity), i)
+		require.Equal(t, uses(&lv, l.PreferredAffinity), uses(&wv, w.PreferredAffinity), i)
+		require.Equal(t, uses(&lv, l.PreferredAntiAffinity), uses(&wv, w.PreferredAntiAffinity), i)
+		require.Equal(t, uses(&lv, l.RequiredAntiAffinity), uses(&wv, w.RequiredAntiAffinity), i)
+	}
+	require.Greater(t, checked, parallelPods)
+	for _, key := range []string{"zone", "host", "rack", "absent"} {
+		require.Equal(t, lazy.Column(key), warm.Column(key), key)
+	}
+	for id, m := range wv.TermMatchers {
+		require.Equal(t, wv.Terms[id].TopologyKey, wv.TopologyKeys[m.KeyID])
+	}
+}
