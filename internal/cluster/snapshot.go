@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -318,7 +319,11 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 		// the snapshot, and the collector then tracks a few large objects.
 		infos := make([]PodInfo, hi-lo)
 		var keys keyArena
+		touched := 0
 		for i := lo; i < hi; i++ {
+			if (i-lo)%touchAhead == 0 {
+				touched += touchPods(pods[i:min(i+touchAhead, hi)])
+			}
 			pod := pods[i]
 			if pod == nil || pod.Name == "" {
 				continue
@@ -351,6 +356,7 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 			pp.pi = pi
 			pp.labelHash = labelSetHash(seed, pod.Namespace, pod.Labels)
 		}
+		touchSink.Add(int64(touched))
 	}
 	if par < 2 || len(pods) < parallelPods {
 		work(0, len(pods))
@@ -908,4 +914,42 @@ func removePorts(used, ports []HostPort) []HostPort {
 		}
 	}
 	return out
+}
+
+// touchAhead is the number of pods preparePods touches ahead of its work.
+const touchAhead = 16
+
+// touchSink keeps touchPods' loads from being optimized away.
+var touchSink atomic.Int64
+
+// touchPods loads, for a few pods in a row, the first word of each object
+// the per-pod work reads. The decoded pods are spread over a heap far larger
+// than the caches, so the work waits on memory at every pointer; this short
+// loop has no dependence between its iterations, so the processor has the
+// loads of several pods in flight at once, and the work then finds them in
+// the cache.
+func touchPods(pods []*corev1.Pod) int {
+	n := 0
+	for _, pod := range pods {
+		if pod == nil || pod.Name == "" {
+			continue
+		}
+		n += int(pod.Name[0]) + len(pod.Labels)
+		if len(pod.Namespace) > 0 {
+			n += int(pod.Namespace[0])
+		}
+		if len(pod.Spec.NodeName) > 0 {
+			n += int(pod.Spec.NodeName[0])
+		}
+		for i := range pod.Spec.Containers {
+			n += len(pod.Spec.Containers[i].Resources.Requests)
+		}
+		for i := range pod.Spec.InitContainers {
+			n += len(pod.Spec.InitContainers[i].Resources.Requests)
+		}
+		if a := pod.Spec.Affinity; a != nil && (a.PodAffinity != nil || a.PodAntiAffinity != nil) {
+			n++
+		}
+	}
+	return n
 }
