@@ -461,22 +461,22 @@ func (x *LabelIndex) internPods(prep []podPrep) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for i := range prep {
-		pi := prep[i].pi
-		if pi == nil || prep[i].node < 0 {
+		pp := &prep[i]
+		pi := pp.pi
+		if pi == nil || !pp.interned || pi.labelIndex == x {
 			continue
 		}
-		if ph := pi.Pod.Status.Phase; ph == corev1.PodSucceeded || ph == corev1.PodFailed {
-			continue
+		// preparePods hashed the label set on its goroutines, under this
+		// index's seed, and matched it to an earlier equal one where it
+		// could: only the table lookup is left here, for the others. The
+		// ID is kept in the PodInfo, which New has not published yet (New's
+		// own pass reads other fields meanwhile).
+		if j := pp.sameAs; j >= 0 {
+			pi.labelSet = prep[j].pi.labelSet
+		} else {
+			pi.labelSet = x.internHashed(pi.Pod.Namespace, pi.Pod.Labels, pp.labelHash)
 		}
-		if pi.labelIndex != x {
-			// preparePods hashed the label set on its goroutines, under
-			// this index's seed: only the table lookup is left here. The
-			// ID is kept in the PodInfo, which New has not published yet
-			// (New's own pass reads other fields meanwhile).
-			pi.labelSet = x.internHashed(pi.Pod.Namespace, pi.Pod.Labels, prep[i].labelHash)
-			pi.deleting = pi.Pod.DeletionTimestamp != nil
-			pi.labelIndex = x
-		}
+		pi.labelIndex = x
 	}
 }
 

@@ -299,6 +299,12 @@ type podPrep struct {
 	// labelHash is labelSetHash of the pod's namespace and labels under the
 	// snapshot's label index seed (set with pi).
 	labelHash uint64
+	// interned says whether internPods interns the pod (set with pi: on a
+	// known node, not terminal); sameAs is then the index of an earlier
+	// such pod of the same goroutine's range with an equal namespace and
+	// labels, whose set ID it takes, or -1.
+	interned bool
+	sameAs   int32
 }
 
 // parallelPods is the input size from which preparePods splits the pods
@@ -306,70 +312,108 @@ type podPrep struct {
 const parallelPods = 2048
 
 // preparePods compiles every non-nil, named pod, with par goroutines for a
-// large input; each writes only its own range of the result, so the result
-// does not depend on par. Equal affinity specs share compiled terms
-// (affinityCache, one table for all goroutines).
+// large input; each writes only the chunks it takes, and a pod's result
+// does not depend on which goroutine compiled it, so the result does not
+// depend on par. Equal affinity specs share compiled terms (affinityCache,
+// one table for all goroutines).
 func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[string]int, par int, seed maphash.Seed) []podPrep {
 	out := make([]podPrep, len(pods))
 	shared := newSharedAffinities()
-	work := func(lo, hi int) {
+	// Each worker takes chunks of the input in increasing order until none
+	// is left, so that the goroutines finish together; what a worker keeps
+	// across its chunks (compiled affinity specs, label-set exemplars) only
+	// saves work, and never changes a result.
+	var next atomic.Int64
+	worker := func() {
 		affinities := affinityCache{shared: shared}
-		// One allocation for the range's PodInfos and one per chunk for
-		// their keys, instead of two per pod: the PodInfos live as long as
-		// the snapshot, and the collector then tracks a few large objects.
-		infos := make([]PodInfo, hi-lo)
-		var keys keyArena
+		// The first interned pod of each label-set hash the worker met: a
+		// pod whose labels equal its exemplar's is matched here, while its
+		// labels are in the cache, and internPods copies the exemplar's
+		// ID (an earlier pod's) instead of comparing on its single
+		// goroutine.
+		exemplars := map[uint64]int32{}
 		touched := 0
-		for i := lo; i < hi; i++ {
-			if (i-lo)%touchAhead == 0 {
-				touched += touchPods(pods[i:min(i+touchAhead, hi)])
+		for {
+			lo := int(next.Add(prepChunk)) - prepChunk
+			if lo >= len(pods) {
+				break
 			}
-			pod := pods[i]
-			if pod == nil || pod.Name == "" {
-				continue
-			}
-			pp := &out[i]
-			pp.key = keys.key(pods, i, hi)
-			pp.node = -1
-			if ni, ok := byName[pod.Spec.NodeName]; ok {
-				pp.node = ni
-			}
-			p := func() *field.Path { return podsPath.Index(i) }
-			// A pod the int64 fast path accepts has no negative request
-			// (it checks every list podNegativeRequests does), so only the
-			// others are walked again.
-			var res [2]Resource
-			var fast bool
-			res[0], res[1], fast = fastPodResources(pod)
-			if !fast {
-				if e := podNegativeRequests(pod, p); e != nil {
-					pp.errs = e
-					continue
-				}
-				res[0], res[1] = quantityPodResources(pod, withoutPodLevelResize)
-			}
-			pi := &infos[i-lo]
-			if err := fillPodInfo(pi, pod, pp.key, withoutPodLevelResize, &affinities, &res); err != nil {
-				pp.errs = prefixErrors(p(), err)
-				continue
-			}
-			pp.pi = pi
-			pp.labelHash = labelSetHash(seed, pod.Namespace, pod.Labels)
+			hi := min(lo+prepChunk, len(pods))
+			touched += prepareChunk(pods, out, lo, hi, withoutPodLevelResize, byName, seed, &affinities, exemplars)
 		}
 		touchSink.Add(int64(touched))
 	}
 	if par < 2 || len(pods) < parallelPods {
-		work(0, len(pods))
+		worker()
 		return out
 	}
-	size := (len(pods) + par - 1) / par
 	var g errgroup.Group
-	for lo := 0; lo < len(pods); lo += size {
-		hi := min(lo+size, len(pods))
-		g.Go(func() error { work(lo, hi); return nil })
+	for range par {
+		g.Go(func() error { worker(); return nil })
 	}
 	_ = g.Wait()
 	return out
+}
+
+// prepChunk is the number of pods a preparePods worker takes at a time.
+const prepChunk = 256
+
+// prepareChunk compiles pods[lo:hi] into out[lo:hi]; it returns touchPods'
+// sum.
+func prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int, withoutPodLevelResize bool, byName map[string]int, seed maphash.Seed, affinities *affinityCache, exemplars map[uint64]int32) int {
+	// One allocation for the chunk's PodInfos and one for their keys,
+	// instead of two per pod: the PodInfos live as long as the
+	// snapshot, and the collector then tracks fewer, larger objects.
+	infos := make([]PodInfo, hi-lo)
+	var keys keyArena
+	touched := 0
+	for i := lo; i < hi; i++ {
+		if (i-lo)%touchAhead == 0 {
+			touched += touchPods(pods[i:min(i+touchAhead, hi)])
+		}
+		pod := pods[i]
+		if pod == nil || pod.Name == "" {
+			continue
+		}
+		pp := &out[i]
+		pp.key = keys.key(pods, i, hi)
+		pp.node = -1
+		if ni, ok := byName[pod.Spec.NodeName]; ok {
+			pp.node = ni
+		}
+		p := func() *field.Path { return podsPath.Index(i) }
+		// A pod the int64 fast path accepts has no negative request
+		// (it checks every list podNegativeRequests does), so only the
+		// others are walked again.
+		var res [2]Resource
+		var fast bool
+		res[0], res[1], fast = fastPodResources(pod)
+		if !fast {
+			if e := podNegativeRequests(pod, p); e != nil {
+				pp.errs = e
+				continue
+			}
+			res[0], res[1] = quantityPodResources(pod, withoutPodLevelResize)
+		}
+		pi := &infos[i-lo]
+		if err := fillPodInfo(pi, pod, pp.key, withoutPodLevelResize, affinities, &res); err != nil {
+			pp.errs = prefixErrors(p(), err)
+			continue
+		}
+		pp.pi = pi
+		pp.labelHash = labelSetHash(seed, pod.Namespace, pod.Labels)
+		pp.sameAs = -1
+		ph := pod.Status.Phase
+		if pp.interned = pp.node >= 0 && ph != corev1.PodSucceeded && ph != corev1.PodFailed; pp.interned {
+			if j, ok := exemplars[pp.labelHash]; !ok {
+				exemplars[pp.labelHash] = int32(i)
+			} else if ex := pods[j]; ex.Namespace == pod.Namespace && sameLabels(ex.Labels, pod.Labels) {
+				pp.sameAs = j
+			}
+		}
+		pi.deleting = pod.DeletionTimestamp != nil
+	}
+	return touched
 }
 
 // keyArena builds pod keys (namespace/name) a chunk of pods at a time into
