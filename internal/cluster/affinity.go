@@ -1,7 +1,7 @@
 package cluster
 
 import (
-	"hash/maphash"
+	"encoding/binary"
 	"slices"
 	"sync"
 
@@ -220,38 +220,32 @@ func isAlnum(c byte) bool { return isLowerAlnum(c) || ('A' <= c && c <= 'Z') }
 // them is safe. Only successful compilations are cached (a pod with an
 // invalid selector is compiled on its own and reports its own errors).
 //
-// Specs are found by a hash of everything compileAffinity reads (the pod's
-// namespace, the default term namespace, and per term list each term's
-// label selector, namespace selector, namespaces, topology key and weight;
-// matchLabels hashed independently of map order) and then compared field by
-// field with the first pod that had the spec, so two different specs never
-// share terms, whatever their hashes. Each goroutine of New has its own
-// affinityCache (no lock on a hit); on a miss it consults the shared table
-// of the call, so a spec is compiled about once per call, not once per
-// goroutine.
+// Specs are found by their key (appendAffinitySpecKey): an unambiguous
+// encoding of everything compileAffinity reads, so two specs share terms
+// exactly when their keys are equal, with no comparison against another
+// pod's spec (whose objects are elsewhere in the heap). Each goroutine of
+// New has its own affinityCache (no lock on a hit); on a miss it consults
+// the shared table of the call, so a spec is compiled about once per call,
+// not once per goroutine.
 type affinityCache struct {
 	shared *sharedAffinities
-	local  map[uint64]*compiledAffinity
+	local  map[string]*compiledAffinity
+	buf    []byte   // the key being built
+	keys   []string // matchLabels keys being sorted
 }
 
 // sharedAffinities is the table of one New call, shared by its goroutines.
 type sharedAffinities struct {
-	seed  maphash.Seed
 	mu    sync.Mutex
-	byKey map[uint64]*compiledAffinity
+	byKey map[string]*compiledAffinity
 }
 
 func newSharedAffinities() *sharedAffinities {
-	return &sharedAffinities{seed: maphash.MakeSeed(), byKey: map[uint64]*compiledAffinity{}}
+	return &sharedAffinities{byKey: map[string]*compiledAffinity{}}
 }
 
-// compiledAffinity is one spec's terms, with the pod that first had the
-// spec (its exemplar: compared with, never modified) and the next entry of
-// the same hash.
+// compiledAffinity is one spec's terms.
 type compiledAffinity struct {
-	exemplar *corev1.Pod
-	next     *compiledAffinity
-
 	requiredAffinity, requiredAntiAffinity   []AffinityTerm
 	preferredAffinity, preferredAntiAffinity []WeightedAffinityTerm
 }
@@ -261,17 +255,7 @@ func (ca *compiledAffinity) fill(pi *PodInfo) {
 	pi.PreferredAffinityTerms, pi.PreferredAntiAffinityTerms = ca.preferredAffinity, ca.preferredAntiAffinity
 }
 
-// find returns the entry of the chain whose exemplar has pod's spec.
-func (ca *compiledAffinity) find(pod *corev1.Pod) *compiledAffinity {
-	for ; ca != nil; ca = ca.next {
-		if sameAffinitySpec(ca.exemplar, pod) {
-			return ca
-		}
-	}
-	return nil
-}
-
-// compile fills pi's terms from the cache or by compileAffinity.
+// compile fills pi's affinity terms, sharing equal specs' terms.
 func (c *affinityCache) compile(pi *PodInfo, pod *corev1.Pod) error {
 	aff := pod.Spec.Affinity
 	if c == nil || aff == nil || (aff.PodAffinity == nil && aff.PodAntiAffinity == nil) {
@@ -280,15 +264,16 @@ func (c *affinityCache) compile(pi *PodInfo, pod *corev1.Pod) error {
 	if c.shared == nil {
 		c.shared = newSharedAffinities()
 	}
-	h := hashAffinitySpec(c.shared.seed, pod)
-	if ca := c.local[h].find(pod); ca != nil {
+	c.buf = c.appendSpecKey(c.buf[:0], pod)
+	if ca := c.local[string(c.buf)]; ca != nil {
 		ca.fill(pi)
 		return nil
 	}
 	sh := c.shared
 	sh.mu.Lock()
-	ca := sh.byKey[h].find(pod)
+	ca := sh.byKey[string(c.buf)]
 	sh.mu.Unlock()
+	key := string(c.buf)
 	if ca == nil {
 		// Compile outside the lock; if another goroutine published the
 		// same spec meanwhile, its entry is taken so that every pod of the
@@ -296,176 +281,106 @@ func (c *affinityCache) compile(pi *PodInfo, pod *corev1.Pod) error {
 		if err := compileAffinity(pi, pod); err != nil {
 			return err
 		}
-		ca = &compiledAffinity{exemplar: pod,
+		ca = &compiledAffinity{
 			requiredAffinity: pi.RequiredAffinityTerms, requiredAntiAffinity: pi.RequiredAntiAffinityTerms,
 			preferredAffinity: pi.PreferredAffinityTerms, preferredAntiAffinity: pi.PreferredAntiAffinityTerms,
 		}
 		sh.mu.Lock()
-		if other := sh.byKey[h].find(pod); other != nil {
+		if other := sh.byKey[key]; other != nil {
 			ca = other
 		} else {
-			ca.next = sh.byKey[h]
-			sh.byKey[h] = ca
+			sh.byKey[key] = ca
 		}
 		sh.mu.Unlock()
 	}
 	if c.local == nil {
-		c.local = map[uint64]*compiledAffinity{}
+		c.local = map[string]*compiledAffinity{}
 	}
-	// The local chain holds its own nodes: a shared entry's next belongs
-	// to the shared table, which other goroutines extend under the lock.
-	c.local[h] = &compiledAffinity{exemplar: ca.exemplar, next: c.local[h],
-		requiredAffinity: ca.requiredAffinity, requiredAntiAffinity: ca.requiredAntiAffinity,
-		preferredAffinity: ca.preferredAffinity, preferredAntiAffinity: ca.preferredAntiAffinity}
+	c.local[key] = ca
 	ca.fill(pi)
 	return nil
 }
 
-// The hash mixes strings with maphash under the call's seed; list elements
-// are combined in order, matchLabels pairs by a sum (map order is random).
-const hashMul = 0x9E3779B97F4A7C15
-
-func mixHash(h, x uint64) uint64 { return (h^x)*hashMul + 0x632BE59BD9B4E019 }
-
-func hashAffinitySpec(seed maphash.Seed, pod *corev1.Pod) uint64 {
+// appendSpecKey appends the key of pod's spec (it has pod affinity or
+// anti-affinity): the pod's namespace (the default term namespace), then
+// per kind present each term list with, per term, its weight (preferred
+// lists), label selector, namespace selector, namespaces and topology key.
+// Every string is length-prefixed and every list count-prefixed, so the
+// encoding is unambiguous; matchLabels are written in key order (map order
+// is random). A nil and an empty list or map are written alike, as
+// compileAffinity reads them alike.
+func (c *affinityCache) appendSpecKey(b []byte, pod *corev1.Pod) []byte {
 	aff := pod.Spec.Affinity
-	h := maphash.String(seed, pod.Namespace)
+	b = appendKeyString(b, pod.Namespace)
 	if pa := aff.PodAffinity; pa != nil {
-		h = mixHash(h, 'A')
-		h = hashTerms(seed, h, pa.RequiredDuringSchedulingIgnoredDuringExecution)
-		h = hashWeightedTerms(seed, h, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+		b = append(b, 'A')
+		b = c.appendTerms(b, pa.RequiredDuringSchedulingIgnoredDuringExecution)
+		b = c.appendWeightedTerms(b, pa.PreferredDuringSchedulingIgnoredDuringExecution)
 	}
 	if pa := aff.PodAntiAffinity; pa != nil {
-		h = mixHash(h, 'N')
-		h = hashTerms(seed, h, pa.RequiredDuringSchedulingIgnoredDuringExecution)
-		h = hashWeightedTerms(seed, h, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+		b = append(b, 'N')
+		b = c.appendTerms(b, pa.RequiredDuringSchedulingIgnoredDuringExecution)
+		b = c.appendWeightedTerms(b, pa.PreferredDuringSchedulingIgnoredDuringExecution)
 	}
-	return h
+	return b
 }
 
-func hashTerms(seed maphash.Seed, h uint64, terms []corev1.PodAffinityTerm) uint64 {
-	h = mixHash(h, uint64(len(terms)))
+func (c *affinityCache) appendTerms(b []byte, terms []corev1.PodAffinityTerm) []byte {
+	b = binary.AppendUvarint(b, uint64(len(terms)))
 	for i := range terms {
-		h = hashTerm(seed, h, &terms[i])
+		b = c.appendTerm(b, &terms[i])
 	}
-	return h
+	return b
 }
 
-func hashWeightedTerms(seed maphash.Seed, h uint64, terms []corev1.WeightedPodAffinityTerm) uint64 {
-	h = mixHash(h, uint64(len(terms)))
+func (c *affinityCache) appendWeightedTerms(b []byte, terms []corev1.WeightedPodAffinityTerm) []byte {
+	b = binary.AppendUvarint(b, uint64(len(terms)))
 	for i := range terms {
-		h = mixHash(h, uint64(terms[i].Weight))
-		h = hashTerm(seed, h, &terms[i].PodAffinityTerm)
+		b = binary.AppendVarint(b, int64(terms[i].Weight))
+		b = c.appendTerm(b, &terms[i].PodAffinityTerm)
 	}
-	return h
+	return b
 }
 
-func hashTerm(seed maphash.Seed, h uint64, t *corev1.PodAffinityTerm) uint64 {
-	h = hashSelector(seed, h, t.LabelSelector)
-	h = hashSelector(seed, h, t.NamespaceSelector)
-	h = mixHash(h, uint64(len(t.Namespaces)))
+func (c *affinityCache) appendTerm(b []byte, t *corev1.PodAffinityTerm) []byte {
+	b = c.appendSelector(b, t.LabelSelector)
+	b = c.appendSelector(b, t.NamespaceSelector)
+	b = binary.AppendUvarint(b, uint64(len(t.Namespaces)))
 	for _, ns := range t.Namespaces {
-		h = mixHash(h, maphash.String(seed, ns))
+		b = appendKeyString(b, ns)
 	}
-	return mixHash(h, maphash.String(seed, t.TopologyKey))
+	return appendKeyString(b, t.TopologyKey)
 }
 
-func hashSelector(seed maphash.Seed, h uint64, s *metav1.LabelSelector) uint64 {
+func (c *affinityCache) appendSelector(b []byte, s *metav1.LabelSelector) []byte {
 	if s == nil {
-		return mixHash(h, 0)
+		return append(b, 0)
 	}
-	h = mixHash(h, 1)
-	var sum uint64
-	for k, v := range s.MatchLabels {
-		sum += mixHash(maphash.String(seed, k), maphash.String(seed, v))
+	b = append(b, 1)
+	b = binary.AppendUvarint(b, uint64(len(s.MatchLabels)))
+	c.keys = c.keys[:0]
+	for k := range s.MatchLabels {
+		c.keys = append(c.keys, k)
 	}
-	h = mixHash(mixHash(h, uint64(len(s.MatchLabels))), sum)
-	h = mixHash(h, uint64(len(s.MatchExpressions)))
+	slices.Sort(c.keys)
+	for _, k := range c.keys {
+		b = appendKeyString(b, k)
+		b = appendKeyString(b, s.MatchLabels[k])
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.MatchExpressions)))
 	for i := range s.MatchExpressions {
 		e := &s.MatchExpressions[i]
-		h = mixHash(h, maphash.String(seed, e.Key))
-		h = mixHash(h, maphash.String(seed, string(e.Operator)))
-		h = mixHash(h, uint64(len(e.Values)))
+		b = appendKeyString(b, e.Key)
+		b = appendKeyString(b, string(e.Operator))
+		b = binary.AppendUvarint(b, uint64(len(e.Values)))
 		for _, v := range e.Values {
-			h = mixHash(h, maphash.String(seed, v))
+			b = appendKeyString(b, v)
 		}
 	}
-	return h
+	return b
 }
 
-// sameAffinitySpec reports whether compileAffinity reads the same input
-// from a and b (both have pod affinity or anti-affinity). A nil and an
-// empty list or map read the same.
-func sameAffinitySpec(a, b *corev1.Pod) bool {
-	if a == b {
-		return true
-	}
-	if a.Namespace != b.Namespace {
-		return false
-	}
-	x, y := a.Spec.Affinity, b.Spec.Affinity
-	if (x.PodAffinity == nil) != (y.PodAffinity == nil) || (x.PodAntiAffinity == nil) != (y.PodAntiAffinity == nil) {
-		return false
-	}
-	if p, q := x.PodAffinity, y.PodAffinity; p != nil &&
-		(!sameTerms(p.RequiredDuringSchedulingIgnoredDuringExecution, q.RequiredDuringSchedulingIgnoredDuringExecution) ||
-			!sameWeightedTerms(p.PreferredDuringSchedulingIgnoredDuringExecution, q.PreferredDuringSchedulingIgnoredDuringExecution)) {
-		return false
-	}
-	if p, q := x.PodAntiAffinity, y.PodAntiAffinity; p != nil &&
-		(!sameTerms(p.RequiredDuringSchedulingIgnoredDuringExecution, q.RequiredDuringSchedulingIgnoredDuringExecution) ||
-			!sameWeightedTerms(p.PreferredDuringSchedulingIgnoredDuringExecution, q.PreferredDuringSchedulingIgnoredDuringExecution)) {
-		return false
-	}
-	return true
-}
-
-func sameTerms(a, b []corev1.PodAffinityTerm) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !sameTerm(&a[i], &b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameWeightedTerms(a, b []corev1.WeightedPodAffinityTerm) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Weight != b[i].Weight || !sameTerm(&a[i].PodAffinityTerm, &b[i].PodAffinityTerm) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameTerm(a, b *corev1.PodAffinityTerm) bool {
-	return a.TopologyKey == b.TopologyKey && slices.Equal(a.Namespaces, b.Namespaces) &&
-		sameSelector(a.LabelSelector, b.LabelSelector) && sameSelector(a.NamespaceSelector, b.NamespaceSelector)
-}
-
-func sameSelector(a, b *metav1.LabelSelector) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	if len(a.MatchLabels) != len(b.MatchLabels) || len(a.MatchExpressions) != len(b.MatchExpressions) {
-		return false
-	}
-	for k, v := range a.MatchLabels {
-		if w, ok := b.MatchLabels[k]; !ok || w != v {
-			return false
-		}
-	}
-	for i := range a.MatchExpressions {
-		x, y := &a.MatchExpressions[i], &b.MatchExpressions[i]
-		if x.Key != y.Key || x.Operator != y.Operator || !slices.Equal(x.Values, y.Values) {
-			return false
-		}
-	}
-	return true
+// appendKeyString appends s with its length before it.
+func appendKeyString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }

@@ -218,45 +218,43 @@ func TestAffinityCacheKeepsSpecsApart(t *testing.T) {
 	require.Same(t, &got["base"].RequiredAntiAffinityTerms[0], &got["same"].RequiredAntiAffinityTerms[0], "an equal spec shares")
 }
 
-// TestAffinityCacheCollision: two specs whose hashes collide (forced here by
-// filing one under the other's hash) are told apart by the field-by-field
-// comparison, in the shared table and in a goroutine's own.
-func TestAffinityCacheCollision(t *testing.T) {
-	a := withAffinity("ns", "a", antiAffinity("app", "web", "zone"))
-	b := withAffinity("ns", "b", antiAffinity("app", "db", "zone"))
-	wantB, err := NewPodInfo(b)
-	require.NoError(t, err)
-
-	shared := newSharedAffinities()
-	var piA PodInfo
-	require.NoError(t, compileAffinity(&piA, a))
-	entry := &compiledAffinity{exemplar: a, requiredAntiAffinity: piA.RequiredAntiAffinityTerms, preferredAntiAffinity: piA.PreferredAntiAffinityTerms}
-	hb := hashAffinitySpec(shared.seed, b)
-	shared.byKey[hb] = entry
-
-	t.Run("shared table", func(t *testing.T) {
-		c := affinityCache{shared: shared}
-		var pi PodInfo
-		require.NoError(t, c.compile(&pi, b))
-		assert.Equal(t, termsOf(wantB), termsOf(&pi))
-	})
-	t.Run("own table", func(t *testing.T) {
-		c := affinityCache{shared: newSharedAffinities(), local: map[uint64]*compiledAffinity{}}
-		c.local[hashAffinitySpec(c.shared.seed, b)] = entry
-		var pi PodInfo
-		require.NoError(t, c.compile(&pi, b))
-		assert.Equal(t, termsOf(wantB), termsOf(&pi))
-		// Both specs now live under one hash; each still finds its own.
-		var again PodInfo
-		require.NoError(t, c.compile(&again, a))
-		assert.Equal(t, termsOf(&piA), termsOf(&again))
-	})
+// TestAffinitySpecKeyUnambiguous: specs that differ only in where one
+// string ends and the next begins, or in a list's split, get different
+// keys (every string is length-prefixed and every list counted).
+func TestAffinitySpecKeyUnambiguous(t *testing.T) {
+	sel := func(ml map[string]string) *corev1.Affinity {
+		return &corev1.Affinity{PodAffinity: &corev1.PodAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+				LabelSelector: &metav1.LabelSelector{MatchLabels: ml}, TopologyKey: "zone",
+			}},
+		}}
+	}
+	terms := func(ns ...[]string) *corev1.Affinity {
+		a := &corev1.Affinity{PodAffinity: &corev1.PodAffinity{}}
+		for _, n := range ns {
+			a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution,
+				corev1.PodAffinityTerm{Namespaces: n, TopologyKey: "zone"})
+		}
+		return a
+	}
+	pairs := [][2]*corev1.Pod{
+		{withAffinity("a", "p", sel(map[string]string{"ab": "c"})), withAffinity("a", "q", sel(map[string]string{"a": "bc"}))},
+		{withAffinity("a", "p", sel(map[string]string{"a": "b", "c": "d"})), withAffinity("a", "q", sel(map[string]string{"a": "bc", "": "d"}))},
+		{withAffinity("ab", "p", sel(nil)), withAffinity("a", "q", sel(map[string]string{"b": ""}))},
+		{withAffinity("a", "p", terms([]string{"x", "y"}, nil)), withAffinity("a", "q", terms([]string{"x"}, []string{"y"}))},
+	}
+	var c affinityCache
+	for i, pq := range pairs {
+		kp := string(c.appendSpecKey(nil, pq[0]))
+		kq := string(c.appendSpecKey(nil, pq[1]))
+		assert.NotEqual(t, kp, kq, i)
+	}
 }
 
 // TestAffinityCacheProperty: over specs drawn from small pools (so that
 // equal and nearly equal specs are common), New gives every pod the terms
-// compileAffinity gives it alone, and sameAffinitySpec never calls two specs
-// equal that compile differently.
+// compileAffinity gives it alone, and two specs with one key always
+// compile alike.
 func TestAffinityCacheProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 12).Draw(t, "pods")
@@ -277,7 +275,8 @@ func TestAffinityCacheProperty(t *testing.T) {
 		}
 		for _, p := range pods {
 			for _, q := range pods {
-				if hasPodAffinity(p) && hasPodAffinity(q) && sameAffinitySpec(p, q) {
+				var c affinityCache
+				if hasPodAffinity(p) && hasPodAffinity(q) && string(c.appendSpecKey(nil, p)) == string(c.appendSpecKey(nil, q)) {
 					require.Equal(t, termsOf(alone[p]), termsOf(alone[q]), "%s and %s called equal", p.Name, q.Name)
 				}
 			}
