@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/binary"
 	"slices"
+	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -230,8 +231,7 @@ func isAlnum(c byte) bool { return isLowerAlnum(c) || ('A' <= c && c <= 'Z') }
 type affinityCache struct {
 	shared *sharedAffinities
 	local  map[string]*compiledAffinity
-	buf    []byte   // the key being built
-	keys   []string // matchLabels keys being sorted
+	kb     keyBuf
 }
 
 // sharedAffinities is the table of one New call, shared by its goroutines.
@@ -264,16 +264,16 @@ func (c *affinityCache) compile(pi *PodInfo, pod *corev1.Pod) error {
 	if c.shared == nil {
 		c.shared = newSharedAffinities()
 	}
-	c.buf = c.appendSpecKey(c.buf[:0], pod)
-	if ca := c.local[string(c.buf)]; ca != nil {
+	c.kb.b = c.appendSpecKey(c.kb.b[:0], pod)
+	if ca := c.local[string(c.kb.b)]; ca != nil {
 		ca.fill(pi)
 		return nil
 	}
 	sh := c.shared
 	sh.mu.Lock()
-	ca := sh.byKey[string(c.buf)]
+	ca := sh.byKey[string(c.kb.b)]
 	sh.mu.Unlock()
-	key := string(c.buf)
+	key := string(c.kb.b)
 	if ca == nil {
 		// Compile outside the lock; if another goroutine published the
 		// same spec meanwhile, its entry is taken so that every pod of the
@@ -356,17 +356,7 @@ func (c *affinityCache) appendSelector(b []byte, s *metav1.LabelSelector) []byte
 	if s == nil {
 		return append(b, 0)
 	}
-	b = append(b, 1)
-	b = binary.AppendUvarint(b, uint64(len(s.MatchLabels)))
-	c.keys = c.keys[:0]
-	for k := range s.MatchLabels {
-		c.keys = append(c.keys, k)
-	}
-	slices.Sort(c.keys)
-	for _, k := range c.keys {
-		b = appendKeyString(b, k)
-		b = appendKeyString(b, s.MatchLabels[k])
-	}
+	b = c.kb.appendLabels(append(b, 1), s.MatchLabels)
 	b = binary.AppendUvarint(b, uint64(len(s.MatchExpressions)))
 	for i := range s.MatchExpressions {
 		e := &s.MatchExpressions[i]
@@ -376,6 +366,35 @@ func (c *affinityCache) appendSelector(b []byte, s *metav1.LabelSelector) []byte
 		for _, v := range e.Values {
 			b = appendKeyString(b, v)
 		}
+	}
+	return b
+}
+
+// keyBuf builds the unambiguous keys by which New finds equal label sets and
+// equal affinity specs: every string is length-prefixed and every list
+// count-prefixed, so two inputs have one key exactly when they are equal.
+type keyBuf struct {
+	b     []byte      // the key being built
+	pairs []labelPair // a label map's pairs being sorted
+}
+
+// appendLabelSet appends the key of a (namespace, labels) pair.
+func (k *keyBuf) appendLabelSet(b []byte, ns string, l map[string]string) []byte {
+	return k.appendLabels(appendKeyString(b, ns), l)
+}
+
+// appendLabels appends a label map, its pairs in key order (map order is
+// random); a nil and an empty map are written alike.
+func (k *keyBuf) appendLabels(b []byte, l map[string]string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(l)))
+	k.pairs = k.pairs[:0]
+	for key, v := range l {
+		k.pairs = append(k.pairs, labelPair{key, v})
+	}
+	slices.SortFunc(k.pairs, func(x, y labelPair) int { return strings.Compare(x.key, y.key) })
+	for _, p := range k.pairs {
+		b = appendKeyString(b, p.key)
+		b = appendKeyString(b, p.value)
 	}
 	return b
 }

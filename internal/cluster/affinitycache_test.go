@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"fmt"
-	"hash/maphash"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -65,11 +64,16 @@ func TestNewSharesEqualAffinity(t *testing.T) {
 
 // TestPreparePodsParallelAgrees: New's per-pod pass gives the same keys,
 // PodInfos and errors whether the input is split among goroutines or not
-// (each goroutine has its own range and its own affinity cache).
+// (each goroutine takes its own chunks and keeps its own caches), and every
+// interned pod is filed under its own label set.
 func TestPreparePodsParallelAgrees(t *testing.T) {
 	var pods []*corev1.Pod
 	for i := range parallelPods + 101 {
 		p := pod(fmt.Sprintf("ns-%d", i%3), fmt.Sprintf("p-%05d", i), "n1", rl("cpu", "100m", "memory", "1Gi"))
+		p.Labels = map[string]string{"app": fmt.Sprintf("a-%d", i%4)}
+		if i%5 == 0 {
+			p.Labels["tier"] = "web"
+		}
 		switch i % 7 {
 		case 1:
 			p.Spec.Affinity = antiAffinity("app", fmt.Sprintf("a-%d", i%5), "zone")
@@ -89,25 +93,40 @@ func TestPreparePodsParallelAgrees(t *testing.T) {
 		pods = append(pods, p)
 	}
 	byName := map[string]int{"n1": 0}
-	seed := maphash.MakeSeed()
-	serial := preparePods(pods, false, byName, 1, seed)
-	parallel := preparePods(pods, false, byName, 4, seed)
+	serial := preparePods(pods, false, byName, 1)
+	parallel := preparePods(pods, false, byName, 4)
 	require.Len(t, parallel, len(serial))
-	errCount := 0
+	// setKey is the label-set key internPods files pod i under: its own, or
+	// its exemplar's (which worker met a set first depends on the split).
+	setKey := func(prep []podPrep, i int) string {
+		if j := prep[i].sameAs; j >= 0 {
+			require.Less(t, int(j), i, "an exemplar comes first")
+			require.Empty(t, prep[i].labelKey)
+			return prep[j].labelKey
+		}
+		return prep[i].labelKey
+	}
+	errCount, shared := 0, 0
 	for i := range serial {
 		require.Equal(t, serial[i].key, parallel[i].key, i)
 		require.Equal(t, serial[i].node, parallel[i].node, i)
 		require.Equal(t, serial[i].errs, parallel[i].errs, i)
 		require.Equal(t, serial[i].pi, parallel[i].pi, i)
-		require.Equal(t, serial[i].labelHash, parallel[i].labelHash, i)
-		if serial[i].pi != nil {
-			// internPods relies on the hash being internSet's.
-			require.Equal(t, labelSetHash(seed, pods[i].Namespace, pods[i].Labels), serial[i].labelHash, i)
+		require.Equal(t, serial[i].interned, parallel[i].interned, i)
+		if serial[i].interned {
+			var kb keyBuf
+			want := string(kb.appendLabelSet(nil, pods[i].Namespace, pods[i].Labels))
+			require.Equal(t, want, setKey(serial, i), i)
+			require.Equal(t, want, setKey(parallel, i), i)
+			if serial[i].sameAs >= 0 {
+				shared++
+			}
 		}
 		if serial[i].errs != nil {
 			errCount++
 		}
 	}
+	require.Positive(t, shared, "pods with equal label sets take an exemplar's")
 	require.Positive(t, errCount, "the input has invalid pods")
 }
 

@@ -3,7 +3,6 @@ package cluster
 // OWNERSHIP: this file belongs to the topology work.
 
 import (
-	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
@@ -32,8 +31,7 @@ import (
 // differ. It is safe for concurrent use.
 type LabelIndex struct {
 	mu        sync.Mutex
-	seed      maphash.Seed
-	setByHash map[uint64][]int32
+	setByKey  map[string]int32 // keyBuf.appendLabelSet -> set ID
 	sets      []LabelSet
 	nsNames   []string         // by namespace ID, in order of first appearance
 	nsIDs     map[string]int32 // namespace -> ID
@@ -174,8 +172,7 @@ func (m *TermMatcher) MatchesNamespace(ns string, nsLabels map[string]string) bo
 
 func newLabelIndex() *LabelIndex {
 	return &LabelIndex{
-		seed:      maphash.MakeSeed(),
-		setByHash: map[uint64][]int32{},
+		setByKey:  map[string]int32{},
 		nsIDs:     map[string]int32{},
 		topoIDs:   map[string]int32{},
 		nsRuleIDs: map[string]int32{},
@@ -404,7 +401,7 @@ func (x *LabelIndex) nodeTerms(ni *NodeInfo) *NodeLabels {
 // the terms (every node's, then their postings, and the node label
 // columns) are built on two goroutines at once; this is safe without x.mu
 // because New has not shared the index yet and the two halves touch
-// disjoint fields of x: columns, sets, setByHash, nsNames, nsIDs and setPost
+// disjoint fields of x: columns, sets, setByKey, nsNames, nsIDs and setPost
 // on one side (buildColumns, internPods, postSets); terms, matchers,
 // termByKey, termByPtr, topoIDs, topoKeys, nsRuleIDs and termPost on the
 // other. interned is closed when
@@ -466,43 +463,32 @@ func (x *LabelIndex) internPods(prep []podPrep) {
 		if pi == nil || !pp.interned || pi.labelIndex == x {
 			continue
 		}
-		// preparePods hashed the label set on its goroutines, under this
-		// index's seed, and matched it to an earlier equal one where it
-		// could: only the table lookup is left here, for the others. The
+		// preparePods built the label set's key on its goroutines and
+		// matched it to an earlier equal one where it could: only the table
+		// lookup is left here, for the others. The
 		// ID is kept in the PodInfo, which New has not published yet (New's
 		// own pass reads other fields meanwhile).
 		if j := pp.sameAs; j >= 0 {
 			pi.labelSet = prep[j].pi.labelSet
 		} else {
-			pi.labelSet = x.internHashed(pi.Pod.Namespace, pi.Pod.Labels, pp.labelHash)
+			pi.labelSet = x.internKeyed(pi.Pod.Namespace, pi.Pod.Labels, pp.labelKey)
 		}
 		pi.labelIndex = x
 	}
 }
 
-// labelSetHash is internSet's hash of a (namespace, labels) pair: an
-// order-independent sum of per-label hashes, so candidates are found
-// without sorting (equality is then checked label by label). It only reads
-// its arguments, so New computes it for every pod in parallel.
-func labelSetHash(seed maphash.Seed, ns string, l map[string]string) uint64 {
-	h := maphash.String(seed, ns)
-	for k, v := range l {
-		h += maphash.String(seed, k) ^ (maphash.String(seed, v) * 0x9E3779B97F4A7C15)
-	}
-	return h
-}
-
+// internSet returns the ID of a (namespace, labels) pair, interning it
+// when new.
 func (x *LabelIndex) internSet(ns string, l map[string]string) int32 {
-	return x.internHashed(ns, l, labelSetHash(x.seed, ns, l))
+	var kb keyBuf
+	return x.internKeyed(ns, l, string(kb.appendLabelSet(nil, ns, l)))
 }
 
-// internHashed is internSet with the hash already computed (labelSetHash
-// under x.seed).
-func (x *LabelIndex) internHashed(ns string, l map[string]string, h uint64) int32 {
-	for _, id := range x.setByHash[h] {
-		if set := &x.sets[id]; set.Namespace == ns && sameLabels(set.Labels, l) {
-			return id
-		}
+// internKeyed is internSet with the pair's key (keyBuf.appendLabelSet)
+// already built.
+func (x *LabelIndex) internKeyed(ns string, l map[string]string, key string) int32 {
+	if id, ok := x.setByKey[key]; ok {
+		return id
 	}
 	id := int32(len(x.sets))
 	nsID, ok := x.nsIDs[ns]
@@ -512,20 +498,8 @@ func (x *LabelIndex) internHashed(ns string, l map[string]string, h uint64) int3
 		x.nsIDs[ns] = nsID
 	}
 	x.sets = append(x.sets, LabelSet{Namespace: ns, NamespaceID: nsID, Labels: l})
-	x.setByHash[h] = append(x.setByHash[h], id)
+	x.setByKey[key] = id
 	return id
-}
-
-func sameLabels(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 func (x *LabelIndex) internTerm(t *AffinityTerm) int32 {

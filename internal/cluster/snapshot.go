@@ -3,7 +3,6 @@ package cluster
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"runtime"
 	"slices"
 	"sort"
@@ -151,9 +150,9 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// The label index's interning of every bound pod's label set (what the
 	// topology plugins' first walk would do) overlaps with the ordered pass
 	// and the node building below, on another CPU; preparePods hashes the
-	// label sets beforehand, in parallel, under the index's seed.
+	// label sets' keys beforehand, in parallel.
 	index := newLabelIndex()
-	prep := preparePods(in.Pods, in.WithoutPodLevelResize, byName, par, index.seed)
+	prep := preparePods(in.Pods, in.WithoutPodLevelResize, byName, par)
 	var interned chan struct{}
 	if par > 1 && len(in.Pods) >= parallelPods {
 		interned = make(chan struct{})
@@ -296,15 +295,14 @@ type podPrep struct {
 	pi   *PodInfo
 	errs field.ErrorList
 	node int // index of spec.nodeName among the valid nodes, -1 when unknown
-	// labelHash is labelSetHash of the pod's namespace and labels under the
-	// snapshot's label index seed (set with pi).
-	labelHash uint64
 	// interned says whether internPods interns the pod (set with pi: on a
 	// known node, not terminal); sameAs is then the index of an earlier
-	// such pod of the same goroutine's range with an equal namespace and
-	// labels, whose set ID it takes, or -1.
+	// such pod (compiled by the same goroutine) with an equal namespace and
+	// labels, whose set ID it takes, or -1, and then labelKey is the key
+	// of its label set (keyBuf.appendLabelSet).
 	interned bool
 	sameAs   int32
+	labelKey string
 }
 
 // parallelPods is the input size from which preparePods splits the pods
@@ -316,7 +314,7 @@ const parallelPods = 2048
 // does not depend on which goroutine compiled it, so the result does not
 // depend on par. Equal affinity specs share compiled terms (affinityCache,
 // one table for all goroutines).
-func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[string]int, par int, seed maphash.Seed) []podPrep {
+func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[string]int, par int) []podPrep {
 	out := make([]podPrep, len(pods))
 	shared := newSharedAffinities()
 	// Each worker takes chunks of the input in increasing order until none
@@ -325,13 +323,7 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 	// saves work, and never changes a result.
 	var next atomic.Int64
 	worker := func() {
-		affinities := affinityCache{shared: shared}
-		// The first interned pod of each label-set hash the worker met: a
-		// pod whose labels equal its exemplar's is matched here, while its
-		// labels are in the cache, and internPods copies the exemplar's
-		// ID (an earlier pod's) instead of comparing on its single
-		// goroutine.
-		exemplars := map[uint64]int32{}
+		w := prepWorker{affinities: affinityCache{shared: shared}, exemplars: map[string]int32{}}
 		touched := 0
 		for {
 			lo := int(next.Add(prepChunk)) - prepChunk
@@ -339,7 +331,7 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 				break
 			}
 			hi := min(lo+prepChunk, len(pods))
-			touched += prepareChunk(pods, out, lo, hi, withoutPodLevelResize, byName, seed, &affinities, exemplars)
+			touched += w.prepareChunk(pods, out, lo, hi, withoutPodLevelResize, byName)
 		}
 		touchSink.Add(int64(touched))
 	}
@@ -358,9 +350,20 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 // prepChunk is the number of pods a preparePods worker takes at a time.
 const prepChunk = 256
 
+// prepWorker is what one preparePods goroutine keeps across its chunks.
+type prepWorker struct {
+	affinities affinityCache
+	// exemplars holds, by label-set key, the first interned pod of each
+	// set the worker met: a pod whose set is there is matched while its
+	// labels are in the cache, and internPods copies the exemplar's ID (an
+	// earlier pod's) instead of looking the set up on its single goroutine.
+	exemplars map[string]int32
+	kb        keyBuf
+}
+
 // prepareChunk compiles pods[lo:hi] into out[lo:hi]; it returns touchPods'
 // sum.
-func prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int, withoutPodLevelResize bool, byName map[string]int, seed maphash.Seed, affinities *affinityCache, exemplars map[uint64]int32) int {
+func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int, withoutPodLevelResize bool, byName map[string]int) int {
 	// One allocation for the chunk's PodInfos and one for their keys,
 	// instead of two per pod: the PodInfos live as long as the
 	// snapshot, and the collector then tracks fewer, larger objects.
@@ -396,19 +399,20 @@ func prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int, withoutPodLevel
 			res[0], res[1] = quantityPodResources(pod, withoutPodLevelResize)
 		}
 		pi := &infos[i-lo]
-		if err := fillPodInfo(pi, pod, pp.key, withoutPodLevelResize, affinities, &res); err != nil {
+		if err := fillPodInfo(pi, pod, pp.key, withoutPodLevelResize, &w.affinities, &res); err != nil {
 			pp.errs = prefixErrors(p(), err)
 			continue
 		}
 		pp.pi = pi
-		pp.labelHash = labelSetHash(seed, pod.Namespace, pod.Labels)
 		pp.sameAs = -1
 		ph := pod.Status.Phase
 		if pp.interned = pp.node >= 0 && ph != corev1.PodSucceeded && ph != corev1.PodFailed; pp.interned {
-			if j, ok := exemplars[pp.labelHash]; !ok {
-				exemplars[pp.labelHash] = int32(i)
-			} else if ex := pods[j]; ex.Namespace == pod.Namespace && sameLabels(ex.Labels, pod.Labels) {
+			w.kb.b = w.kb.appendLabelSet(w.kb.b[:0], pod.Namespace, pod.Labels)
+			if j, ok := w.exemplars[string(w.kb.b)]; ok {
 				pp.sameAs = j
+			} else {
+				pp.labelKey = string(w.kb.b)
+				w.exemplars[pp.labelKey] = int32(i)
 			}
 		}
 		pi.deleting = pod.DeletionTimestamp != nil
