@@ -153,11 +153,16 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// label sets' keys beforehand, in parallel.
 	index := newLabelIndex()
 	prep := preparePods(in.Pods, in.WithoutPodLevelResize, byName, par)
+	// images holds every node's image states by node index; a large input
+	// has them built on the other goroutine too (the node building below
+	// does not read them), before the label work.
+	var images []map[string]ImageState
 	var interned chan struct{}
 	if par > 1 && len(in.Pods) >= parallelPods {
 		interned = make(chan struct{})
 		go func() {
 			defer close(interned)
+			images = imageStates(valid)
 			index.buildColumns(valid)
 			index.internPods(prep)
 			index.postSets()
@@ -219,21 +224,6 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		return nil, warnings, errs.ToAggregate()
 	}
 
-	// Image presence across the cluster, as the scheduler cache counts it.
-	imageNodes := map[string]int{}
-	for _, n := range valid {
-		seenHere := map[string]struct{}{}
-		for _, img := range n.Status.Images {
-			for _, name := range img.Names {
-				if _, ok := seenHere[name]; ok {
-					continue
-				}
-				seenHere[name] = struct{}{}
-				imageNodes[name]++
-			}
-		}
-	}
-
 	s := &Snapshot{
 		nodes:      make([]*NodeInfo, len(valid)),
 		byName:     byName, // by now exactly the valid nodes' indexes
@@ -272,7 +262,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		// Keys are unique, so any sort gives the one name order.
 		slices.SortFunc(pods, func(a, b *PodInfo) int { return strings.Compare(a.Key, b.Key) })
 		ni := &infos[i]
-		fillNodeInfo(ni, i, n, imageNodes)
+		fillNodeInfo(ni, i, n)
 		ni.setPods(pods)
 		ni.Order = order
 		s.nodes[i] = ni
@@ -281,6 +271,11 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		// A large input: index what the first topology question needs
 		// while the other goroutine interns the label sets.
 		index.prewarm(s, interned)
+	} else {
+		images = imageStates(valid)
+	}
+	for i, ni := range s.nodes {
+		ni.ImageStates = images[i]
 	}
 	return s, warnings, nil
 }
@@ -519,23 +514,49 @@ func prefixErrors(p *field.Path, err error) field.ErrorList {
 	return field.ErrorList{field.Invalid(p, nil, err.Error())}
 }
 
-// fillNodeInfo sets a zero NodeInfo to node n at index, without pods.
-func fillNodeInfo(ni *NodeInfo, index int, n *corev1.Node, imageNodes map[string]int) {
+// fillNodeInfo sets a zero NodeInfo to node n at index, without pods and
+// image states.
+func fillNodeInfo(ni *NodeInfo, index int, n *corev1.Node) {
 	alloc := n.Status.Allocatable
 	if alloc == nil {
 		alloc = n.Status.Capacity
 	}
 	*ni = NodeInfo{Index: index, Node: n, Name: n.Name, Allocatable: ResourceFromList(alloc),
 		Unschedulable: n.Spec.Unschedulable, Taints: n.Spec.Taints}
-	if len(n.Status.Images) > 0 {
-		// getNodeImageStates: every name of every image, the node's own size.
-		ni.ImageStates = make(map[string]ImageState, len(n.Status.Images))
+}
+
+// imageStates returns each node's image states, by index in nodes
+// (getNodeImageStates: every name of every image, with the node's own size
+// and the number of nodes having the image, as the scheduler cache counts
+// image presence across the cluster); nil for a node without images.
+func imageStates(nodes []*corev1.Node) []map[string]ImageState {
+	imageNodes := map[string]int{}
+	for _, n := range nodes {
+		seenHere := map[string]struct{}{}
 		for _, img := range n.Status.Images {
 			for _, name := range img.Names {
-				ni.ImageStates[name] = ImageState{Size: img.SizeBytes, NumNodes: imageNodes[name]}
+				if _, ok := seenHere[name]; ok {
+					continue
+				}
+				seenHere[name] = struct{}{}
+				imageNodes[name]++
 			}
 		}
 	}
+	out := make([]map[string]ImageState, len(nodes))
+	for i, n := range nodes {
+		if len(n.Status.Images) == 0 {
+			continue
+		}
+		m := make(map[string]ImageState, len(n.Status.Images))
+		for _, img := range n.Status.Images {
+			for _, name := range img.Names {
+				m[name] = ImageState{Size: img.SizeBytes, NumNodes: imageNodes[name]}
+			}
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // setPods sets the (sorted) pods and recomputes every sum from them.
