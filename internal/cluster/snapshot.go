@@ -157,11 +157,15 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// has them built on the other goroutine too (the node building below
 	// does not read them), before the label work.
 	var images []map[string]ImageState
+	workloads := newWorkloadsCache(&in)
 	var interned chan struct{}
 	if par > 1 && len(in.Pods) >= parallelPods {
 		interned = make(chan struct{})
 		go func() {
 			defer close(interned)
+			// The workloads index too, which system default spreading
+			// asks for on a pod's first question.
+			workloads.get(&in)
 			images = imageStates(valid)
 			index.buildColumns(valid)
 			index.internPods(prep)
@@ -232,7 +236,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		podLoc:     podLoc,
 		labels:     index,
 	}
-	s.in.workloads = newWorkloadsCache(&s.in)
+	s.in.workloads = workloads
 	// Each node's Order (input order) and Pods (name order) are cut from
 	// one array each, capacity capped so that no append can reach the next
 	// node's (views copy before changing them anyway).

@@ -130,10 +130,16 @@ func sameSlice[T any](a, b []*T) bool {
 // is not modified.
 func (in *Input) Workloads() *Workloads {
 	if c := in.workloads; c != nil && c.indexes(in) {
-		c.once.Do(func() { c.built = buildWorkloads(in) })
-		return c.built
+		return c.get(in)
 	}
 	return buildWorkloads(in)
+}
+
+// get returns the index, building it from in (an Input with the cache's
+// slices) on first use.
+func (c *workloadsCache) get(in *Input) *Workloads {
+	c.once.Do(func() { c.built = buildWorkloads(in) })
+	return c.built
 }
 
 func buildWorkloads(in *Input) *Workloads {
