@@ -54,23 +54,28 @@
 //
 // # Cost of New
 //
-// The per-pod work of New (requests, host ports, affinity terms,
-// validation) is independent between pods: for a large input it is split
-// into one range per CPU (errgroup), each goroutine writing only its own
-// range, and an ordered pass then reports duplicates, errors and warnings in
-// input order, so the result does not depend on the split; meanwhile another
-// goroutine interns the bound pods' label sets into the LabelIndex (set IDs
-// are only indexes, so their order is irrelevant). The work is bound by
-// reading the decoded objects, which are cold in the caches, so New reads
-// each one about once and allocates little:
+// The per-pod work of New (requests, host ports, affinity terms, label-set
+// keys, validation) is independent between pods: for a large input one
+// goroutine per CPU takes chunks of pods in increasing order until none is
+// left (so they finish together), each writing only its chunks, and an
+// ordered pass then reports duplicates, errors and warnings in input order,
+// so the result does not depend on the split. The work is bound by reading
+// the decoded objects, which are cold in the caches, so New reads each one
+// about once, allocates little, and touches the next pods' objects ahead of
+// its work so that their cache misses overlap:
 //
 //   - Pods whose pod (anti-)affinity specs are equal (a workload's replicas)
 //     share one compiled copy of their terms, as upstream's equivalence of
 //     pods from one template would; compiled terms are immutable. A spec is
-//     found by a hash of what compileAffinity reads and confirmed field by
-//     field against the first pod that had it (two specs never share by
-//     hash alone); one table serves all goroutines, so a spec is compiled
-//     about once per call.
+//     found by its key, an unambiguous encoding of what compileAffinity
+//     reads (every string length-prefixed, matchLabels in key order), so
+//     two specs share exactly when they are equal, without reading another
+//     pod's spec; one table serves all goroutines, so a spec is compiled
+//     about once per call. Each compiled term carries its LabelIndex key.
+//   - A bound pod's (namespace, labels) is keyed the same way; a worker
+//     that met the key before records the earlier pod (its exemplar), so
+//     the LabelIndex looks up one pod per distinct set and copies the ID to
+//     the others.
 //   - A selector of plain matchLabels is built without labels.NewRequirement's
 //     regular expressions, after a check that decides exactly as
 //     apimachinery's label key and value validation (a property test and a
@@ -80,13 +85,22 @@
 //   - Requests that are exact in int64 units take an integer fast path
 //     (fastrequests.go) that looks the three names up instead of iterating
 //     the lists, checked against the Quantity arithmetic by a property test.
-//   - PodInfos are allocated per range and keys per chunk of pods; a node's
-//     sums are accumulated in place; one map serves duplicate detection and
-//     the location index.
+//   - PodInfos and keys are allocated per chunk of pods; a node's sums are
+//     accumulated in place; one map serves duplicate detection and the
+//     location index.
 //
-// What only some callers need is built on first use: Input.Workloads, the
-// index of Services and controllers behind PodTopologySpread's default
-// selector, once per snapshot and shared by its views (sync.Once).
+// For a large input, New then prepares on two goroutines what the first
+// topology question would otherwise build alone (LabelIndex.prewarm): one
+// builds the workloads index, the nodes' image states and the node label
+// columns, interns the label sets and posts them; the other, after the
+// ordered pass and the nodes, interns every node's affinity terms and posts
+// them. The two touch disjoint parts of the index, which nobody else can
+// reach before New returns.
+//
+// What a small input's callers need is built on first use: Input.Workloads,
+// the index of Services and controllers behind PodTopologySpread's default
+// selector, once per snapshot and shared by its views (sync.Once), and the
+// LabelIndex's nodes, postings and columns.
 //
 // # Determinism and concurrency
 //

@@ -149,7 +149,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	par := runtime.GOMAXPROCS(0)
 	// The label index's interning of every bound pod's label set (what the
 	// topology plugins' first walk would do) overlaps with the ordered pass
-	// and the node building below, on another CPU; preparePods hashes the
+	// and the node building below, on another CPU; preparePods builds the
 	// label sets' keys beforehand, in parallel.
 	index := newLabelIndex()
 	prep := preparePods(in.Pods, in.WithoutPodLevelResize, byName, par)
