@@ -222,22 +222,34 @@ func buildColumn(nodes []*NodeInfo, key string) *Column {
 // callers that hold nodes outside a snapshot (tests of the column-based
 // forms).
 func NewColumn(key string, n int, labelsOf func(i int) map[string]string) *Column {
-	c := &Column{Key: key, ID: map[string]int32{}, Of: make([]int32, n)}
+	c := newColumn(key, n)
 	for i := range n {
-		v, ok := labelsOf(i)[key]
-		if !ok {
-			c.Of[i] = -1
-			continue
+		if v, ok := labelsOf(i)[key]; ok {
+			c.set(i, v)
 		}
-		id, seen := c.ID[v]
-		if !seen {
-			id = int32(len(c.Values))
-			c.Values = append(c.Values, v)
-			c.ID[v] = id
-		}
-		c.Of[i] = id
 	}
 	return c
+}
+
+// newColumn is a column over n label sets none of which has the key.
+func newColumn(key string, n int) *Column {
+	c := &Column{Key: key, ID: map[string]int32{}, Of: make([]int32, n)}
+	for i := range c.Of {
+		c.Of[i] = -1
+	}
+	return c
+}
+
+// set records that label set i has value v, giving v the next ID when new
+// (so IDs follow first appearance when sets are recorded in order).
+func (c *Column) set(i int, v string) {
+	id, seen := c.ID[v]
+	if !seen {
+		id = int32(len(c.Values))
+		c.Values = append(c.Values, v)
+		c.ID[v] = id
+	}
+	c.Of[i] = id
 }
 
 // Labels returns the interned view of the snapshot's bound pods, building
@@ -433,19 +445,10 @@ func (x *LabelIndex) buildColumns(nodes []*corev1.Node) {
 		for k, v := range n.Labels {
 			c := x.columns[k]
 			if c == nil {
-				c = &Column{Key: k, ID: map[string]int32{}, Of: make([]int32, len(nodes))}
-				for j := range c.Of {
-					c.Of[j] = -1
-				}
+				c = newColumn(k, len(nodes))
 				x.columns[k] = c
 			}
-			id, seen := c.ID[v]
-			if !seen {
-				id = int32(len(c.Values))
-				c.Values = append(c.Values, v)
-				c.ID[v] = id
-			}
-			c.Of[i] = id
+			c.set(i, v)
 		}
 	}
 }
