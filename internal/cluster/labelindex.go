@@ -32,6 +32,7 @@ import (
 type LabelIndex struct {
 	mu        sync.Mutex
 	setByKey  map[string]int32 // keyBuf.appendLabelSet -> set ID
+	kb        keyBuf           // internSet's key buffer
 	sets      []LabelSet
 	nsNames   []string         // by namespace ID, in order of first appearance
 	nsIDs     map[string]int32 // namespace -> ID
@@ -413,7 +414,7 @@ func (x *LabelIndex) nodeTerms(ni *NodeInfo) *NodeLabels {
 // the terms (every node's, then their postings, and the node label
 // columns) are built on two goroutines at once; this is safe without x.mu
 // because New has not shared the index yet and the two halves touch
-// disjoint fields of x: columns, sets, setByKey, nsNames, nsIDs and setPost
+// disjoint fields of x: columns, sets, setByKey, kb, nsNames, nsIDs and setPost
 // on one side (buildColumns, internPods, postSets); terms, matchers,
 // termByKey, termByPtr, topoIDs, topoKeys, nsRuleIDs and termPost on the
 // other. interned is closed when
@@ -483,8 +484,11 @@ func (x *LabelIndex) internPods(prep []podPrep) {
 // internSet returns the ID of a (namespace, labels) pair, interning it
 // when new.
 func (x *LabelIndex) internSet(ns string, l map[string]string) int32 {
-	var kb keyBuf
-	return x.internKeyed(ns, l, string(kb.appendLabelSet(nil, ns, l)))
+	x.kb.b = x.kb.appendLabelSet(x.kb.b[:0], ns, l)
+	if id, ok := x.setByKey[string(x.kb.b)]; ok {
+		return id
+	}
+	return x.internKeyed(ns, l, string(x.kb.b))
 }
 
 // internKeyed is internSet with the pair's key (keyBuf.appendLabelSet)
