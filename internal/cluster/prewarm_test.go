@@ -2,12 +2,14 @@ package cluster
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
 )
 
 // prewarmWorld is a cluster large enough for New's parallel path
@@ -75,6 +77,14 @@ func TestPrewarmAgreesWithLazyIndex(t *testing.T) {
 	require.Equal(t, len(warm.labels.sets), warm.labels.setPost.upTo, "set postings are up to date")
 	require.Nil(t, lazy.labels.baseSnap, "a serial New leaves the index to the first question")
 
+	require.Greater(t, requireSameIndex(t, warm, lazy, []string{"zone", "host", "rack", "absent"}), parallelPods)
+}
+
+// requireSameIndex compares the interned nodes, terms and columns of two
+// snapshots of one input: node by node and pod by pod, sets by content and
+// terms by their interning key (IDs may differ). It returns the number of
+// pods compared.
+func requireSameIndex(t require.TestingT, warm, lazy *Snapshot, columns []string) int {
 	wv, lv := warm.Labels(), lazy.Labels()
 	require.Equal(t, lv.NumNodes(), wv.NumNodes())
 	type termUse struct {
@@ -108,11 +118,65 @@ func TestPrewarmAgreesWithLazyIndex(t *testing.T) {
 		require.Equal(t, uses(&lv, l.PreferredAntiAffinity), uses(&wv, w.PreferredAntiAffinity), i)
 		require.Equal(t, uses(&lv, l.RequiredAntiAffinity), uses(&wv, w.RequiredAntiAffinity), i)
 	}
-	require.Greater(t, checked, parallelPods)
-	for _, key := range []string{"zone", "host", "rack", "absent"} {
+	for _, key := range columns {
 		require.Equal(t, lazy.Column(key), warm.Column(key), key)
 	}
 	for id, m := range wv.TermMatchers {
 		require.Equal(t, wv.Terms[id].TopologyKey, wv.TopologyKeys[m.KeyID])
 	}
+	return checked
+}
+
+// TestPrewarmAgreesWithLazyIndexProperty: the same agreement on random
+// inputs: a few pod templates (namespace, labels, affinity, deletion) drawn
+// from small pools, spread over random nodes (one name unknown) in numbers
+// that take New's parallel path.
+func TestPrewarmAgreesWithLazyIndexProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var in Input
+		nodes := rapid.IntRange(1, 12).Draw(t, "nodes")
+		for i := range nodes {
+			labels := map[string]string{"host": fmt.Sprintf("n%02d", i)}
+			if z := rapid.IntRange(0, 2).Draw(t, "zone"); z < 2 {
+				labels["zone"] = fmt.Sprintf("z%d", z)
+			}
+			in.Nodes = append(in.Nodes, node(fmt.Sprintf("n%02d", i), labels, rl("cpu", "1000")))
+		}
+		type template struct {
+			ns       string
+			labels   map[string]string
+			aff      *corev1.Affinity
+			deleting bool
+		}
+		templates := make([]template, rapid.IntRange(1, 6).Draw(t, "templates"))
+		for i := range templates {
+			tp := &templates[i]
+			tp.ns = rapid.SampledFrom([]string{"a", "b"}).Draw(t, "ns")
+			tp.labels = rapid.MapOfN(rapid.SampledFrom([]string{"app", "tier"}), rapid.SampledFrom([]string{"web", "db"}), 0, 2).Draw(t, "labels")
+			if rapid.Bool().Draw(t, "hasAffinity") {
+				tp.aff = genAffinity(t)
+			}
+			tp.deleting = rapid.IntRange(0, 4).Draw(t, "deleting") == 0
+		}
+		r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
+		for i := range parallelPods + rapid.IntRange(0, 64).Draw(t, "extra") {
+			tp := templates[r.IntN(len(templates))]
+			p := pod(tp.ns, fmt.Sprintf("p-%05d", i), fmt.Sprintf("n%02d", r.IntN(nodes+1)), rl("cpu", "1m"))
+			p.Labels, p.Spec.Affinity = tp.labels, tp.aff
+			if tp.deleting {
+				now := metav1.Now()
+				p.DeletionTimestamp = &now
+			}
+			in.Pods = append(in.Pods, p)
+		}
+		build := func(procs int) *Snapshot {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			s, _, err := New(in)
+			require.NoError(t, err)
+			return s
+		}
+		warm, lazy := build(2), build(1)
+		require.Same(t, warm, warm.labels.baseSnap, "New prewarmed the index")
+		require.Positive(t, requireSameIndex(t, warm, lazy, []string{"zone", "host", "absent"}))
+	})
 }
