@@ -409,25 +409,22 @@ func (x *LabelIndex) nodeTerms(ni *NodeInfo) *NodeLabels {
 }
 
 // prewarm does, while New builds the snapshot s, what the first topology
-// question would otherwise do on its own: the interned form of every node
-// and the postings. The label sets (internPods, then their postings) and
-// the terms (every node's, then their postings, and the node label
-// columns) are built on two goroutines at once; this is safe without x.mu
-// because New has not shared the index yet and the two halves touch
-// disjoint fields of x: columns, sets, setByKey, kb, nsNames, nsIDs and setPost
-// on one side (buildColumns, internPods, postSets); terms, matchers,
-// termByKey, termByPtr, topoIDs, topoKeys, nsRuleIDs and termPost on the
-// other. interned is closed when
-// the set half is done; prewarm returns when s's nodes are indexed.
+// question would otherwise do on its own: the interned form of every node,
+// the postings and the node label columns. New's second goroutine builds
+// the columns, interns the label sets (internPods) and posts them
+// (postSets), then closes interned; meanwhile prewarm interns every node's
+// terms and posts them. This is safe without x.mu because New has not
+// shared the index yet and the two halves touch disjoint fields of x:
+// columns, sets, setByKey, kb, nsNames, nsIDs and setPost on one side;
+// terms, matchers, termByKey, termByPtr, topoIDs, topoKeys, nsRuleIDs and
+// termPost on the other. prewarm returns when s's nodes are indexed.
 func (x *LabelIndex) prewarm(s *Snapshot, interned <-chan struct{}) {
 	nls := make([]*NodeLabels, len(s.nodes))
 	for i, ni := range s.nodes {
 		nls[i] = x.nodeTerms(ni)
 	}
 	x.postTerms()
-	if interned != nil {
-		<-interned
-	}
+	<-interned
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for i, ni := range s.nodes {
@@ -469,9 +466,9 @@ func (x *LabelIndex) internPods(prep []podPrep) {
 		}
 		// preparePods built the label set's key on its goroutines and
 		// matched it to an earlier equal one where it could: only the table
-		// lookup is left here, for the others. The
-		// ID is kept in the PodInfo, which New has not published yet (New's
-		// own pass reads other fields meanwhile).
+		// lookup is left here, for the others. The ID is kept in the
+		// PodInfo, which New has not published yet (New's own pass reads
+		// other fields meanwhile).
 		if j := pp.sameAs; j >= 0 {
 			pi.labelSet = prep[j].pi.labelSet
 		} else {

@@ -159,7 +159,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	var images []map[string]ImageState
 	workloads := newWorkloadsCache(&in)
 	var interned chan struct{}
-	if par > 1 && len(in.Pods) >= parallelPods {
+	if largeInput(par, len(in.Pods)) {
 		interned = make(chan struct{})
 		go func() {
 			defer close(interned)
@@ -308,6 +308,10 @@ type podPrep struct {
 // among goroutines.
 const parallelPods = 2048
 
+// largeInput reports whether New, with par CPUs, splits n pods among
+// goroutines and interns their label sets on its second goroutine.
+func largeInput(par, n int) bool { return par > 1 && n >= parallelPods }
+
 // preparePods compiles every non-nil, named pod, with par goroutines for a
 // large input; each writes only the chunks it takes, and a pod's result
 // does not depend on which goroutine compiled it, so the result does not
@@ -321,8 +325,9 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 	// across its chunks (compiled affinity specs, label-set exemplars) only
 	// saves work, and never changes a result.
 	var next atomic.Int64
+	large := largeInput(par, len(pods))
 	worker := func() {
-		w := prepWorker{affinities: affinityCache{shared: shared}, exemplars: map[string]int32{}}
+		w := prepWorker{affinities: affinityCache{shared: shared}, keyLabels: large, exemplars: map[string]int32{}}
 		touched := 0
 		for {
 			lo := int(next.Add(prepChunk)) - prepChunk
@@ -334,7 +339,7 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 		}
 		touchSink.Add(int64(touched))
 	}
-	if par < 2 || len(pods) < parallelPods {
+	if !large {
 		worker()
 		return out
 	}
@@ -352,6 +357,10 @@ const prepChunk = 256
 // prepWorker is what one preparePods goroutine keeps across its chunks.
 type prepWorker struct {
 	affinities affinityCache
+	// keyLabels says whether the label sets are keyed here for internPods
+	// (a large input; a small one's are interned by the first topology
+	// question).
+	keyLabels bool
 	// exemplars holds, by label-set key, the first interned pod of each
 	// set the worker met: a pod whose set is there is matched while its
 	// labels are in the cache, and internPods copies the exemplar's ID (an
@@ -405,7 +414,7 @@ func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int,
 		pp.pi = pi
 		pp.sameAs = -1
 		ph := pod.Status.Phase
-		if pp.interned = pp.node >= 0 && ph != corev1.PodSucceeded && ph != corev1.PodFailed; pp.interned {
+		if pp.interned = pp.node >= 0 && ph != corev1.PodSucceeded && ph != corev1.PodFailed; pp.interned && w.keyLabels {
 			w.kb.b = w.kb.appendLabelSet(w.kb.b[:0], pod.Namespace, pod.Labels)
 			if j, ok := w.exemplars[string(w.kb.b)]; ok {
 				pp.sameAs = j
