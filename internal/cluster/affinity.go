@@ -221,7 +221,7 @@ func isAlnum(c byte) bool { return isLowerAlnum(c) || ('A' <= c && c <= 'Z') }
 // them is safe. Only successful compilations are cached (a pod with an
 // invalid selector is compiled on its own and reports its own errors).
 //
-// Specs are found by their key (appendAffinitySpecKey): an unambiguous
+// Specs are found by their key (appendSpecKey): an unambiguous
 // encoding of everything compileAffinity reads, so two specs share terms
 // exactly when their keys are equal, with no comparison against another
 // pod's spec (whose objects are elsewhere in the heap). Each goroutine of
