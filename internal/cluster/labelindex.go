@@ -410,7 +410,7 @@ func (x *LabelIndex) nodeTerms(ni *NodeInfo) *NodeLabels {
 
 // prewarm does, while New builds the snapshot s, what the first topology
 // question would otherwise do on its own: the interned form of every node,
-// the postings and the node label columns. New's second goroutine builds
+// the postings and the columns of the common node label keys. New's second goroutine builds
 // the columns, interns the label sets (internPods) and posts them
 // (postSets), then closes interned; meanwhile prewarm interns every node's
 // terms and posts them. This is safe without x.mu because New has not
@@ -436,11 +436,23 @@ func (x *LabelIndex) prewarm(s *Snapshot, interned <-chan struct{}) {
 	x.lastSnap, x.last = s, viewNodes{nodes: nls}
 }
 
-// buildColumns builds the column of every node label key in one pass over
-// the snapshot's nodes, in snapshot order (see prewarm).
+// buildColumns builds the columns of the node label keys that at least an
+// eighth of the nodes carry (topology keys, node affinity keys), in one pass
+// over the snapshot's nodes, in snapshot order (see prewarm). A key few
+// nodes carry is left to Snapshot.Column: a cluster whose nodes each have
+// keys of their own would otherwise get a column per node.
 func (x *LabelIndex) buildColumns(nodes []*corev1.Node) {
+	count := map[string]int{}
+	for _, n := range nodes {
+		for k := range n.Labels {
+			count[k]++
+		}
+	}
 	for i, n := range nodes {
 		for k, v := range n.Labels {
+			if 8*count[k] < len(nodes) {
+				continue
+			}
 			c := x.columns[k]
 			if c == nil {
 				c = newColumn(k, len(nodes))

@@ -23,6 +23,9 @@ func prewarmWorld() Input {
 		if i%4 == 0 {
 			labels["rack"] = fmt.Sprintf("r%d", i%8)
 		}
+		if i == 0 {
+			labels["rare"] = "x" // on one node in 40: left to Snapshot.Column
+		}
 		in.Nodes = append(in.Nodes, node(fmt.Sprintf("n%02d", i), labels, rl("cpu", "1000")))
 	}
 	for i := range parallelPods + 500 {
@@ -76,8 +79,10 @@ func TestPrewarmAgreesWithLazyIndex(t *testing.T) {
 	require.Same(t, warm, warm.labels.baseSnap, "New prewarmed the index")
 	require.Equal(t, len(warm.labels.sets), warm.labels.setPost.upTo, "set postings are up to date")
 	require.Nil(t, lazy.labels.baseSnap, "a serial New leaves the index to the first question")
+	require.Contains(t, warm.labels.columns, "rack", "a key on a quarter of the nodes is prebuilt")
+	require.NotContains(t, warm.labels.columns, "rare", "a key on one node in 40 is not")
 
-	require.Greater(t, requireSameIndex(t, warm, lazy, []string{"zone", "host", "rack", "absent"}), parallelPods)
+	require.Greater(t, requireSameIndex(t, warm, lazy, []string{"zone", "host", "rack", "rare", "absent"}), parallelPods)
 }
 
 // requireSameIndex compares the interned nodes, terms and columns of two
