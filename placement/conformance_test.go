@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -108,12 +109,23 @@ func weighted(scores []PluginScore) map[string]int64 {
 	return out
 }
 
-func TestConformanceFilterScore(t *testing.T) {
-	cases, err := filepath.Glob("testdata/conformance/*.filter-score.json")
+// filterScoreCases names the conformance scenarios with filter-score
+// answers (testdata/conformance/NAME.filter-score.json).
+func filterScoreCases(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob("testdata/conformance/*.filter-score.json")
 	require.NoError(t, err)
-	require.NotEmpty(t, cases)
-	for _, expPath := range cases {
-		name := filepath.Base(expPath[:len(expPath)-len(".filter-score.json")])
+	require.NotEmpty(t, paths)
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.Base(strings.TrimSuffix(p, ".filter-score.json"))
+	}
+	return names
+}
+
+func TestConformanceFilterScore(t *testing.T) {
+	for _, name := range filterScoreCases(t) {
+		expPath := filepath.Join("testdata/conformance", name+".filter-score.json")
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(expPath)
 			require.NoError(t, err)

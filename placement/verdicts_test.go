@@ -80,11 +80,7 @@ func checkAgainstReference(t require.TestingT, c *Compiled, limit int) {
 // overflows at once (bound 1: every node with a second distinct status
 // takes the unshared path).
 func TestVerdictTableMatchesReferenceOnConformanceData(t *testing.T) {
-	cases, err := filepath.Glob("testdata/conformance/*.filter-score.json")
-	require.NoError(t, err)
-	require.NotEmpty(t, cases)
-	for _, expPath := range cases {
-		name := filepath.Base(expPath[:len(expPath)-len(".filter-score.json")])
+	for _, name := range filterScoreCases(t) {
 		t.Run(name, func(t *testing.T) {
 			snap, pending := loadScenario(t, filepath.Join("testdata/conformance", name+".json"))
 			for _, p := range pending {
@@ -273,11 +269,7 @@ func checkFilterCode(t require.TestingT, c *Compiled) {
 // TestFilterCodeMatchesFilter: on the upstream scenarios and on random
 // worlds (extended resources included), filterCode gives Filter's code.
 func TestFilterCodeMatchesFilter(t *testing.T) {
-	cases, err := filepath.Glob("testdata/conformance/*.filter-score.json")
-	require.NoError(t, err)
-	require.NotEmpty(t, cases)
-	for _, expPath := range cases {
-		name := filepath.Base(expPath[:len(expPath)-len(".filter-score.json")])
+	for _, name := range filterScoreCases(t) {
 		snap, pending := loadScenario(t, filepath.Join("testdata/conformance", name+".json"))
 		for _, p := range pending {
 			c, err := Compile(snap, p, Options{})
