@@ -90,7 +90,7 @@
 //
 // Compiled values and snapshots are immutable: any number of goroutines may
 // share them. Options.Parallelism lets Schedule split the node range over
-// goroutines (errgroup, each writing only its own range), Compile build the
+// goroutines (internal/par's helpers, each writing only its own range), Compile build the
 // PodTopologySpread and InterPodAffinity PreFilter states side by side, and
 // Score run those two plugins beside the node-local ones; results are
 // identical for any value (property tests check it). Admit compiles

@@ -47,9 +47,11 @@ type Options struct {
 	// Parallelism is the number of goroutines Compile, Schedule and Score
 	// may use for the per-node work (0 or 1: the calling goroutine only).
 	// Results do not depend on it: each goroutine writes only its own range
-	// of nodes or its own plugin's scores. It pays off when one call's work
-	// is well above the cost of waking an idle core (about 100 us measured
-	// on small VMs), i.e. on clusters of several thousand nodes.
+	// of nodes or its own plugin's scores. The other goroutines are
+	// process-wide helpers that stay awake for a moment after their last
+	// task, and the caller takes every share no helper has claimed, so a
+	// call never waits for a core to wake up: it pays off for large
+	// clusters and for a series of calls such as a scheduling queue.
 	Parallelism int
 
 	// ScoreWeights overrides Score plugin weights by plugin name; a plugin

@@ -1,83 +1,41 @@
 package placement
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "github.com/schedkit/schedkit/internal/par"
 
-// minChunk is the smallest node range worth a goroutine.
-const minChunk = 256
+// minChunk is the smallest node range worth sharing.
+const minChunk = 128
 
-// forChunks calls fn on consecutive ranges [lo, hi) covering [0, n), on up
-// to par goroutines, the caller's among them (the caller's alone when
-// par <= 1 or n is small). fn must write only to indices in its range.
-func forChunks(n, par int, fn func(lo, hi int)) {
-	if par <= 1 || n < 2*minChunk {
+// forChunks calls fn on consecutive ranges [lo, hi) covering [0, n), shared
+// by up to workers goroutines, the caller's among them (the caller's alone
+// when workers <= 1 or n is small; see internal/par). fn must write only to
+// indices in its range.
+func forChunks(n, workers int, fn func(lo, hi int)) {
+	if workers <= 1 || n < 2*minChunk {
 		fn(0, n)
 		return
 	}
-	chunks := min(par, (n+minChunk-1)/minChunk)
+	// More ranges than goroutines, so that a helper that joins late still
+	// takes a share.
+	chunks := min(4*workers, n/minChunk)
 	size := (n + chunks - 1) / chunks
-	var wg sync.WaitGroup
-	lo := 0
-	for ; lo+size < n; lo += size {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			fn(lo, hi)
-		}(lo, lo+size)
-	}
-	fn(lo, n) // the last range on the caller's goroutine
-	wg.Wait()
+	par.Run(workers, chunks, func(k int) { fn(k*size, min((k+1)*size, n)) })
 }
 
-// both runs a and b, on two goroutines when par > 1 (the caller's goroutine
-// runs a), and returns when both are done. They must not write to the same
-// memory.
-func both(par int, a, b func()) {
-	if par <= 1 {
-		a()
-		b()
-		return
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		b()
-	}()
-	a()
-	<-done
+// both runs a and b, on two goroutines when workers > 1 (see internal/par),
+// and returns when both are done. They must not write to the same memory.
+func both(workers int, a, b func()) {
+	par.Run(workers, 2, func(i int) {
+		if i == 0 {
+			a()
+		} else {
+			b()
+		}
+	})
 }
 
-// runAll runs every task and returns when all are done: with par > 1 on up
-// to par goroutines, the caller's among them, each taking the next task in
-// list order when it is free (so put the longest first). Tasks must not
-// write to the same memory.
-func runAll(par int, tasks []func()) {
-	if par <= 1 || len(tasks) < 2 {
-		for _, t := range tasks {
-			t()
-		}
-		return
-	}
-	var next atomic.Int32
-	work := func() {
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= len(tasks) {
-				return
-			}
-			tasks[i]()
-		}
-	}
-	var wg sync.WaitGroup
-	for range min(par, len(tasks)) - 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work()
-		}()
-	}
-	work()
-	wg.Wait()
+// runAll runs every task and returns when all are done, with workers > 1 on
+// up to that many goroutines (see internal/par). Tasks must not write to
+// the same memory.
+func runAll(workers int, tasks []func()) {
+	par.Run(workers, len(tasks), func(i int) { tasks[i]() })
 }

@@ -1,10 +1,10 @@
 package preemption
 
 import (
-	"sync"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/par"
 )
 
 // dryRun is one potential node's dry-run outcome.
@@ -92,23 +92,21 @@ func (d *dryRuns) fillParallel(lo, hi int) {
 	}
 	var pos atomic.Int64
 	pos.Store(int64(lo))
-	var wg sync.WaitGroup
-	for _, w := range d.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(pos.Add(1) - 1)
-				if i >= hi {
-					return
-				}
-				n := d.node(i)
-				t := w.newTrial(n)
-				d.results[i] = dryRun{vs: w.pr.selectVictims(n, t), err: t.err()}
+	// Each worker's scratch is used by one task; the tasks share the
+	// positions (internal/par: the caller runs them all when no helper is
+	// awake to take one).
+	par.Run(d.par, len(d.workers), func(k int) {
+		w := d.workers[k]
+		for {
+			i := int(pos.Add(1) - 1)
+			if i >= hi {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			n := d.node(i)
+			t := w.newTrial(n)
+			d.results[i] = dryRun{vs: w.pr.selectVictims(n, t), err: t.err()}
+		}
+	})
 	for _, w := range d.workers {
 		d.pr.budgets.absorb(w.pr.budgets)
 	}

@@ -99,12 +99,14 @@ func pluginStatus(s sched.Status) placement.PluginStatus {
 // in meta.
 func runSchedule(snap *placement.Snapshot, pending []*corev1.Pod, warnings []string, opts placement.Options) (*scheduleOutput, error) {
 	// The queue is sequential (each pod sees the previous bindings), so the
-	// cores can only share each pod's work. Its per-pod phases (filter,
-	// scores, topology PreFilters) take 50-150 us on 1000 nodes, less than
-	// waking an idle core costs on the 2-vCPU VMs measured (about 100 us),
-	// so they stay on one goroutine; preemption's dry run, whose rounds take
-	// milliseconds, is spread over the cores. Results do not depend on it.
+	// cores can only share each pod's work: its per-pod phases (filter,
+	// scores, topology PreFilters, 20-100 us on 1000 nodes) and
+	// preemption's dry runs. Waking an idle core costs about as much on
+	// small VMs (100 us), so the sharing goes through internal/par's
+	// helpers, which stay awake between the phases, and the caller never
+	// waits for one to wake. Results do not depend on it.
 	popts := preemption.Options{Parallelism: runtime.GOMAXPROCS(0)}
+	opts.Parallelism = runtime.GOMAXPROCS(0)
 	qr, err := preemption.ScheduleQueue(snap, pending, preemption.QueueOptions{Placement: opts, Preemption: popts, KeepNodeStatuses: true})
 	if err != nil {
 		return nil, err

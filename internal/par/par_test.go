@@ -1,0 +1,76 @@
+package par
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+)
+
+// Every task runs exactly once, whatever par and n, and Run returns only
+// after all of them.
+func TestRunCallsEachTaskOnce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		par := rapid.IntRange(-1, 4).Draw(t, "par")
+		n := rapid.IntRange(0, 64).Draw(t, "n")
+		calls := make([]atomic.Int32, n)
+		Run(par, n, func(i int) { calls[i].Add(1) })
+		for i := range calls {
+			if c := calls[i].Load(); c != 1 {
+				t.Fatalf("task %d ran %d times", i, c)
+			}
+		}
+	})
+}
+
+// Callers on many goroutines share the helpers, and a task may itself call
+// Run: every caller can finish its own tasks alone, so nothing waits on a
+// helper that is busy elsewhere.
+func TestRunConcurrentAndNested(t *testing.T) {
+	var wg sync.WaitGroup
+	var total atomic.Int64
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				Run(2, 4, func(i int) {
+					Run(2, 3, func(j int) { total.Add(int64(g + i + j)) })
+				})
+			}
+		}()
+	}
+	wg.Wait()
+	want := int64(0)
+	for g := range 8 {
+		for i := range 4 {
+			for j := range 3 {
+				want += int64(g + i + j)
+			}
+		}
+	}
+	require.Equal(t, 200*want, total.Load())
+}
+
+// The caller claims from the front, helpers from the back: with one task
+// the caller runs it; with par 1 the caller runs them in order.
+func TestRunOrderOnCaller(t *testing.T) {
+	var order []int
+	Run(1, 5, func(i int) { order = append(order, i) })
+	require.Equal(t, []int{0, 1, 2, 3, 4}, order)
+	j := &job{}
+	j.ends.Store(uint64(3) << 32)
+	i, ok := j.claim(false)
+	require.True(t, ok)
+	require.Equal(t, 0, i)
+	i, ok = j.claim(true)
+	require.True(t, ok)
+	require.Equal(t, 2, i)
+	i, ok = j.claim(true)
+	require.True(t, ok)
+	require.Equal(t, 1, i)
+	_, ok = j.claim(false)
+	require.False(t, ok)
+}
