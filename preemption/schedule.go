@@ -124,21 +124,14 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 	if clock.IsZero() {
 		clock = DefaultStartClock()
 	}
-	// The clock starts after every bound pod's start time. Finding it reads
-	// every bound pod, which the first pod's cycle does not need: it is
-	// found on another goroutine meanwhile, and awaited at the first bind.
-	clockReady := make(chan struct{})
-	defer func() { <-clockReady }()
-	go func() {
-		defer close(clockReady)
-		for _, n := range snap.Nodes() {
-			for _, pi := range n.Pods {
-				if st := pi.Pod.Status.StartTime; st != nil && st.Time.After(clock) {
-					clock = st.Time
-				}
+	// The clock starts after every bound pod's start time.
+	for _, n := range snap.Nodes() {
+		for _, pi := range n.Pods {
+			if pi.StartTime.After(clock) {
+				clock = pi.StartTime
 			}
 		}
-	}()
+	}
 	placed := make(map[string]int, len(order))
 	for i, p := range order {
 		key := podNamespace(p) + "/" + p.Name
@@ -159,7 +152,6 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 	pdbs := compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
 	cur := snap
 	bind := func(pod *corev1.Pod, node string) error {
-		<-clockReady
 		b := pod.DeepCopy()
 		b.Spec.NodeName = node
 		b.Status.Phase = corev1.PodRunning

@@ -762,6 +762,9 @@ func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize
 	if pod.Spec.Priority != nil {
 		pi.Priority = *pod.Spec.Priority
 	}
+	if st := pod.Status.StartTime; st != nil {
+		pi.StartTime = st.Time
+	}
 	if res != nil {
 		pi.Requests, pi.NonZeroRequests = res[0], res[1]
 	} else {

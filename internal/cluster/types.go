@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"time"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -57,6 +59,11 @@ type PodInfo struct {
 	Pod      *corev1.Pod
 	Key      string // namespace/name
 	Priority int32  // spec.priority, 0 when unset
+	// StartTime is status.startTime (zero when unset), read with the rest
+	// of the pod when the snapshot is built, so that a scan of every pod's
+	// start (the scheduling queue's clock) reads the PodInfos instead of
+	// chasing each pod's status.
+	StartTime time.Time
 
 	// Requests is the pod's effective request (init max vs sum, sidecars,
 	// overhead, pod-level resources), as resourcehelper.PodRequests.
