@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -101,11 +100,11 @@ func CompileAffinityTerm(pod *corev1.Pod, term *corev1.PodAffinityTerm, path *fi
 // compileTerm is CompileAffinityTerm with the path built only for an error.
 func compileTerm(pod *corev1.Pod, term *corev1.PodAffinityTerm, path func() *field.Path) (AffinityTerm, field.ErrorList) {
 	var errs field.ErrorList
-	sel, err := compileSelector(term.LabelSelector)
+	sel, err := labelmatch.AsSelector(term.LabelSelector)
 	if err != nil {
 		errs = append(errs, field.Invalid(path().Child("labelSelector"), term.LabelSelector, err.Error()))
 	}
-	nsSel, err := compileSelector(term.NamespaceSelector)
+	nsSel, err := labelmatch.AsSelector(term.NamespaceSelector)
 	if err != nil {
 		errs = append(errs, field.Invalid(path().Child("namespaceSelector"), term.NamespaceSelector, err.Error()))
 	}
@@ -123,96 +122,6 @@ func compileTerm(pod *corev1.Pod, term *corev1.PodAffinityTerm, path func() *fie
 	}
 	return t, errs
 }
-
-// compileSelector is metav1.LabelSelectorAsSelector. A selector of
-// matchLabels alone whose keys and values are all plainly valid (the usual
-// shape of affinity terms) is built without labels.NewRequirement's
-// regular-expression validation, which would accept it: the requirements are
-// the same (key, Equals, [value]) in the same key order, so the selector is
-// equal to LabelSelectorAsSelector's. Anything else, including every input
-// that might be invalid, goes through LabelSelectorAsSelector and its errors.
-func compileSelector(ls *metav1.LabelSelector) (labels.Selector, error) {
-	if ls == nil || len(ls.MatchExpressions) > 0 || len(ls.MatchLabels) == 0 {
-		return labelmatch.AsSelector(ls)
-	}
-	for k, v := range ls.MatchLabels {
-		if !isPlainLabelKey(k) || !isPlainLabelValue(v) {
-			return labelmatch.AsSelector(ls)
-		}
-	}
-	return labels.SelectorFromValidatedSet(ls.MatchLabels), nil
-}
-
-// isPlainLabelKey reports whether s is a valid label key as
-// content.IsLabelKey (apimachinery v0.36) decides: an optional DNS-1123
-// subdomain prefix (at most 253 characters) and '/', then a name of at most
-// 63 characters of [-A-Za-z0-9_.] starting and ending with an alphanumeric.
-func isPlainLabelKey(s string) bool {
-	name := s
-	for i := 0; i < len(s); i++ {
-		if s[i] == '/' {
-			prefix := s[:i]
-			name = s[i+1:]
-			if !isDNS1123Subdomain(prefix) {
-				return false
-			}
-			break
-		}
-	}
-	return name != "" && len(name) <= 63 && isLabelName(name)
-}
-
-// isPlainLabelValue reports whether s is a valid label value as
-// content.IsLabelValue decides: empty, or a label name of at most 63
-// characters.
-func isPlainLabelValue(s string) bool {
-	return s == "" || (len(s) <= 63 && isLabelName(s))
-}
-
-// isLabelName is the label name pattern ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
-// without a length limit; s is not empty.
-func isLabelName(s string) bool {
-	if !isAlnum(s[0]) || !isAlnum(s[len(s)-1]) {
-		return false
-	}
-	for i := 1; i < len(s)-1; i++ {
-		if c := s[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
-			return false
-		}
-	}
-	return true
-}
-
-// isDNS1123Subdomain is content.IsDNS1123Subdomain without messages: at most
-// 253 characters, dot-separated labels of [-a-z0-9] that start and end with
-// [a-z0-9]. (A '/' inside makes it false, so a key with two slashes is
-// rejected here as IsLabelKey rejects it.)
-func isDNS1123Subdomain(s string) bool {
-	if s == "" || len(s) > 253 {
-		return false
-	}
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && s[i] != '.' {
-			continue
-		}
-		label := s[start:i]
-		if label == "" || !isLowerAlnum(label[0]) || !isLowerAlnum(label[len(label)-1]) {
-			return false
-		}
-		for j := 1; j < len(label)-1; j++ {
-			if c := label[j]; !isLowerAlnum(c) && c != '-' {
-				return false
-			}
-		}
-		start = i + 1
-	}
-	return true
-}
-
-func isLowerAlnum(c byte) bool { return ('a' <= c && c <= 'z') || ('0' <= c && c <= '9') }
-
-func isAlnum(c byte) bool { return isLowerAlnum(c) || ('A' <= c && c <= 'Z') }
 
 // affinityCache shares compiled affinity terms among the bound pods of one
 // New call whose pod (anti)-affinity specs are equal, as upstream's

@@ -6,6 +6,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/schedkit/schedkit/internal/labelmatch"
 )
 
 // Scheduler defaults for a container that requests no cpu or no memory, used
@@ -225,10 +227,10 @@ func isExtendedResourceName(s string) bool {
 		strings.HasPrefix(s, corev1.DefaultResourceRequestsPrefix) {
 		return false
 	}
-	// isPlainLabelKey decides as validation.IsQualifiedName without its
-	// regular expressions (TestPlainLabelSyntax); New asks for every
-	// extended resource of every container.
-	return isPlainLabelKey(corev1.DefaultResourceRequestsPrefix + s)
+	// labelmatch.ValidKey decides as validation.IsQualifiedName without its
+	// regular expressions; New asks for every extended resource of every
+	// container.
+	return labelmatch.ValidKey(corev1.DefaultResourceRequestsPrefix + s)
 }
 
 // ResourceFromList converts a request or capacity list as framework.Resource.Add

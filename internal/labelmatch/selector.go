@@ -15,14 +15,15 @@ import (
 // message from one run to the next. When upstream reports an error, the
 // matchLabels pairs are validated again in key order and the first failing
 // pair's error (the same text upstream would give for that pair) is
-// returned; otherwise the result is upstream's, unchanged. Valid selectors
-// pay nothing extra. ls is not modified.
+// returned; otherwise the result is upstream's, unchanged. ls is not
+// modified.
 //
 // A selector of matchLabels only whose keys and values are all valid (the
-// common case: workload, budget and spread selectors) is built without
-// upstream's regular expressions, into the selector upstream would return
-// (Equals requirements sorted by key, labels.SelectorFromValidatedSet's
-// form); anything else takes upstream's path.
+// common case: workload, budget, spread and affinity selectors) is built
+// without labels.NewRequirement's regular expressions (ValidKey, ValidValue
+// decide the same), into the selector upstream returns for it: its Equals
+// requirements sorted by key, labels.SelectorFromValidatedSet's form.
+// Anything else takes upstream's path.
 func AsSelector(ls *metav1.LabelSelector) (labels.Selector, error) {
 	if ls != nil && len(ls.MatchExpressions) == 0 && len(ls.MatchLabels) > 0 && validSet(ls.MatchLabels) {
 		return labels.SelectorFromValidatedSet(labels.Set(ls.MatchLabels)), nil

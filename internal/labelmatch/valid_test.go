@@ -6,9 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/api/validate/content"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"pgregory.net/rapid"
 )
 
 // upstreamValidKey and upstreamValidValue are the checks
@@ -28,45 +26,6 @@ func TestValidKeyAndValueAsUpstream(t *testing.T) {
 		require.Equal(t, upstreamValidKey(s), ValidKey(s), "key %q", s)
 		require.Equal(t, upstreamValidValue(s), ValidValue(s), "value %q", s)
 	}
-}
-
-// labelish draws strings from the characters that decide validity: half
-// of them from characters a valid key or value may hold.
-func labelish() *rapid.Generator[string] {
-	return rapid.OneOf(
-		rapid.StringOfN(rapid.SampledFrom([]rune("ab1Z-_./")), 0, 70, -1),
-		rapid.StringOfN(rapid.SampledFrom([]rune("aZ09-_./ é\n")), 0, 70, -1),
-	)
-}
-
-func TestValidKeyAndValueProperty(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := labelish().Draw(t, "s")
-		if ValidKey(s) != upstreamValidKey(s) {
-			t.Fatalf("key %q: ValidKey %v, upstream %v", s, ValidKey(s), upstreamValidKey(s))
-		}
-		if ValidValue(s) != upstreamValidValue(s) {
-			t.Fatalf("value %q: ValidValue %v, upstream %v", s, ValidValue(s), upstreamValidValue(s))
-		}
-	})
-}
-
-// A matchLabels selector built on the fast path is the one upstream
-// builds, and an invalid one still gets upstream's error.
-func TestAsSelectorMatchLabelsProperty(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		m := rapid.MapOfN(labelish(), labelish(), 1, 4).Draw(t, "matchLabels")
-		ls := &metav1.LabelSelector{MatchLabels: m}
-		got, err := AsSelector(ls)
-		want, upErr := metav1.LabelSelectorAsSelector(ls)
-		if (err == nil) != (upErr == nil) {
-			t.Fatalf("%v: error %v, upstream %v", m, err, upErr)
-		}
-		if err == nil {
-			require.Equal(t, want, got)
-			require.Equal(t, want.String(), got.String())
-		}
-	})
 }
 
 func FuzzValidKeyAndValue(f *testing.F) {
