@@ -403,6 +403,13 @@ func (c *Compiled) compileTopology() error {
 			})
 		}
 	}
+	if c.spread == nil && c.ipa == nil && c.opts.Parallelism > 1 && c.snap != nil {
+		// Both PreFilters read the label index's view of this snapshot
+		// (InterPodAffinity always does); build it here, once, instead of
+		// having one of them wait on the index's lock while the other
+		// builds it.
+		c.snap.Labels()
+	}
 	both(c.opts.Parallelism, spread, affinity)
 	if spErr != nil {
 		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.PodTopologySpread, Reasons: []string{spErr.Error()}}
