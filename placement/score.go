@@ -87,18 +87,23 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 	ipaOn := !s.Skipped[sInterPodAffinity]
 	var spreadRaw, spreadNorm, ipaRaw, ipaNorm []int64
 	spreadSkipped, ipaSkipped := true, true
+	//
+	// The order puts each topology plugin on the goroutine that built its
+	// PreFilter state in compileTopology (the caller takes tasks from the
+	// front, a helper from the back; internal/par), so that its state is
+	// read from the cache of the core that wrote it.
 	tasks := []func(){
-		func() {
-			if ipaOn && c.ipa != nil && !c.ipaPreScoreSkips() {
-				ipaRaw, ipaNorm, ipaSkipped = c.ipa.Score(feasible)
-			}
-		},
 		func() {
 			if spreadOn && c.spread != nil {
 				spreadRaw, spreadNorm, spreadSkipped = c.spread.Score(feasible)
 			}
 		},
 		func() { c.scoreLocal(s, feasible) },
+		func() {
+			if ipaOn && c.ipa != nil && !c.ipaPreScoreSkips() {
+				ipaRaw, ipaNorm, ipaSkipped = c.ipa.Score(feasible)
+			}
+		},
 	}
 	runAll(c.opts.Parallelism, tasks)
 	// PodTopologySpread and InterPodAffinity come normalized.
