@@ -72,8 +72,10 @@ type Options struct {
 	// pod must also satisfy (required) or is scored by (preferred).
 	AddedAffinity *corev1.NodeAffinity
 
-	// HardPodAffinityWeight is InterPodAffinityArgs.HardPodAffinityWeight (0: 1).
-	HardPodAffinityWeight int32
+	// HardPodAffinityWeight is InterPodAffinityArgs.HardPodAffinityWeight
+	// as kube-scheduler's v1 configuration has it: nil means the default 1,
+	// and 0 leaves existing pods' required affinity terms out of the score.
+	HardPodAffinityWeight *int32
 	// IgnorePreferredTermsOfExistingPods is the InterPodAffinity arg of that name.
 	IgnorePreferredTermsOfExistingPods bool
 

@@ -30,9 +30,9 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 	if a.opts.IgnorePreferredTermsOfExistingPods && !hasConstraints {
 		return raw, normalized, true
 	}
-	hard := a.opts.HardPodAffinityWeight
-	if hard == 0 {
-		hard = defaultHardPodAffinityWeight
+	hard := defaultHardPodAffinityWeight
+	if w := a.opts.HardPodAffinityWeight; w != nil {
+		hard = *w
 	}
 	var topo topoCounts
 	cache := nsCache{}

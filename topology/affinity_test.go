@@ -249,8 +249,26 @@ func TestAffinityScore(t *testing.T) {
 			name:     "existing pods' required affinity counts with HardPodAffinityWeight",
 			pods:     []*corev1.Pod{mkPod("a1", "node-a", lbl("app", "db"), requiredAffinity(term(zone, selector("role", "web"))))},
 			pod:      mkPod("p", "", lbl("role", "web")),
-			opts:     AffinityOptions{HardPodAffinityWeight: 7},
+			opts:     AffinityOptions{HardPodAffinityWeight: weightPtr(7)},
 			wantRaw:  []int64{7, 7, 0, 0},
+			wantNorm: []int64{100, 100, 0, 0},
+		},
+		{
+			// processExistingPod: the term counts only with a weight above
+			// 0; nothing else counts here, so PreScore skips.
+			name:     "HardPodAffinityWeight 0 leaves existing pods' required affinity out",
+			pods:     []*corev1.Pod{mkPod("a1", "node-a", lbl("app", "db"), requiredAffinity(term(zone, selector("role", "web"))))},
+			pod:      mkPod("p", "", lbl("role", "web")),
+			opts:     AffinityOptions{HardPodAffinityWeight: weightPtr(0)},
+			wantRaw:  []int64{0, 0, 0, 0},
+			wantNorm: []int64{0, 0, 0, 0},
+			skipped:  true,
+		},
+		{
+			name:     "no HardPodAffinityWeight is the default 1",
+			pods:     []*corev1.Pod{mkPod("a1", "node-a", lbl("app", "db"), requiredAffinity(term(zone, selector("role", "web"))))},
+			pod:      mkPod("p", "", lbl("role", "web")),
+			wantRaw:  []int64{1, 1, 0, 0},
 			wantNorm: []int64{100, 100, 0, 0},
 		},
 		{
@@ -301,3 +319,5 @@ func TestAffinityScore(t *testing.T) {
 		})
 	}
 }
+
+func weightPtr(w int32) *int32 { return &w }

@@ -21,8 +21,9 @@ type SpreadOptions struct {
 // AffinityOptions configures InterPodAffinity as its plugin args do.
 type AffinityOptions struct {
 	// HardPodAffinityWeight is the weight of existing pods' required affinity
-	// terms in the score; 0 means the default 1.
-	HardPodAffinityWeight int32
+	// terms in the score (InterPodAffinityArgs, kube-scheduler's v1
+	// configuration): nil means the default 1, and 0 leaves those terms out.
+	HardPodAffinityWeight *int32
 	// IgnorePreferredTermsOfExistingPods is the plugin arg of that name.
 	IgnorePreferredTermsOfExistingPods bool
 }

@@ -120,6 +120,4 @@
 // needs no emulation.)
 // TaintTolerationComparisonOperators (alpha, off in v1.36) is not
 // supported: Lt / Gt tolerations never tolerate, as with the gate off.
-// HardPodAffinityWeight 0 means the default 1 (upstream would disable the
-// term); set it to the weight you want.
 package topology
