@@ -75,6 +75,7 @@ var (
 	jobs     []*job
 	open     atomic.Int32 // len(jobs), read by spinning helpers without the lock
 	spinning atomic.Int32 // helpers looking for work
+	parked   atomic.Int32 // helpers waiting for a wake-up
 	helpers  int          // helpers started (under mu)
 	wakeup   = make(chan struct{}, 64)
 )
@@ -101,7 +102,7 @@ func Run(par, n int, fn func(i int)) {
 		for ; helpers < want; helpers++ {
 			go helper()
 		}
-	} else if spinning.Load() == 0 {
+	} else if spinning.Load() == 0 && parked.Load() > 0 {
 		select {
 		case wakeup <- struct{}{}:
 		default:
@@ -159,7 +160,7 @@ func take() *job {
 // helper runs other callers' tasks for the life of the process: it claims
 // tasks while there are any, looks for more for spinFor (yielding its
 // processor at every look, so that other goroutines are not held up), then
-// parks until a caller finds no helper spinning.
+// parks until a caller finds no helper spinning and wakes it.
 func helper() {
 	for {
 		if j := take(); j != nil {
@@ -174,12 +175,18 @@ func helper() {
 			runtime.Gosched()
 		}
 		spinning.Add(-1)
-		// A caller that saw this helper spinning sent no wake-up: look
-		// once more after leaving the spinners (the caller publishes its
-		// job before it reads spinning).
+		// A caller sends a wake-up only when it sees no helper spinning
+		// and one parked, after publishing its job; this helper counts
+		// itself parked before its last look at the board, so either the
+		// caller sees it parked or it sees the job. (A wake-up that finds
+		// the helper already gone back to work stays for the next park and
+		// costs one idle round.)
+		parked.Add(1)
 		if open.Load() != 0 {
+			parked.Add(-1)
 			continue
 		}
 		<-wakeup
+		parked.Add(-1)
 	}
 }

@@ -1,9 +1,11 @@
 package par
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -73,4 +75,31 @@ func TestRunOrderOnCaller(t *testing.T) {
 	require.Equal(t, 1, i)
 	_, ok = j.claim(false)
 	require.False(t, ok)
+}
+
+// After a quiet spell the helpers have parked; a call must wake one: here
+// the caller's task waits for the other task to start, which only a helper
+// can do while the caller is busy.
+func TestRunWakesParkedHelper(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs two processors")
+	}
+	Run(2, 2, func(int) {}) // start the helpers
+	for range 3 {
+		time.Sleep(10 * spinFor) // long enough for every helper to park
+		started := make(chan struct{})
+		var helped bool
+		Run(2, 2, func(i int) {
+			if i == 1 {
+				close(started)
+				return
+			}
+			select {
+			case <-started:
+				helped = true
+			case <-time.After(5 * time.Second):
+			}
+		})
+		require.True(t, helped, "no helper took the second task")
+	}
 }
