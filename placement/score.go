@@ -83,15 +83,14 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 	// The node-local plugins, PodTopologySpread and InterPodAffinity write
 	// disjoint fields of s: with Options.Parallelism above 1 they run side
 	// by side (the topology plugins walk the whole cluster and dominate).
-	spreadOn := !s.Skipped[sPodTopologySpread]
-	ipaOn := !s.Skipped[sInterPodAffinity]
-	var spreadRaw, spreadNorm, ipaRaw, ipaNorm []int64
-	spreadSkipped, ipaSkipped := true, true
-	//
 	// The order puts each topology plugin on the goroutine that built its
 	// PreFilter state in compileTopology (the caller takes tasks from the
 	// front, a helper from the back; internal/par), so that its state is
 	// read from the cache of the core that wrote it.
+	spreadOn := !s.Skipped[sPodTopologySpread]
+	ipaOn := !s.Skipped[sInterPodAffinity]
+	var spreadRaw, spreadNorm, ipaRaw, ipaNorm []int64
+	spreadSkipped, ipaSkipped := true, true
 	tasks := []func(){
 		func() {
 			if spreadOn && c.spread != nil {

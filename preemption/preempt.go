@@ -124,8 +124,13 @@ type preemptor struct {
 	broken           [][]string
 }
 
+// startOf is startTime of a compiled pod, from the PodInfo's record (the
+// dry run ranks every pod of every candidate node).
 func (pr *preemptor) startOf(pi *cluster.PodInfo) int64 {
-	return startNanos(pr.startTime(pi.Pod))
+	if t, ok := pi.StartTime(); ok {
+		return startNanos(t)
+	}
+	return startNanos(pr.now)
 }
 
 func (pr *preemptor) startTime(p *corev1.Pod) time.Time {

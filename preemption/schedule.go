@@ -127,8 +127,8 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 	// The clock starts after every bound pod's start time.
 	for _, n := range snap.Nodes() {
 		for _, pi := range n.Pods {
-			if pi.StartTime.After(clock) {
-				clock = pi.StartTime
+			if t, ok := pi.StartTime(); ok && t.After(clock) {
+				clock = t
 			}
 		}
 	}

@@ -48,7 +48,11 @@ func milli(p *corev1.Pod) int64 {
 func nodeOf(name string, pods ...*corev1.Pod) *cluster.NodeInfo {
 	n := &cluster.NodeInfo{Name: name}
 	for _, p := range pods {
-		n.Pods = append(n.Pods, &cluster.PodInfo{Pod: p, Key: p.Namespace + "/" + p.Name, Priority: PodPriority(p)})
+		pi, err := cluster.NewPodInfo(p)
+		if err != nil {
+			panic(err)
+		}
+		n.Pods = append(n.Pods, pi)
 	}
 	return n
 }

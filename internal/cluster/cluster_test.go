@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -365,4 +366,32 @@ func TestRemovedPodFreesSharedPort(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, snap.Nodes()[0].UsedPorts, 1, "a set: one entry for both pods")
 	assert.Empty(t, snap.WithoutPods("ns/a").Nodes()[0].UsedPorts)
+}
+
+// TestPodInfoStartTime: a PodInfo records status.startTime and whether it
+// is set, so that a set zero time (upstream's GetPodStartTime returns it)
+// differs from no start time (upstream uses the current time).
+func TestPodInfoStartTime(t *testing.T) {
+	at := metav1.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
+	zero := metav1.Time{}
+	for _, tt := range []struct {
+		name   string
+		start  *metav1.Time
+		want   time.Time
+		wantOK bool
+	}{
+		{"unset", nil, time.Time{}, false},
+		{"set", &at, at.Time, true},
+		{"set to the zero time", &zero, time.Time{}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}}
+			pod.Status.StartTime = tt.start
+			pi, err := NewPodInfo(pod)
+			require.NoError(t, err)
+			got, ok := pi.StartTime()
+			require.Equal(t, tt.wantOK, ok)
+			require.True(t, tt.want.Equal(got), "got %v", got)
+		})
+	}
 }

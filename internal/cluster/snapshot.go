@@ -763,7 +763,7 @@ func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize
 		pi.Priority = *pod.Spec.Priority
 	}
 	if st := pod.Status.StartTime; st != nil {
-		pi.StartTime = st.Time
+		pi.start, pi.started = st.Time, true
 	}
 	if res != nil {
 		pi.Requests, pi.NonZeroRequests = res[0], res[1]

@@ -59,11 +59,10 @@ type PodInfo struct {
 	Pod      *corev1.Pod
 	Key      string // namespace/name
 	Priority int32  // spec.priority, 0 when unset
-	// StartTime is status.startTime (zero when unset), read with the rest
-	// of the pod when the snapshot is built, so that a scan of every pod's
-	// start (the scheduling queue's clock) reads the PodInfos instead of
-	// chasing each pod's status.
-	StartTime time.Time
+	// start and started are status.startTime and whether it is set (see
+	// StartTime), read with the rest of the pod when the PodInfo is built.
+	start   time.Time
+	started bool
 
 	// Requests is the pod's effective request (init max vs sum, sidecars,
 	// overhead, pod-level resources), as resourcehelper.PodRequests.
@@ -93,6 +92,12 @@ type PodInfo struct {
 	labelSet   int32
 	deleting   bool
 }
+
+// StartTime returns the pod's status.startTime and whether it is set, as
+// recorded when the PodInfo was built: a scan of many pods' starts (the
+// scheduling queue's clock, preemption's victim order) reads the PodInfos
+// instead of chasing each pod's status.
+func (p *PodInfo) StartTime() (time.Time, bool) { return p.start, p.started }
 
 // NodeInfo is one node with its bound pods, as framework.NodeInfo.
 type NodeInfo struct {
