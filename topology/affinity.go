@@ -95,15 +95,22 @@ func (t *incomingTerm) matches(p *corev1.Pod, snap *cluster.Snapshot, cache nsCa
 // topoCounts counts matched terms per topology pair (key, value), as
 // upstream's topologyToMatchedTermCount, with each key's values as the
 // dense IDs of the snapshot's column for that key. nonEmpty records whether
-// any pair was ever added (upstream's map being non-empty).
+// any pair was ever added (upstream's map being non-empty); positive is the
+// number of pairs whose count is above 0 (a view's emptiness, see On).
 type topoCounts struct {
 	keys     []*keyCounts
 	nonEmpty bool
+	positive int
 }
 
+// keyCounts are one key's counts. A view's copy shares its parent's counts
+// until it first changes one (shared): a dry run changes one node's pairs,
+// and copying every key's counts per node tried cost more than the rest of
+// the view's update.
 type keyCounts struct {
 	col    *cluster.Column
 	counts []int64 // by value ID
+	shared bool    // counts belong to another state: copy before writing
 }
 
 // forKey returns the counts of one topology key, creating them.
@@ -120,7 +127,17 @@ func (c *topoCounts) forKey(ix *interned, key string) *keyCounts {
 }
 
 func (c *topoCounts) add(k *keyCounts, d int32, n int64) {
-	k.counts[d] += n
+	if k.shared {
+		k.counts, k.shared = append([]int64(nil), k.counts...), false
+	}
+	old := k.counts[d]
+	k.counts[d] = old + n
+	switch {
+	case old <= 0 && old+n > 0:
+		c.positive++
+	case old > 0 && old+n <= 0:
+		c.positive--
+	}
 	c.nonEmpty = true
 }
 

@@ -201,27 +201,19 @@ func (a *InterPodAffinity) On(view *Snapshot) (*InterPodAffinity, error) {
 	return &v, nil
 }
 
-// clone deep-copies the counts, recording old -> new key counts in remap.
+// clone copies the counts, each key's sharing c's until it is first changed
+// (keyCounts.shared), recording old -> new key counts in remap.
 func (c *topoCounts) clone(remap map[*keyCounts]*keyCounts) topoCounts {
-	out := topoCounts{nonEmpty: c.nonEmpty, keys: make([]*keyCounts, len(c.keys))}
+	out := topoCounts{nonEmpty: c.nonEmpty, positive: c.positive, keys: make([]*keyCounts, len(c.keys))}
 	for i, k := range c.keys {
-		nk := &keyCounts{col: k.col, counts: append([]int64(nil), k.counts...)}
+		nk := &keyCounts{col: k.col, counts: k.counts, shared: true}
 		out.keys[i] = nk
 		remap[k] = nk
 	}
 	return out
 }
 
-func (c *topoCounts) anyPositive() bool {
-	for _, k := range c.keys {
-		for _, n := range k.counts {
-			if n > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
+func (c *topoCounts) anyPositive() bool { return c.positive > 0 }
 
 // copyCounts returns a copy of the hard constraints' domain counts, for a
 // view's state to move, and one lazy memo per distinct selector, sized by
