@@ -15,12 +15,34 @@ func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot)
 	if len(nodes) != len(ix.nodes) {
 		return nil, false
 	}
+	if direct, ok := view.ChangedFrom(built); ok {
+		// A view made from built: only the nodes it names can differ.
+		for _, i := range direct {
+			if nodes[i] != ix.nodes[i] {
+				changed = append(changed, int(i))
+			}
+		}
+		return changed, true
+	}
 	for i, n := range nodes {
 		if n != ix.nodes[i] {
 			changed = append(changed, i)
 		}
 	}
 	return changed, true
+}
+
+// onView returns the interned form of view for a state moving from x's
+// snapshot to view (On): x's label view patched with the nodes view
+// changed when view was made directly from x's snapshot, else view's own
+// label view (a pass over every node).
+func (x *interned) onView(view *cluster.Snapshot) interned {
+	if direct, ok := view.ChangedFrom(x.snap); ok {
+		if lv, ok := x.view.Patched(view, direct); ok {
+			return interned{snap: view, view: lv, nodes: view.Nodes()}
+		}
+	}
+	return newInterned(view)
 }
 
 // On returns the spread state of the same pod on view, a view of the
@@ -56,7 +78,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 		// counted directly below. A later On of this result compiles afresh.
 		return s.onHardOnly(&v, view, changed), nil
 	}
-	v.ix = newInterned(view)
+	v.ix = s.ix.onView(view)
 	if len(s.hard) == 0 || len(changed) == 0 {
 		return &v, nil
 	}
@@ -166,7 +188,7 @@ func (a *InterPodAffinity) On(view *Snapshot) (*InterPodAffinity, error) {
 	}
 	v := *a
 	v.snap = view
-	v.ix = newInterned(view)
+	v.ix = a.ix.onView(view)
 	if len(changed) == 0 {
 		return &v, nil
 	}

@@ -266,24 +266,67 @@ func (s *Snapshot) Labels() LabelView {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.lastSnap != s {
-		if len(x.nodes) > 2*len(s.nodes)+1024 {
-			// Forget the nodes of older views, keeping this snapshot's; a
-			// view still in use re-indexes only what it does not share
-			// with this one.
-			kept := make(map[*NodeInfo]*NodeLabels, len(s.nodes))
-			for _, ni := range s.nodes {
-				if nl, ok := x.nodes[ni]; ok {
-					kept[ni] = nl
-				}
-			}
-			x.nodes = kept
-		}
-		if len(x.slots) != len(s.nodes) {
-			x.slots = make([][2]slot, len(s.nodes))
-		}
+		x.prepare(s)
 		x.lastSnap, x.last = s, x.nodesOf(s)
 	}
-	return LabelView{x: x, Sets: x.sets, Namespaces: x.nsNames, TopologyKeys: x.topoKeys, NamespaceRules: len(x.nsRuleIDs), Terms: x.terms, TermMatchers: x.matchers, viewNodes: x.last}
+	return x.viewOf(x.last)
+}
+
+// prepare readies x to index s's nodes: it forgets the nodes of older
+// views when they have piled up, keeping s's (a view still in use
+// re-indexes only what it does not share with s), and sizes the slots.
+// x.mu is held.
+func (x *LabelIndex) prepare(s *Snapshot) {
+	if len(x.nodes) > 2*len(s.nodes)+1024 {
+		kept := make(map[*NodeInfo]*NodeLabels, len(s.nodes))
+		for _, ni := range s.nodes {
+			if nl, ok := x.nodes[ni]; ok {
+				kept[ni] = nl
+			}
+		}
+		x.nodes = kept
+	}
+	if len(x.slots) != len(s.nodes) {
+		x.slots = make([][2]slot, len(s.nodes))
+	}
+}
+
+// viewOf is the LabelView of nodes with x's current tables. x.mu is held.
+func (x *LabelIndex) viewOf(nodes viewNodes) LabelView {
+	return LabelView{x: x, Sets: x.sets, Namespaces: x.nsNames, TopologyKeys: x.topoKeys, NamespaceRules: len(x.nsRuleIDs), Terms: x.terms, TermMatchers: x.matchers, viewNodes: nodes}
+}
+
+// Patched returns the label view of s, a view made directly from the
+// snapshot v is the view of, given the nodes s changed (ChangedFrom): v
+// with those nodes indexed anew. It costs the changed nodes and v's own
+// patch instead of a pass over every node (preemption's dry run makes a
+// view per node it tries), and leaves the index's cached view alone. ok is
+// false when v is not an index's view.
+func (v LabelView) Patched(s *Snapshot, changed []int32) (out LabelView, ok bool) {
+	x := v.x
+	if x == nil || s == nil || s.labels != x {
+		return LabelView{}, false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.prepare(s)
+	vn := viewNodes{nodes: v.nodes}
+	i, j := 0, 0
+	for i < len(v.patched) || j < len(changed) {
+		switch {
+		case j == len(changed) || (i < len(v.patched) && v.patched[i] < changed[j]):
+			vn.patched, vn.patch = append(vn.patched, v.patched[i]), append(vn.patch, v.patch[i])
+			i++
+		default:
+			if i < len(v.patched) && v.patched[i] == changed[j] {
+				i++
+			}
+			k := changed[j]
+			vn.patched, vn.patch = append(vn.patched, k), append(vn.patch, x.lookup(int(k), s.nodes[k]))
+			j++
+		}
+	}
+	return x.viewOf(vn), true
 }
 
 // nodesOf returns the interned nodes of s: the base list patched where s's

@@ -44,6 +44,27 @@ type Snapshot struct {
 	// labels interns pod labels and affinity terms for the topology
 	// plugins (labelindex.go); shared by every view.
 	labels *LabelIndex
+
+	// id numbers the snapshot (0 for one not made by New or a view);
+	// a view records its parent's id and the nodes it changed, so that
+	// state kept for the parent can be moved to the view by those nodes
+	// alone (ChangedFrom) without the view keeping the parent alive.
+	id, parentID uint64
+	changed      []int32
+}
+
+// snapshotIDs numbers snapshots and views (ids start at 1).
+var snapshotIDs atomic.Uint64
+
+// ChangedFrom returns the indexes of the nodes whose NodeInfo in s is not
+// base's, in increasing order, when s is a view made from base by one
+// WithPod or WithoutPods; ok is false for any other pair (the caller then
+// compares the nodes itself). The slice must not be modified.
+func (s *Snapshot) ChangedFrom(base *Snapshot) (changed []int32, ok bool) {
+	if s == nil || base == nil || base.id == 0 || s.parentID != base.id {
+		return nil, false
+	}
+	return s.changed, true
 }
 
 // Input is everything a snapshot indexes. Only Nodes and Pods are required.
@@ -229,6 +250,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	}
 
 	s := &Snapshot{
+		id:         snapshotIDs.Add(1),
 		nodes:      make([]*NodeInfo, len(valid)),
 		byName:     byName, // by now exactly the valid nodes' indexes
 		namespaces: namespaces,
@@ -861,6 +883,7 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 
 	v := s.view()
 	v.nodes[i] = &ni
+	v.changed = []int32{int32(i)}
 	if len(s.extraLoc) >= compactThreshold {
 		v.reindex()
 	} else {
@@ -903,11 +926,13 @@ func insertSorted(list []*PodInfo, pi *PodInfo) []*PodInfo {
 	return append(out, list[j:]...)
 }
 
-// view copies the node pointer slice; everything else is shared.
+// view copies the node pointer slice; everything else is shared. The
+// caller records the nodes it changes in v.changed.
 func (s *Snapshot) view() *Snapshot {
 	v := *s
 	v.nodes = make([]*NodeInfo, len(s.nodes))
 	copy(v.nodes, s.nodes)
+	v.id, v.parentID, v.changed = snapshotIDs.Add(1), s.id, nil
 	return &v
 }
 
@@ -941,6 +966,10 @@ func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 		return s
 	}
 	v := s.view()
+	for i := range drop {
+		v.changed = append(v.changed, int32(i))
+	}
+	slices.Sort(v.changed)
 	for i, gone := range drop {
 		old := s.nodes[i]
 		ni := *old

@@ -1,0 +1,84 @@
+package cluster
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+)
+
+// ChangedFrom names the nodes a view made directly from a snapshot changed
+// (sorted), and nothing for any other pair.
+func TestChangedFrom(t *testing.T) {
+	s, _, err := New(prewarmWorld())
+	require.NoError(t, err)
+	nodes := s.Nodes()
+	a, b := nodes[3].Pods[0].Key, nodes[1].Pods[0].Key
+	without := s.WithoutPods(a, b, "no/such-pod")
+	got, ok := without.ChangedFrom(s)
+	require.True(t, ok)
+	require.Equal(t, []int32{1, 3}, got)
+
+	p := pod("ns-0", "new", nodes[5].Name, rl("cpu", "1m"))
+	with, err := without.WithPod(p)
+	require.NoError(t, err)
+	got, ok = with.ChangedFrom(without)
+	require.True(t, ok)
+	require.Equal(t, []int32{5}, got)
+
+	_, ok = with.ChangedFrom(s) // a grandchild: not direct
+	require.False(t, ok)
+	_, ok = s.ChangedFrom(s)
+	require.False(t, ok)
+	_, ok = without.ChangedFrom(&Snapshot{})
+	require.False(t, ok)
+	other, _, err := New(prewarmWorld())
+	require.NoError(t, err)
+	_, ok = other.WithoutPods(a).ChangedFrom(s) // same content, another New
+	require.False(t, ok)
+}
+
+// A label view patched with a direct view's changed nodes is the view's
+// own label view, node by node.
+func TestLabelViewPatchedProperty(t *testing.T) {
+	s, _, err := New(prewarmWorld())
+	require.NoError(t, err)
+	var keys []string
+	for _, n := range s.Nodes() {
+		for _, p := range n.Pods {
+			keys = append(keys, p.Key)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		base := s
+		if rapid.Bool().Draw(t, "start from a view") {
+			base = s.WithoutPods(rapid.SampledFrom(keys).Draw(t, "first"))
+		}
+		lv := base.Labels()
+		var view *Snapshot
+		if rapid.Bool().Draw(t, "add") {
+			n := base.Nodes()[rapid.IntRange(0, len(base.Nodes())-1).Draw(t, "node")]
+			p := pod("ns-1", "added", n.Name, rl("cpu", "1m"))
+			p.Labels = map[string]string{"app": rapid.SampledFrom([]string{"a1", "new"}).Draw(t, "app")}
+			var err error
+			view, err = base.WithPod(p)
+			require.NoError(t, err)
+		} else {
+			view = base.WithoutPods(rapid.SliceOfN(rapid.SampledFrom(keys), 1, 6).Draw(t, "victims")...)
+		}
+		changed, ok := view.ChangedFrom(base)
+		if !ok {
+			require.Same(t, base, view, "no pod removed: the same snapshot")
+			return
+		}
+		patched, ok := lv.Patched(view, changed)
+		require.True(t, ok)
+		want := view.Labels()
+		require.Equal(t, want.NumNodes(), patched.NumNodes())
+		for i := range want.NumNodes() {
+			require.Equal(t, want.Node(i), patched.Node(i), "node %d", i)
+		}
+		require.Equal(t, len(want.Sets), len(patched.Sets))
+		require.Equal(t, len(want.Terms), len(patched.Terms))
+	})
+}
