@@ -103,6 +103,17 @@ func (t *nodeTrial) remove(p *cluster.PodInfo) {
 	}
 }
 
+func (t *nodeTrial) removeBelow(priority int32, pods []*cluster.PodInfo) {
+	t.ready()
+	t.node.RemoveBelowInPlace(priority)
+	for _, p := range pods {
+		if t.memo.affects(p) {
+			t.removed = append(t.removed, p.Key)
+			t.view = nil
+		}
+	}
+}
+
 func (t *nodeTrial) add(p *cluster.PodInfo) {
 	t.ready()
 	t.node.AddPodInPlace(p)

@@ -120,6 +120,7 @@ type preemptor struct {
 	now      time.Time
 	// Scratch buffers reused from node to node.
 	scratch          []rankedPod
+	below            []*cluster.PodInfo // selectVictims' pods below the priority
 	violating, other []int
 	broken           [][]string
 }

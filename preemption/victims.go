@@ -21,6 +21,9 @@ const ReasonNotHelpful = "Preemption is not helpful for scheduling"
 // AddPodInfo plus RunPreFilterExtensionRemovePod / AddPod.
 type trial interface {
 	remove(p *cluster.PodInfo)
+	// removeBelow takes off every pod of priority below priority: pods,
+	// in the order upstream removes them (the node's).
+	removeBelow(priority int32, pods []*cluster.PodInfo)
 	add(p *cluster.PodInfo)
 	// filter runs every Filter plugin for the preemptor on the current view
 	// (RunFilterPluginsWithNominatedPods) and returns the first failure.
@@ -87,9 +90,12 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 	if len(ranked) == 0 {
 		return victimSet{status: sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: []string{ReasonNoVictims}}}
 	}
+	below := pr.below[:0]
 	for i := range ranked {
-		t.remove(ranked[i].pi)
+		below = append(below, ranked[i].pi)
 	}
+	pr.below = below
+	t.removeBelow(pr.priority, below)
 	if st := t.filter(); !st.OK() {
 		return victimSet{status: st}
 	}

@@ -24,6 +24,11 @@ type cpuTrial struct {
 }
 
 func (c *cpuTrial) remove(p *cluster.PodInfo) { c.used -= milli(p.Pod) }
+func (c *cpuTrial) removeBelow(_ int32, pods []*cluster.PodInfo) {
+	for _, p := range pods {
+		c.remove(p)
+	}
+}
 func (c *cpuTrial) add(p *cluster.PodInfo) {
 	c.used += milli(p.Pod)
 	c.log = append(c.log, p.Pod.Name)

@@ -105,6 +105,53 @@ func (ni *NodeInfo) RemovePodInPlace(pi *PodInfo) bool {
 	return true
 }
 
+// RemoveBelowInPlace takes every pod of priority below p off a node made by
+// CopyInto, leaving the node as RemovePodInPlace of each of them would, in
+// one pass over its lists (preemption's dry run takes them all off before
+// its first filter). It must not be called on a node of a snapshot.
+func (ni *NodeInfo) RemoveBelowInPlace(p int32) {
+	kept := ni.Pods[:0] // the copy's own array (CopyInto)
+	for _, q := range ni.Pods {
+		if q.Priority >= p {
+			kept = append(kept, q)
+			continue
+		}
+		ni.addRequestsInPlace(q, -1)
+		if len(q.HostPorts) > 0 {
+			ni.UsedPorts = removePorts(ni.UsedPorts, q.HostPorts)
+		}
+	}
+	clear(ni.Pods[len(kept):])
+	ni.Pods = kept
+	ni.PodsWithAffinity = keepFrom(ni.PodsWithAffinity, p)
+	ni.PodsWithRequiredAntiAffinity = keepFrom(ni.PodsWithRequiredAntiAffinity, p)
+}
+
+// keepFrom is list without the pods of priority below p: the list itself
+// when it keeps them all, nil when none, else a new slice (the list may be
+// shared with a snapshot's node), as withoutKey of each would leave it.
+func keepFrom(list []*PodInfo, p int32) []*PodInfo {
+	n := 0
+	for _, q := range list {
+		if q.Priority >= p {
+			n++
+		}
+	}
+	switch n {
+	case len(list):
+		return list
+	case 0:
+		return nil
+	}
+	out := make([]*PodInfo, 0, n)
+	for _, q := range list {
+		if q.Priority >= p {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
 // AddPodInPlace puts pi on a node made by CopyInto (kept in key order), as
 // framework.NodeInfo.AddPodInfo does. It reports whether the pod was added
 // (false when already there). It must not be called on a node of a snapshot.
