@@ -71,11 +71,13 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 		v.ix = interned{nodes: view.Nodes()}
 		return &v, nil
 	}
-	if len(s.soft) == 0 && len(s.hard) > 0 {
+	if _, direct := view.ChangedFrom(s.snap); !direct && len(s.soft) == 0 && len(s.hard) > 0 {
 		// Hard constraints only: Filter reads the nodes and the domain
 		// columns, not the label view, so the view's interned labels (a
 		// walk of every node) are not built; the changed nodes' pods are
 		// counted directly below. A later On of this result compiles afresh.
+		// (A view made directly from s's snapshot gets its label view by
+		// its changed nodes alone, below.)
 		return s.onHardOnly(&v, view, changed), nil
 	}
 	v.ix = s.ix.onView(view)
