@@ -125,25 +125,19 @@ type preemptor struct {
 	broken           [][]string
 }
 
-// startOf is startTime of a compiled pod, from the PodInfo's record (the
-// dry run ranks every pod of every candidate node).
-func (pr *preemptor) startOf(pi *cluster.PodInfo) int64 {
+// startTime is util.GetPodStartTime for a compiled pod: status.startTime
+// from the PodInfo's record (the dry run ranks every pod of every candidate
+// node), else the preemption's "now".
+func (pr *preemptor) startTime(pi *cluster.PodInfo) time.Time {
 	if t, ok := pi.StartTime(); ok {
-		return startNanos(t)
-	}
-	return startNanos(pr.now)
-}
-
-func (pr *preemptor) startTime(p *corev1.Pod) time.Time {
-	if p.Status.StartTime != nil {
-		return p.Status.StartTime.Time
+		return t
 	}
 	return pr.now
 }
 
 func (pr *preemptor) victim(n *cluster.NodeInfo, r *rankedPod, broken []string) Victim {
 	return Victim{Pod: r.pi.Pod, Key: r.pi.Key, Node: n.Name, Priority: r.pi.Priority,
-		StartTime: pr.startTime(r.pi.Pod), BrokenPDBs: broken}
+		StartTime: pr.startTime(r.pi), BrokenPDBs: broken}
 }
 
 // Eligible mirrors DefaultPreemption.PodEligibleToPreemptOthers (v1.36): a

@@ -102,7 +102,7 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 	// Start times only order the pods put back: most nodes fail the filter
 	// above, so they are read only now.
 	for i := range ranked {
-		ranked[i].start = pr.startOf(ranked[i].pi)
+		ranked[i].start = startNanos(pr.startTime(ranked[i].pi))
 	}
 	slices.SortFunc(ranked, func(a, b rankedPod) int { return moreImportant(&a, &b) })
 
