@@ -3,6 +3,7 @@ package preemption
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
@@ -43,12 +44,12 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 	newTrials := func() func(n *cluster.NodeInfo) trial {
 		// One trial at a time per worker: the scratch node is reused for
 		// every node the worker dry-runs.
-		t := &nodeTrial{c: c, node: &cluster.NodeInfo{}, scope: scope, memo: scopeMemo{scope: scope, snap: snap}, nm: nm}
+		t := &nodeTrial{c: c, trial: c.NewTrial(), node: &cluster.NodeInfo{}, scope: scope, memo: scopeMemo{scope: scope, snap: snap}, nm: nm}
 		return func(n *cluster.NodeInfo) trial {
 			// The copy is made on first use: a node without lower-priority
 			// pods is rejected before any.
 			t.src = n
-			t.removed, t.view, t.failed = t.removed[:0], nil, nil
+			t.removed, t.failed = t.removed[:0], nil
 			return t
 		}
 	}
@@ -62,21 +63,19 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 // nodeTrial dry-runs one node: a private copy of its NodeInfo that pods
 // leave and rejoin in place as in SelectVictimsOnNode. While a removed pod
 // can move the counts of the pod's PodTopologySpread or InterPodAffinity
-// PreFilter state (topologyScope), that state is recomputed on a snapshot
-// view without those pods, which gives the counts upstream's AddPod /
-// RemovePod extensions keep; otherwise only the node itself matters and the
-// compiled pod is reused as is.
+// PreFilter state (topologyScope), the topology filters read that state
+// without those pods (placement.Trial), which gives the counts upstream's
+// AddPod / RemovePod extensions keep; otherwise only the node itself
+// matters and the compiled pod is reused as is.
 type nodeTrial struct {
 	c       *placement.Compiled
+	trial   *placement.Trial // c's, this worker's own
 	node    *cluster.NodeInfo
 	buf     []*cluster.PodInfo
 	scope   *topologyScope
 	memo    scopeMemo // scope.affects by label set, this worker's own
 	nm      *nominator
-	removed []string // removed pods within scope
-	// view is the pod compiled on the snapshot without removed, while
-	// removed is unchanged (nil when it must be rebuilt).
-	view *placement.Compiled
+	removed []*cluster.PodInfo // removed pods within scope
 	// src is the node to copy into node before the first change or filter
 	// (nil once copied).
 	src *cluster.NodeInfo
@@ -98,8 +97,7 @@ func (t *nodeTrial) remove(p *cluster.PodInfo) {
 	t.ready()
 	t.node.RemovePodInPlace(p)
 	if t.memo.affects(p) {
-		t.removed = append(t.removed, p.Key)
-		t.view = nil
+		t.removed = append(t.removed, p)
 	}
 }
 
@@ -108,8 +106,7 @@ func (t *nodeTrial) removeBelow(priority int32, pods []*cluster.PodInfo) {
 	t.node.RemoveBelowInPlace(priority)
 	for _, p := range pods {
 		if t.memo.affects(p) {
-			t.removed = append(t.removed, p.Key)
-			t.view = nil
+			t.removed = append(t.removed, p)
 		}
 	}
 }
@@ -118,9 +115,8 @@ func (t *nodeTrial) add(p *cluster.PodInfo) {
 	t.ready()
 	t.node.AddPodInPlace(p)
 	if len(t.removed) > 0 {
-		if i := slices.Index(t.removed, p.Key); i >= 0 {
+		if i := slices.IndexFunc(t.removed, func(q *cluster.PodInfo) bool { return q.Key == p.Key }); i >= 0 {
 			t.removed = slices.Delete(t.removed, i, i+1)
-			t.view = nil
 		}
 	}
 }
@@ -141,18 +137,9 @@ func (t *nodeTrial) filter() sched.Status {
 			return st
 		}
 	}
-	if len(t.removed) > 0 {
-		if t.view == nil {
-			v, err := c.On(c.Snapshot().WithoutPods(t.removed...))
-			if err != nil {
-				if t.failed == nil {
-					t.failed = fmt.Errorf("preemption: dry run on %s: %w", t.node.Name, err)
-				}
-				return sched.Status{Code: sched.Error, Reasons: []string{err.Error()}}
-			}
-			t.view = v
-		}
-		c = t.view
+	st := t.trial.Filter(t.node, t.removed)
+	if st.Code == sched.Error && t.failed == nil {
+		t.failed = fmt.Errorf("preemption: dry run on %s: %s", t.node.Name, strings.Join(st.Reasons, ", "))
 	}
-	return c.Filter(t.node)
+	return st
 }

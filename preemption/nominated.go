@@ -62,7 +62,7 @@ func (nm *nominator) on(node string, pod *corev1.Pod) []*cluster.PodInfo {
 // filters on node n (a private node) with the nominated pods added, and, if
 // one of them can move the topology state (scope), that state recomputed on
 // the snapshot with those pods bound and the pods of removed taken off.
-func firstPass(c *placement.Compiled, scope *topologyScope, n *cluster.NodeInfo, noms []*cluster.PodInfo, removed []string) (sched.Status, error) {
+func firstPass(c *placement.Compiled, scope *topologyScope, n *cluster.NodeInfo, noms []*cluster.PodInfo, removed []*cluster.PodInfo) (sched.Status, error) {
 	var node cluster.NodeInfo
 	n.CopyInto(&node, nil)
 	recompute := len(removed) > 0
@@ -79,7 +79,11 @@ func firstPass(c *placement.Compiled, scope *topologyScope, n *cluster.NodeInfo,
 			}
 			view = v
 		}
-		v, err := c.On(view.WithoutPods(removed...))
+		keys := make([]string, len(removed))
+		for i, p := range removed {
+			keys[i] = p.Key
+		}
+		v, err := c.On(view.WithoutPods(keys...))
 		if err != nil {
 			return sched.Status{}, err
 		}

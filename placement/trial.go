@@ -1,0 +1,62 @@
+package placement
+
+import (
+	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// Trial asks the compiled pod's Filter plugins about single nodes of its
+// snapshot with some of their bound pods taken off, as preemption's dry run
+// does (SelectVictimsOnNode: RemovePod for each victim, then Filter). Its
+// answer is the one c.On(c.Snapshot().WithoutPods(removed...)).Filter(n)
+// gives, computed from the removed pods alone instead of a snapshot view and
+// a new PreFilter state per node (topology.SpreadTrial,
+// topology.AffinityTrial). A Trial holds scratch space: one goroutine uses
+// it, and c is only read.
+type Trial struct {
+	c      *Compiled
+	spread *topology.SpreadTrial
+	ipa    *topology.AffinityTrial
+}
+
+// NewTrial returns a trial of c for one goroutine.
+func (c *Compiled) NewTrial() *Trial { return &Trial{c: c} }
+
+// Filter runs the Filter plugins on n, a node of c's snapshot (or a copy of
+// one) from which the removed pods, bound pods of that node, are taken
+// off: the node-local plugins read n, the topology plugins their states
+// without the removed pods. With nothing removed it is c.Filter(n).
+func (t *Trial) Filter(n *NodeInfo, removed []*PodInfo) Status {
+	c := t.c
+	if len(removed) == 0 || !c.preFilter.Code.Passes() {
+		return c.Filter(n)
+	}
+	for _, i := range c.active {
+		var st sched.Status
+		switch p := int(i); p {
+		case fPodTopologySpread:
+			if c.spread == nil {
+				continue
+			}
+			if t.spread == nil {
+				t.spread = c.spread.NewTrial()
+			}
+			st = t.spread.Filter(n, removed)
+		case fInterPodAffinity:
+			if c.ipa == nil {
+				continue
+			}
+			if t.ipa == nil {
+				t.ipa = c.ipa.NewTrial()
+			}
+			st = t.ipa.Filter(n, removed)
+		default:
+			st = c.filterOne(p, n)
+		}
+		if !st.Code.Passes() {
+			st.Plugin = filterNames[i]
+			return st
+		}
+	}
+	return sched.Status{}
+}
