@@ -1,6 +1,8 @@
 package preemption
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,12 +39,19 @@ type budgets struct {
 	// parent is the budgets a fork was made from: its cache is read (never
 	// written) while forks fill their own, one per dry-run goroutine.
 	parent *budgets
+	// anchored lists, by a label key and value of their matchLabels, the
+	// budgets that can only cover pods carrying that label; loose lists the
+	// others. A pod is matched against the budgets under its own labels
+	// and the loose ones instead of every budget of the cluster.
+	anchored map[string]map[string][]int32
+	loose    []int32
+	cand     []int32 // covering's scratch
 }
 
 // fork returns budgets sharing b's items whose cache starts empty and falls
 // back on b's; b must not change until the fork is absorbed or dropped.
 func (b *budgets) fork() *budgets {
-	return &budgets{rule: b.rule, items: b.items, cache: map[*corev1.Pod][]int32{}, parent: b}
+	return &budgets{rule: b.rule, items: b.items, cache: map[*corev1.Pod][]int32{}, parent: b, anchored: b.anchored, loose: b.loose}
 }
 
 // absorb moves what a fork of b learned into b's cache.
@@ -64,7 +73,7 @@ type budget struct {
 }
 
 func compileBudgets(pdbs []*policyv1.PodDisruptionBudget, rule PDBSelectorRule) *budgets {
-	b := &budgets{rule: rule, items: make([]budget, 0, len(pdbs)), cache: map[*corev1.Pod][]int32{}}
+	b := &budgets{rule: rule, items: make([]budget, 0, len(pdbs)), cache: map[*corev1.Pod][]int32{}, anchored: map[string]map[string][]int32{}}
 	for _, pdb := range pdbs {
 		if pdb == nil || pdb.Spec.Selector == nil {
 			continue // a nil selector matches nothing under both rules
@@ -81,10 +90,29 @@ func compileBudgets(pdbs []*policyv1.PodDisruptionBudget, rule PDBSelectorRule) 
 		if ns == "" {
 			ns = metav1.NamespaceDefault
 		}
+		i := int32(len(b.items))
 		b.items = append(b.items, budget{
 			pdb: pdb, key: ns + "/" + pdb.Name, ns: ns, selector: sel, all: all,
 			allowed: pdb.Status.DisruptionsAllowed, disrupted: pdb.Status.DisruptedPods,
 		})
+		// Any one matchLabels pair is a label every covered pod carries
+		// (the selector requires all of them); the smallest key is taken.
+		if ml := pdb.Spec.Selector.MatchLabels; len(ml) > 0 && !all {
+			k := ""
+			for key := range ml {
+				if k == "" || key < k {
+					k = key
+				}
+			}
+			byValue := b.anchored[k]
+			if byValue == nil {
+				byValue = map[string][]int32{}
+				b.anchored[k] = byValue
+			}
+			byValue[ml[k]] = append(byValue[ml[k]], i)
+		} else {
+			b.loose = append(b.loose, i)
+		}
 	}
 	return b
 }
@@ -143,10 +171,24 @@ func (b *budgets) covering(pod *corev1.Pod) []int32 {
 			return idx
 		}
 	}
+	// The candidates: the budgets anchored on one of the pod's labels (at
+	// most once each: a pod has one value per key) and the loose ones,
+	// matched in input order.
+	cand := b.cand[:0]
+	if len(b.anchored) > 0 {
+		for k, v := range pod.Labels {
+			if byValue := b.anchored[k]; byValue != nil {
+				cand = append(cand, byValue[v]...)
+			}
+		}
+	}
+	cand = append(cand, b.loose...)
+	slices.Sort(cand)
+	b.cand = cand
 	var idx []int32
-	for i := range b.items {
-		if b.matches(i, pod) {
-			idx = append(idx, int32(i))
+	for _, i := range cand {
+		if b.matches(int(i), pod) {
+			idx = append(idx, i)
 		}
 	}
 	b.cache[pod] = idx
