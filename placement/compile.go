@@ -113,13 +113,74 @@ func compile(snap *Snapshot, pod *corev1.Pod, opts Options, noTopology bool) (*C
 	if snap == nil {
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
 	}
+	c, err := compilePod(pod, opts, noTopology)
+	if err != nil {
+		return nil, err
+	}
+	return c.onSnapshot(snap)
+}
+
+// Prepared is a pod compiled without a snapshot: everything Compile reads
+// from the pod and the options alone (requests, tolerations, node
+// affinity, ports, images, affinity terms), done once, so that a scheduler
+// loop can prepare its pending pods ahead (and in parallel) and compile
+// each against the snapshot of its turn. It is immutable and safe for
+// concurrent use.
+type Prepared struct {
+	c   *Compiled
+	err error
+}
+
+// Prepare compiles the pod-only part of Compile. An invalid pod or option
+// is reported by Prepare and again by every Compile of the result, with
+// the text Compile gives.
+func Prepare(pod *corev1.Pod, opts Options) *Prepared {
+	c, err := compilePod(pod, opts, false)
+	return &Prepared{c: c, err: err}
+}
+
+// Err returns the error Compile would report for the pod itself (nil when
+// the pod and options are valid).
+func (p *Prepared) Err() error { return p.err }
+
+// Compile is Compile(snap, pod, opts) for the prepared pod and options:
+// the same result, the pod-only part not redone.
+func (p *Prepared) Compile(snap *Snapshot) (*Compiled, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return p.c.onSnapshot(snap)
+}
+
+// onSnapshot completes a pod-only Compiled (compilePod) against snap: the
+// node affinity index over its label columns and the PreFilters. c is not
+// modified.
+func (c *Compiled) onSnapshot(snap *Snapshot) (*Compiled, error) {
+	v := *c
+	v.snap = snap
+	if !v.noTopology {
+		// Kubelet admission (noTopology) checks one node: no index.
+		v.naIndex = v.indexNodeAffinity()
+	}
+	if err := v.runPreFilter(); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// compilePod is the part of compile that reads the pod and the options
+// alone; the result has no snapshot (onSnapshot adds it).
+func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, error) {
 	if pod == nil {
 		return nil, fmt.Errorf("%w: nil pod", ErrInvalidPod)
 	}
 	if !opts.Version.Valid() {
 		return nil, fmt.Errorf("%w: Options.Version %d", ErrUnsupportedVersion, uint8(opts.Version))
 	}
-	c := &Compiled{snap: snap, pod: pod, opts: opts, noTopology: noTopology}
+	c := &Compiled{pod: pod, opts: opts, noTopology: noTopology}
 	var errs field.ErrorList
 
 	pi, err := cluster.NewPodInfo(pod)
@@ -217,13 +278,6 @@ func compile(snap *Snapshot, pod *corev1.Pod, opts Options, noTopology bool) (*C
 
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%w %s: %w", ErrInvalidPod, pi.Key, errs.ToAggregate())
-	}
-	if !noTopology {
-		// Kubelet admission (noTopology) checks one node: no index.
-		c.naIndex = c.indexNodeAffinity()
-	}
-	if err := c.runPreFilter(); err != nil {
-		return nil, err
 	}
 	return c, nil
 }

@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/schedkit/schedkit/internal/par"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
 )
@@ -150,14 +151,28 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 	}
 	// PDB status is static during the run: compile the budgets once.
 	pdbs := compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
+	// What each pod's compilation reads from the pod alone does not depend
+	// on the cluster's state: done for every pod ahead, in parallel.
+	prepared := make([]*placement.Prepared, len(order))
+	par.Run(opts.Placement.Parallelism, len(order), func(i int) { prepared[i] = placement.Prepare(order[i], opts.Placement) })
+	// A bound pod's PodInfo is its compiled one (same spec) unless the
+	// snapshot computes requests by the pre-v1.36 rule.
+	reuseInfo := !snap.Input().WithoutPodLevelResize
 	cur := snap
-	bind := func(pod *corev1.Pod, node string) error {
+	bind := func(c *placement.Compiled, node string) error {
+		pod := c.Pod()
 		b := pod.DeepCopy()
 		b.Spec.NodeName = node
 		b.Status.Phase = corev1.PodRunning
 		t := metav1.NewTime(clock.Add(time.Minute))
 		b.Status.StartTime = &t
-		next, err := cur.WithPod(b)
+		var next *placement.Snapshot
+		var err error
+		if reuseInfo {
+			next, err = cur.WithPodInfo(c.PodInfo().Bound(b))
+		} else {
+			next, err = cur.WithPod(b)
+		}
 		if err != nil {
 			return fmt.Errorf("preemption: binding %s/%s to %s: %w", podNamespace(pod), pod.Name, node, err)
 		}
@@ -169,7 +184,7 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 	}
 	for pos, pod := range order {
 		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
-		c, err := placement.Compile(cur, pod, opts.Placement)
+		c, err := prepared[pos].Compile(cur)
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)
@@ -200,7 +215,7 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 				total := d.TotalScore
 				out.TotalScore = &total
 			}
-			if err := bind(pod, d.Node); err != nil {
+			if err := bind(c, d.Node); err != nil {
 				out.Outcome, out.Error = Failed, err.Error()
 				res.Results = append(res.Results, out)
 				continue
@@ -239,7 +254,7 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 				}
 			}
 			cur = cur.WithoutPods(keys...)
-			if err := bind(pod, pre.NominatedNode); err != nil {
+			if err := bind(c, pre.NominatedNode); err != nil {
 				// The victims are gone already, as upstream evicts them
 				// before the pod is bound.
 				out.Outcome, out.Error = Failed, err.Error()

@@ -132,3 +132,23 @@ type NodeInfo struct {
 	// image) to its state.
 	ImageStates map[string]ImageState
 }
+
+// Bound returns the PodInfo of pod, a copy of p.Pod that a scheduler bound
+// to a node: its spec.nodeName and status phase and start time may differ
+// from p.Pod's, nothing else does. What p compiled from the rest of the pod
+// (requests, host ports, affinity terms) is shared; the start time is read
+// from pod. The result is what NewPodInfo(pod) gives when p came from
+// NewPodInfo(p.Pod); p is not modified.
+func (p *PodInfo) Bound(pod *corev1.Pod) *PodInfo {
+	b := &PodInfo{
+		Pod: pod, Key: p.Key, Priority: p.Priority,
+		Requests: p.Requests, NonZeroRequests: p.NonZeroRequests, HostPorts: p.HostPorts,
+		RequiredAffinityTerms: p.RequiredAffinityTerms, RequiredAntiAffinityTerms: p.RequiredAntiAffinityTerms,
+		PreferredAffinityTerms: p.PreferredAffinityTerms, PreferredAntiAffinityTerms: p.PreferredAntiAffinityTerms,
+		affinityKind: p.affinityKind,
+	}
+	if st := pod.Status.StartTime; st != nil {
+		b.start, b.started = st.Time, true
+	}
+	return b
+}
