@@ -42,7 +42,15 @@ type Decision struct {
 // PreFilter, every Filter on every node (short-circuit per node), Score on
 // the feasible nodes and host selection. It is Evaluate without the
 // per-plugin report and allocates only per-cycle buffers.
-func (c *Compiled) Schedule() Decision {
+func (c *Compiled) Schedule() Decision { return c.schedule(true) }
+
+// Decide is Schedule as kube-scheduler's cycle runs it (schedulePod): with
+// a single feasible node nothing is scored (TotalScore is then 0), since
+// the node is chosen either way. A scheduling loop that reports no score
+// for such a pod saves the scoring plugins' walk of the cluster.
+func (c *Compiled) Decide() Decision { return c.schedule(false) }
+
+func (c *Compiled) schedule(scoreSingle bool) Decision {
 	var d Decision
 	if c.gated != nil {
 		d.Gated = c.gated
@@ -101,7 +109,9 @@ func (c *Compiled) Schedule() Decision {
 	if len(feasible) == 1 {
 		// Upstream does not score a single feasible node.
 		d.Node = feasible[0].Name
-		d.TotalScore = c.Score(feasible).Total[0]
+		if scoreSingle {
+			d.TotalScore = c.Score(feasible).Total[0]
+		}
 		return d
 	}
 	s := c.Score(feasible)

@@ -65,3 +65,19 @@ func TestPreparedErrors(t *testing.T) {
 	_, got = Prepare(nil, Options{}).Compile(snap)
 	require.EqualError(t, got, want.Error())
 }
+
+// TestDecideIsScheduleWithoutSingleScore: Decide decides as Schedule does;
+// only with exactly one feasible node is its TotalScore left at 0.
+func TestDecideIsScheduleWithoutSingleScore(t *testing.T) {
+	single := 0
+	rapid.Check(t, func(t *rapid.T) {
+		c := compileWorld(t, genWorld(t))
+		want, got := c.Schedule(), c.Decide()
+		if want.Feasible == 1 {
+			single++
+			want.TotalScore = 0
+		}
+		require.Equal(t, want, got)
+	})
+	require.Positive(t, single, "no world with a single feasible node")
+}

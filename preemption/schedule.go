@@ -190,7 +190,7 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 			res.Results = append(res.Results, out)
 			continue
 		}
-		d := c.Schedule()
+		d := c.Decide() // a single feasible node's score is not reported
 		if nm != nil {
 			if d, err = withNominated(c, d, nm); err != nil {
 				out.Outcome, out.Error = Failed, err.Error()
