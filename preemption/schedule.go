@@ -227,9 +227,13 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 		}
 		if opts.KeepNodeStatuses {
 			out.NodeStatuses = make([]NodeStatus, len(d.Statuses))
-			for i, n := range cur.Nodes() {
-				out.NodeStatuses[i] = NodeStatus{Node: n.Name, Status: d.Statuses[i]}
-			}
+			nodes := cur.Nodes()
+			const chunk = 256
+			par.Run(opts.Placement.Parallelism, (len(nodes)+chunk-1)/chunk, func(k int) {
+				for i := k * chunk; i < min((k+1)*chunk, len(nodes)); i++ {
+					out.NodeStatuses[i] = NodeStatus{Node: nodes[i].Name, Status: d.Statuses[i]}
+				}
+			})
 		}
 		pre, err := preemptCompiled(c, d.Statuses, popts, nm, pdbs)
 		if err != nil {

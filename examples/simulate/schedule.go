@@ -12,6 +12,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/schedkit/schedkit/internal/par"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/preemption"
@@ -126,8 +127,12 @@ func runSchedule(snap *placement.Snapshot, pending []*corev1.Pod, warnings []str
 	for _, p := range qr.Placements {
 		out.Final.Placements[p.Pod] = p.Node
 	}
-	for i := range qr.Results {
-		out.Results = append(out.Results, convertResult(&qr.Results[i]))
+	// Each result is converted on its own (a failed pod's node statuses are
+	// the bulk), on every core.
+	out.Results = make([]scheduleResult, len(qr.Results))
+	par.Run(opts.Parallelism, len(qr.Results), func(i int) { out.Results[i] = convertResult(&qr.Results[i]) })
+	if len(out.Results) == 0 {
+		out.Results = nil
 	}
 	return out, nil
 }
