@@ -149,12 +149,18 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 		// The dry run may use the goroutines the cycle's filter and score use.
 		popts.Parallelism = opts.Placement.Parallelism
 	}
-	// PDB status is static during the run: compile the budgets once.
-	pdbs := compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
+	// PDB status is static during the run: the budgets are compiled once.
 	// What each pod's compilation reads from the pod alone does not depend
-	// on the cluster's state: done for every pod ahead, in parallel.
+	// on the cluster's state: done for every pod ahead. Both in parallel.
+	var pdbs *budgets
 	prepared := make([]*placement.Prepared, len(order))
-	par.Run(opts.Placement.Parallelism, len(order), func(i int) { prepared[i] = placement.Prepare(order[i], opts.Placement) })
+	par.Run(opts.Placement.Parallelism, len(order)+1, func(i int) {
+		if i == len(order) {
+			pdbs = compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
+			return
+		}
+		prepared[i] = placement.Prepare(order[i], opts.Placement)
+	})
 	// A bound pod's PodInfo is its compiled one (same spec) unless the
 	// snapshot computes requests by the pre-v1.36 rule.
 	reuseInfo := !snap.Input().WithoutPodLevelResize
