@@ -18,13 +18,20 @@
 //	st := c.Filter(node)                    // every Filter on one node, first failure
 //	each := c.FilterEach(node)              // every Filter on its own, for a "why" report
 //	v, err := c.On(snap.WithoutPods(keys...)) // the same pod against a view
+//	st = c.NewTrial().Filter(copyOfNode, removed) // the same answer, without the view
 //
-// Preemption uses the last three: it compiles the preemptor once, then for
-// each candidate node removes lower-priority pods with Snapshot.WithoutPods,
-// re-targets the compiled pod with On (which recomputes the PreFilter state
-// of PodTopologySpread and InterPodAffinity, as upstream's AddPod/RemovePod
-// extensions update it) and asks Filter about that node. FilterNode does the
+// Preemption asks the last question for every candidate node: with the
+// lower-priority pods taken off a private copy of the node, does the
+// preemptor fit? On answers it through a snapshot view (recomputing the
+// PreFilter state of PodTopologySpread and InterPodAffinity, as upstream's
+// AddPod/RemovePod extensions update it); a Trial answers it from the
+// removed pods alone, which is what the dry run uses. FilterNode does the
 // same in one call for a one-off question.
+//
+// A scheduling loop prepares each pending pod once (Prepare: everything
+// read from the pod alone) and compiles it against the snapshot of its turn
+// (Prepared.Compile); Decide is Schedule as kube-scheduler's cycle runs it,
+// without scoring a single feasible node.
 //
 // The vocabulary is shared with topology and preemption and named here:
 // Status and Code (with the code constants Success ... Skip and the plugin

@@ -127,3 +127,39 @@ func ExampleResult_Why() {
 	//   a: rejected by TaintToleration (UnschedulableAndUnresolvable): node(s) had untolerated taint(s); also NodeResourcesFit: Insufficient cpu
 	//   b: feasible, score 435 (TaintToleration 100×3, NodeResourcesFit 73×1, NodeResourcesBalancedAllocation 62×1)
 }
+
+// Prepare does the pod-only half of Compile once; a scheduling loop then
+// compiles the prepared pod against the snapshot of its turn.
+func ExamplePrepared_Compile() {
+	p := placement.Prepare(examplePod("web", "", "1"), placement.Options{})
+	snap, _, _ := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{exampleNode("a", "2"), exampleNode("b", "2")}})
+	for range 3 {
+		c, _ := p.Compile(snap)
+		d := c.Decide()
+		fmt.Println("bind to", d.Node)
+		bound := examplePod(fmt.Sprintf("web-on-%s-%d", d.Node, snap.NumPods()), d.Node, "1")
+		snap, _ = snap.WithPod(bound)
+	}
+	// Output:
+	// bind to a
+	// bind to b
+	// bind to a
+}
+
+// A Trial answers preemption's dry-run question: does the pod fit on a node
+// once some of its pods are gone, without building a snapshot view.
+func ExampleTrial_Filter() {
+	snap, _, _ := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{exampleNode("a", "2")},
+		Pods:  []*corev1.Pod{examplePod("low", "a", "1500m")},
+	})
+	c, _ := placement.Compile(snap, examplePod("high", "", "1"), placement.Options{})
+	node, _ := snap.Node("a")
+	var trial placement.NodeInfo
+	node.CopyInto(&trial, nil)
+	low := node.Pods[0]
+	trial.RemovePodInPlace(low)
+	fmt.Println("without low:", c.NewTrial().Filter(&trial, []*placement.PodInfo{low}))
+	// Output:
+	// without low: Success
+}
