@@ -344,21 +344,7 @@ func (w *walker) node(i int, sign int64) {
 	if len(a.reqAff) == 0 && len(a.reqAnti) == 0 {
 		return
 	}
-	var affCount int64
-	clear(w.antiCount)
-	for _, id := range idx.Sets {
-		if id < 0 {
-			id = -1 - id // terminating pods count for affinity
-		}
-		if len(a.reqAff) > 0 && w.matchesAll(id) {
-			affCount++
-		}
-		for j := range a.reqAnti {
-			if w.matchesAnti(j, id) {
-				w.antiCount[j]++
-			}
-		}
-	}
+	affCount := w.countSets(idx.Sets)
 	if affCount > 0 {
 		for _, k := range a.affKeys {
 			if d := k.col.Of[i]; d >= 0 {
@@ -374,6 +360,28 @@ func (w *walker) node(i int, sign int64) {
 			a.antiAffinityCounts.add(a.antiKeys[j], d, sign*c)
 		}
 	}
+}
+
+// countSets counts the pods of the given label sets (-1-ID for a pod being
+// deleted, which counts too) that match every required affinity term (the
+// result) and, into w.antiCount, each required anti-affinity term.
+func (w *walker) countSets(sets []int32) (aff int64) {
+	a := w.a
+	clear(w.antiCount)
+	for _, id := range sets {
+		if id < 0 {
+			id = -1 - id
+		}
+		if len(a.reqAff) > 0 && w.matchesAll(id) {
+			aff++
+		}
+		for j := range a.reqAnti {
+			if w.matchesAnti(j, id) {
+				w.antiCount[j]++
+			}
+		}
+	}
+	return aff
 }
 
 // termMemo returns a memo over the interned terms of ix for

@@ -51,15 +51,6 @@ func (x *interned) snapshotNode(n *cluster.NodeInfo) int {
 	return -1
 }
 
-// removedKeys lists the removed pods' keys, for the On fallback.
-func removedKeys(removed []*cluster.PodInfo) []string {
-	keys := make([]string, len(removed))
-	for i, p := range removed {
-		keys[i] = p.Key
-	}
-	return keys
-}
-
 // SpreadTrial evaluates a Spread's Filter in preemption's dry run; see
 // Spread.NewTrial.
 type SpreadTrial struct {
@@ -184,13 +175,25 @@ func (t *SpreadTrial) prepare() {
 // fallback answers through a snapshot view, for a node or pods the trial
 // cannot place in the state's snapshot.
 func (t *SpreadTrial) fallback(n *cluster.NodeInfo, removed []*cluster.PodInfo) Status {
-	s := t.s
-	if s.snap == nil {
-		return s.Filter(n)
+	return filterOnView(t.s.snap, t.s, t.s.On, sched.PodTopologySpread, n, removed)
+}
+
+// filterOnView is a trial's fallback: state moved by on to snap without the
+// removed pods, asked about n (state itself without a snapshot).
+func filterOnView[S interface {
+	Filter(*cluster.NodeInfo) Status
+}](snap *cluster.Snapshot, state S,
+	on func(*cluster.Snapshot) (S, error), plugin string, n *cluster.NodeInfo, removed []*cluster.PodInfo) Status {
+	if snap == nil {
+		return state.Filter(n)
 	}
-	v, err := s.On(s.snap.WithoutPods(removedKeys(removed)...))
+	keys := make([]string, len(removed))
+	for i, p := range removed {
+		keys[i] = p.Key
+	}
+	v, err := on(snap.WithoutPods(keys...))
 	if err != nil {
-		return sched.Status{Code: sched.Error, Plugin: sched.PodTopologySpread, Reasons: []string{err.Error()}}
+		return sched.Status{Code: sched.Error, Plugin: plugin, Reasons: []string{err.Error()}}
 	}
 	return v.Filter(n)
 }
@@ -261,21 +264,7 @@ func (t *AffinityTrial) Filter(n *cluster.NodeInfo, removed []*cluster.PodInfo) 
 	}
 	// The pod's required terms against the removed pods (being deleted
 	// included).
-	var affRemoved int64
-	clear(w.antiCount)
-	for _, id := range t.sets {
-		if id < 0 {
-			id = -1 - id
-		}
-		if len(a.reqAff) > 0 && w.matchesAll(id) {
-			affRemoved++
-		}
-		for j := range a.reqAnti {
-			if w.matchesAnti(j, id) {
-				w.antiCount[j]++
-			}
-		}
-	}
+	affRemoved := w.countSets(t.sets)
 	if affRemoved > 0 {
 		for _, k := range a.affKeys {
 			if k.col.Of[ni] >= 0 {
@@ -372,13 +361,5 @@ func removedAntiRefs(x *interned, ni int, removed []*cluster.PodInfo, out []clus
 // fallback answers through a snapshot view, for a node or pods the trial
 // cannot place in the state's snapshot.
 func (t *AffinityTrial) fallback(n *cluster.NodeInfo, removed []*cluster.PodInfo) Status {
-	a := t.a
-	if a.snap == nil {
-		return a.Filter(n)
-	}
-	v, err := a.On(a.snap.WithoutPods(removedKeys(removed)...))
-	if err != nil {
-		return sched.Status{Code: sched.Error, Plugin: sched.InterPodAffinity, Reasons: []string{err.Error()}}
-	}
-	return v.Filter(n)
+	return filterOnView(t.a.snap, t.a, t.a.On, sched.InterPodAffinity, n, removed)
 }
