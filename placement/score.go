@@ -91,20 +91,31 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 	ipaOn := !s.Skipped[sInterPodAffinity]
 	var spreadRaw, spreadNorm, ipaRaw, ipaNorm []int64
 	spreadSkipped, ipaSkipped := true, true
+	// The node-local plugins are cut into node ranges between the two, so
+	// that whichever goroutine finishes its topology plugin first takes
+	// more of them (InterPodAffinity's walk is usually the longest task).
 	tasks := []func(){
 		func() {
 			if spreadOn && c.spread != nil {
 				spreadRaw, spreadNorm, spreadSkipped = c.spread.Score(feasible)
 			}
 		},
-		func() { c.scoreLocal(s, feasible) },
-		func() {
-			if ipaOn && c.ipa != nil && !c.ipaPreScoreSkips() {
-				ipaRaw, ipaNorm, ipaSkipped = c.ipa.Score(feasible)
-			}
-		},
 	}
+	chunks := 1
+	if c.opts.Parallelism > 1 {
+		chunks = max(1, min(8, k/(minChunk/2)))
+	}
+	size := (k + chunks - 1) / chunks
+	for lo := 0; lo < k; lo += size {
+		tasks = append(tasks, func() { c.scoreLocal(s, feasible, lo, min(lo+size, k)) })
+	}
+	tasks = append(tasks, func() {
+		if ipaOn && c.ipa != nil && !c.ipaPreScoreSkips() {
+			ipaRaw, ipaNorm, ipaSkipped = c.ipa.Score(feasible)
+		}
+	})
 	runAll(c.opts.Parallelism, tasks)
+	c.normalizeLocal(s)
 	// PodTopologySpread and InterPodAffinity come normalized.
 	if spreadOn {
 		if spreadSkipped {
@@ -132,16 +143,17 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 	return s
 }
 
-// scoreLocal fills the raw and normalized scores of the node-local plugins
+// scoreLocal fills the raw scores of the node-local plugins
 // (TaintToleration, NodeAffinity, NodeResourcesFit, BalancedAllocation,
-// ImageLocality) whose arrays Score allocated in s.
-func (c *Compiled) scoreLocal(s *Scores, feasible []*NodeInfo) {
+// ImageLocality) whose arrays Score allocated in s, for feasible[lo:hi].
+func (c *Compiled) scoreLocal(s *Scores, feasible []*NodeInfo, lo, hi int) {
 	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
 	scorer := c.fitScorer(fitRes)
 	total := len(c.snap.Nodes())
 	fitBuf := make([]int64, 3*len(fitRes))
 	balBuf := make([]int64, 3*len(balRes))
-	for i, n := range feasible {
+	for i := lo; i < hi; i++ {
+		n := feasible[i]
 		// TaintToleration: untolerated PreferNoSchedule taints.
 		if r := s.Raw[sTaintToleration]; r != nil {
 			r[i] = c.intolerablePreferTaints(n.Taints)
@@ -167,8 +179,12 @@ func (c *Compiled) scoreLocal(s *Scores, feasible []*NodeInfo) {
 			r[i] = c.imageScore(n, total)
 		}
 	}
-	// Normalization: TaintToleration reversed, NodeAffinity plain; the
-	// resource and image plugins have none.
+}
+
+// normalizeLocal fills the node-local plugins' normalized scores once every
+// raw score is in: TaintToleration reversed, NodeAffinity plain; the
+// resource and image plugins have none.
+func (c *Compiled) normalizeLocal(s *Scores) {
 	if r := s.Raw[sTaintToleration]; r != nil {
 		s.Normalized[sTaintToleration] = defaultNormalize(r, true)
 	}
