@@ -308,6 +308,66 @@ func (k *keyBuf) appendLabels(b []byte, l map[string]string) []byte {
 	return b
 }
 
+// eachKeyLabel calls fn with each label of a label-set key
+// (appendLabelSet), in key order, and reports whether the key is
+// well-formed; for a malformed one (appendLabelSet never writes one) fn is
+// not called.
+func eachKeyLabel(key string, fn func(k, v string)) bool {
+	next := func() (string, bool) {
+		n, w := uvarintString(key)
+		if w <= 0 || uint64(len(key)-w) < n {
+			return "", false
+		}
+		s := key[w : w+int(n)]
+		key = key[w+int(n):]
+		return s, true
+	}
+	if _, ok := next(); !ok { // the namespace
+		return false
+	}
+	count, w := uvarintString(key)
+	if w <= 0 || count > uint64(len(key)) {
+		return false
+	}
+	key = key[w:]
+	type pair struct{ k, v string }
+	var buf [8]pair
+	pairs := buf[:0]
+	for range count {
+		k, ok1 := next()
+		v, ok2 := next()
+		if !ok1 || !ok2 {
+			return false
+		}
+		pairs = append(pairs, pair{k, v})
+	}
+	if len(key) != 0 {
+		return false
+	}
+	for _, p := range pairs {
+		fn(p.k, p.v)
+	}
+	return true
+}
+
+// uvarintString is binary.Uvarint over a string.
+func uvarintString(s string) (uint64, int) {
+	var x uint64
+	var shift uint
+	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
+		b := s[i]
+		if b < 0x80 {
+			if i == binary.MaxVarintLen64-1 && b > 1 {
+				return 0, -(i + 1) // overflow
+			}
+			return x | uint64(b)<<shift, i + 1
+		}
+		x |= uint64(b&0x7f) << shift
+		shift += 7
+	}
+	return 0, 0
+}
+
 // appendKeyString appends s with its length before it.
 func appendKeyString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)

@@ -34,6 +34,7 @@ type LabelIndex struct {
 	setByKey  map[string]int32 // keyBuf.appendLabelSet -> set ID
 	kb        keyBuf           // internSet's key buffer
 	sets      []LabelSet
+	setKeys   []string         // by set ID: its setByKey key, which postSets reads instead of the label map
 	nsNames   []string         // by namespace ID, in order of first appearance
 	nsIDs     map[string]int32 // namespace -> ID
 	topoKeys  []string         // by TermMatcher.KeyID
@@ -557,6 +558,7 @@ func (x *LabelIndex) internKeyed(ns string, l map[string]string, key string) int
 		x.nsIDs[ns] = nsID
 	}
 	x.sets = append(x.sets, LabelSet{Namespace: ns, NamespaceID: nsID, Labels: l})
+	x.setKeys = append(x.setKeys, key)
 	x.setByKey[key] = id
 	return id
 }

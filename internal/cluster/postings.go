@@ -57,10 +57,17 @@ func (x *LabelIndex) keyPostings(k string) *keyPostings {
 func (x *LabelIndex) postSets() {
 	sp := &x.setPost
 	for id := sp.upTo; id < len(x.sets); id++ {
-		for key, v := range x.sets[id].Labels {
+		post := func(key, v string) {
 			p := sp.key(key)
 			p.all = append(p.all, int32(id))
 			p.byValue[v] = append(p.byValue[v], int32(id))
+		}
+		// The set's key lists its labels in one string, where the label
+		// map's entries are spread over the heap: read them from there.
+		if !eachKeyLabel(x.setKeys[id], post) {
+			for key, v := range x.sets[id].Labels {
+				post(key, v)
+			}
 		}
 	}
 	sp.upTo = len(x.sets)
