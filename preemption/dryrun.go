@@ -137,6 +137,9 @@ func (t *nodeTrial) filter() sched.Status {
 			return st
 		}
 	}
+	if len(t.removed) == 0 {
+		return c.Filter(t.node)
+	}
 	st := t.trial.Filter(t.node, t.removed)
 	if st.Code == sched.Error && t.failed == nil {
 		t.failed = fmt.Errorf("preemption: dry run on %s: %s", t.node.Name, strings.Join(st.Reasons, ", "))
