@@ -107,18 +107,19 @@
 //   - The dry run keeps one private copy of the node being tried and takes
 //     pods off and puts them back in place (no copy of the cluster per
 //     node). Instead of updating PodTopologySpread's and InterPodAffinity's
-//     PreFilter state with their AddPod/RemovePod extensions, it recomputes
-//     that state on a snapshot view without the removed pods, and only while
-//     a removed pod can move it (same namespace and matching a DoNotSchedule
-//     selector; matching one of the preemptor's required terms; or carrying
-//     required anti-affinity that selects the preemptor). The counts are the
-//     same: on one node the dry run only moves that node's domain down and
-//     back towards its original count, which upstream's two-path minimum
-//     tracks exactly. One upstream quirk is not reproduced: PodTopologySpread's
-//     PreFilter skips terminating pods (deletionTimestamp set) but its
-//     RemovePod extension does not, so upstream's dry run undercounts a
-//     domain while a terminating victim that matches the preemptor's
-//     DoNotSchedule selector is off its node; schedkit keeps the true count.
+//     PreFilter state with their AddPod/RemovePod extensions, it asks the
+//     topology filters about the node with the removed pods' contributions
+//     subtracted at that node's domains (placement.Trial), and only while a
+//     removed pod can move that state (same namespace and matching a
+//     DoNotSchedule selector; matching one of the preemptor's required
+//     terms; or carrying required anti-affinity that selects the
+//     preemptor). The counts are the same: on one node the dry run only
+//     moves that node's domain down and back towards its original count,
+//     which upstream's two-path minimum tracks exactly. Upstream's quirk is
+//     kept: PodTopologySpread's PreFilter skips terminating pods
+//     (deletionTimestamp set) but its RemovePod extension does not, so a
+//     terminating victim that matches the preemptor's DoNotSchedule
+//     selector lowers its domain's count while it is off its node.
 //   - Pods without status.startTime count as started at Options.Now
 //     (upstream: the wall clock), or after every pod with a start time when
 //     Now is zero.

@@ -117,7 +117,10 @@
 // (the oracle confirms it: upstream then nominates a node the pod does not
 // fit after the evictions). (With a single domain changing, as in a dry run
 // on one node, upstream's incrementally kept minimum stays exact, so it
-// needs no emulation.)
+// needs no emulation.) For the dry run's own question (the pod on one node
+// with some of that node's pods taken off) Spread.NewTrial and
+// InterPodAffinity.NewTrial give On's answer without a view: the removed
+// pods' contributions are subtracted at that node's domains only.
 // TaintTolerationComparisonOperators (alpha, off in v1.36) is not
 // supported: Lt / Gt tolerations never tolerate, as with the gate off.
 package topology
