@@ -49,8 +49,12 @@ var fitReasons = func() [16][]string {
 // RunFilterPluginsWithNominatedPods does (without nominated pods). Plugins
 // whose PreFilter returned Skip are not run. A failed PreFilter is returned
 // as is. The PreFilter node restriction is not applied (see
-// InPreFilterResult). It does not allocate for the common plugins.
+// InPreFilterResult). It does not allocate for the common plugins. A nil
+// node is an Error status.
 func (c *Compiled) Filter(n *NodeInfo) Status {
+	if n == nil {
+		return statusNilNode
+	}
 	if !c.preFilter.Code.Passes() {
 		return c.preFilter
 	}
@@ -100,8 +104,11 @@ func (c *Compiled) filterCode(n *NodeInfo) sched.Code {
 // Fits reports whether the pod passes every Filter plugin on the node and
 // the node is inside the PreFilter restriction.
 func (c *Compiled) Fits(n *NodeInfo) bool {
-	return c.InPreFilterResult(n.Name) && c.Filter(n).Code.Passes()
+	return n != nil && c.InPreFilterResult(n.Name) && c.Filter(n).Code.Passes()
 }
+
+// statusNilNode is Filter's answer for a nil node.
+var statusNilNode = sched.Status{Code: sched.Error, Reasons: []string{"placement: nil node"}}
 
 // FilterEach runs every Filter plugin on the node on its own (no
 // short-circuit) and returns their verdicts in profile order, with Code Skip
@@ -109,6 +116,11 @@ func (c *Compiled) Fits(n *NodeInfo) bool {
 func (c *Compiled) FilterEach(n *NodeInfo) [NumFilters]Status {
 	var out [numFilters]sched.Status
 	for i := 0; i < numFilters; i++ {
+		if n == nil {
+			out[i] = statusNilNode
+			out[i].Plugin = filterNames[i]
+			continue
+		}
 		if c.skip[i] {
 			out[i] = sched.Status{Code: sched.Skip, Plugin: filterNames[i]}
 			continue

@@ -81,3 +81,22 @@ func TestDecideIsScheduleWithoutSingleScore(t *testing.T) {
 	})
 	require.Positive(t, single, "no world with a single feasible node")
 }
+
+// TestNilNodeIsAnError: the per-node questions answer a nil node (or a nil
+// removed pod) with an Error status instead of a panic.
+func TestNilNodeIsAnError(t *testing.T) {
+	snap, _, err := cluster.New(cluster.Input{})
+	require.NoError(t, err)
+	pod := &corev1.Pod{}
+	pod.Name, pod.Namespace = "p", "ns"
+	c, err := Compile(snap, pod, Options{})
+	require.NoError(t, err)
+	require.Equal(t, Error, c.Filter(nil).Code)
+	require.False(t, c.Fits(nil))
+	for _, st := range c.FilterEach(nil) {
+		require.Equal(t, Error, st.Code)
+	}
+	require.Equal(t, Error, c.NewTrial().Filter(nil, nil).Code)
+	n := &cluster.NodeInfo{Name: "n", Node: &corev1.Node{}}
+	require.Equal(t, Error, c.NewTrial().Filter(n, []*PodInfo{nil}).Code)
+}

@@ -25,11 +25,17 @@ func (c *Compiled) NewTrial() *Trial { return &Trial{c: c} }
 // Filter runs the Filter plugins on n, a node of c's snapshot (or a copy of
 // one) from which the removed pods, bound pods of that node, are taken
 // off: the node-local plugins read n, the topology plugins their states
-// without the removed pods. With nothing removed it is c.Filter(n).
+// without the removed pods. With nothing removed it is c.Filter(n). A nil
+// node or removed pod is an Error status.
 func (t *Trial) Filter(n *NodeInfo, removed []*PodInfo) Status {
 	c := t.c
-	if len(removed) == 0 || !c.preFilter.Code.Passes() {
+	if len(removed) == 0 || !c.preFilter.Code.Passes() || n == nil {
 		return c.Filter(n)
+	}
+	for _, p := range removed {
+		if p == nil {
+			return sched.Status{Code: sched.Error, Reasons: []string{"placement: nil pod among the removed ones"}}
+		}
 	}
 	for _, i := range c.active {
 		var st sched.Status
