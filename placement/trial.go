@@ -20,7 +20,16 @@ type Trial struct {
 }
 
 // NewTrial returns a trial of c for one goroutine.
-func (c *Compiled) NewTrial() *Trial { return &Trial{c: c} }
+func (c *Compiled) NewTrial() *Trial {
+	t := &Trial{c: c}
+	if c.spread != nil {
+		t.spread = c.spread.NewTrial()
+	}
+	if c.ipa != nil {
+		t.ipa = c.ipa.NewTrial()
+	}
+	return t
+}
 
 // Filter runs the Filter plugins on n, a node of c's snapshot (or a copy of
 // one) from which the removed pods, bound pods of that node, are taken
@@ -41,21 +50,13 @@ func (t *Trial) Filter(n *NodeInfo, removed []*PodInfo) Status {
 		var st sched.Status
 		switch p := int(i); p {
 		case fPodTopologySpread:
-			if c.spread == nil {
-				continue
+			if t.spread != nil {
+				st = t.spread.Filter(n, removed)
 			}
-			if t.spread == nil {
-				t.spread = c.spread.NewTrial()
-			}
-			st = t.spread.Filter(n, removed)
 		case fInterPodAffinity:
-			if c.ipa == nil {
-				continue
+			if t.ipa != nil {
+				st = t.ipa.Filter(n, removed)
 			}
-			if t.ipa == nil {
-				t.ipa = c.ipa.NewTrial()
-			}
-			st = t.ipa.Filter(n, removed)
 		default:
 			st = c.filterOne(p, n)
 		}
