@@ -14,8 +14,10 @@ import (
 // FuzzCompileSpread feeds arbitrary topology spread constraints (selector,
 // matchLabelKeys, maxSkew, minDomains, policies, whenUnsatisfiable) to
 // NewSpread, which compiles them as PodTopologySpread's
-// filterTopologySpreadConstraints does. An invalid selector must give an
-// error naming spec.topologySpreadConstraints[0].labelSelector; any other
+// filterTopologySpreadConstraints does. A constraint the API server refuses
+// (maxSkew or minDomains below 1, no topologyKey, another action) must give
+// an error naming it, an invalid selector an error naming
+// spec.topologySpreadConstraints[0].labelSelector; any other
 // input must compile and the plugin's Filter and Score must run on every
 // node without panicking, deterministically, and without modifying the pod.
 func FuzzCompileSpread(f *testing.F) {
@@ -61,8 +63,17 @@ func FuzzCompileSpread(f *testing.F) {
 		}
 		run := func() string {
 			s, err := NewSpread(pi, snap, SpreadOptions{})
+			invalid := maxSkew <= 0 || minDom < 0 || key == "" ||
+				(c.WhenUnsatisfiable != corev1.DoNotSchedule && c.WhenUnsatisfiable != corev1.ScheduleAnyway)
+			if invalid && err == nil {
+				t.Fatalf("constraint %+v accepted, the API server refuses it", c)
+			}
 			if err != nil {
-				if !strings.Contains(err.Error(), "spec.topologySpreadConstraints[0].labelSelector") {
+				path := "spec.topologySpreadConstraints[0].labelSelector"
+				if invalid {
+					path = "spec.topologySpreadConstraints[0]."
+				}
+				if !strings.Contains(err.Error(), path) {
 					t.Fatalf("error without the constraint's path: %v", err)
 				}
 				return "error"

@@ -53,18 +53,23 @@ type constraint struct {
 func compileConstraints(in []corev1.TopologySpreadConstraint, pod *corev1.Pod, action corev1.UnsatisfiableConstraintAction, path *field.Path) ([]constraint, error) {
 	var out []constraint
 	var errs field.ErrorList
+	if path == nil {
+		path = field.NewPath("defaultConstraints")
+	}
 	for i := range in {
 		c := &in[i]
+		// Every constraint is checked, whatever its action, so that the
+		// first call (DoNotSchedule) reports all of them at once.
+		if e := constraintProblems(c, path.Index(i)); e != nil {
+			errs = append(errs, e...)
+			continue
+		}
 		if c.WhenUnsatisfiable != action {
 			continue
 		}
 		sel, err := labelmatch.AsSelector(c.LabelSelector)
 		if err != nil {
-			p := field.NewPath("defaultConstraints")
-			if path != nil {
-				p = path
-			}
-			errs = append(errs, field.Invalid(p.Index(i).Child("labelSelector"), c.LabelSelector, err.Error()))
+			errs = append(errs, field.Invalid(path.Index(i).Child("labelSelector"), c.LabelSelector, err.Error()))
 			continue
 		}
 		if len(c.MatchLabelKeys) > 0 {
@@ -104,6 +109,31 @@ func compileConstraints(in []corev1.TopologySpreadConstraint, pod *corev1.Pod, a
 		return nil, errs.ToAggregate()
 	}
 	return out, nil
+}
+
+// constraintProblems reports what the API server's validation
+// (ValidateTopologySpreadConstraints in pkg/apis/core/validation) refuses and
+// the scheduler would otherwise read without meaning: a maxSkew or a set
+// minDomains below 1 (a skew limit of 0 would reject every node with a
+// matching pod), an empty topologyKey, an action other than DoNotSchedule or
+// ScheduleAnyway (upstream's filter and score would both ignore it). The
+// texts are the API server's.
+func constraintProblems(c *corev1.TopologySpreadConstraint, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if c.MaxSkew <= 0 {
+		errs = append(errs, field.Invalid(p.Child("maxSkew"), c.MaxSkew, "must be greater than zero"))
+	}
+	if c.MinDomains != nil && *c.MinDomains <= 0 {
+		errs = append(errs, field.Invalid(p.Child("minDomains"), *c.MinDomains, "must be greater than zero"))
+	}
+	if c.TopologyKey == "" {
+		errs = append(errs, field.Required(p.Child("topologyKey"), "can not be empty"))
+	}
+	if c.WhenUnsatisfiable != corev1.DoNotSchedule && c.WhenUnsatisfiable != corev1.ScheduleAnyway {
+		errs = append(errs, field.NotSupported(p.Child("whenUnsatisfiable"), c.WhenUnsatisfiable,
+			[]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}))
+	}
+	return errs
 }
 
 // mergeLabelSet is upstream's mergeLabelSetWithSelector: equality
@@ -260,7 +290,8 @@ type Spread struct {
 // domain, the pods that match, as PodTopologySpread's PreFilter
 // (calPreFilterState, v1.36) does. The pod must be compiled with
 // NewPodInfo; neither it nor the snapshot is modified. An error means
-// invalid input (an unparsable label selector): the framework's Error status.
+// invalid input (an unparsable label selector, or a constraint the API server
+// refuses: constraintProblems): the framework's Error status.
 func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error) {
 	p := pod.Pod
 	defaults := systemDefaultConstraints

@@ -260,6 +260,51 @@ func TestSpreadSkips(t *testing.T) {
 	}
 }
 
+// TestSpreadRefusesInvalidConstraints: what the API server's
+// ValidateTopologySpreadConstraints refuses is an error naming the field,
+// every problem at once, for the pod's own constraints and for
+// SpreadOptions.DefaultConstraints alike; a valid neighbour compiles.
+func TestSpreadRefusesInvalidConstraints(t *testing.T) {
+	snap := snapshotOf(t, cluster.Input{Nodes: fourNodes()})
+	tests := []struct {
+		name     string
+		pod      *corev1.Pod
+		defaults []corev1.TopologySpreadConstraint
+		want     []string // substrings of the error; none: no error
+	}{
+		{name: "valid", pod: mkPod("p", "", lbl("foo", ""), spreadOn(1, "zone", corev1.DoNotSchedule, fooSel, minDomains(2)))},
+		{name: "maxSkew 0", pod: mkPod("p", "", lbl("foo", ""), spreadOn(0, "zone", corev1.DoNotSchedule, fooSel)),
+			want: []string{"spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero"}},
+		{name: "negative maxSkew of a ScheduleAnyway constraint", pod: mkPod("p", "", lbl("foo", ""), spreadOn(-1, "zone", corev1.ScheduleAnyway, fooSel)),
+			want: []string{"spec.topologySpreadConstraints[0].maxSkew: Invalid value: -1"}},
+		{name: "minDomains 0", pod: mkPod("p", "", lbl("foo", ""), spreadOn(1, "zone", corev1.DoNotSchedule, fooSel, minDomains(0))),
+			want: []string{"spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: must be greater than zero"}},
+		{name: "no topologyKey", pod: mkPod("p", "", lbl("foo", ""), spreadOn(1, "", corev1.DoNotSchedule, fooSel)),
+			want: []string{"spec.topologySpreadConstraints[0].topologyKey: Required value: can not be empty"}},
+		{name: "unknown action", pod: mkPod("p", "", lbl("foo", ""), spreadOn(1, "zone", "Sometimes", fooSel)),
+			want: []string{`spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "Sometimes"`}},
+		{name: "every problem of every constraint at once",
+			pod:  mkPod("p", "", lbl("foo", ""), spreadOn(1, "zone", corev1.DoNotSchedule, fooSel), spreadOn(0, "", corev1.ScheduleAnyway, fooSel)),
+			want: []string{"spec.topologySpreadConstraints[1].maxSkew", "spec.topologySpreadConstraints[1].topologyKey"}},
+		{name: "invalid default constraints", pod: mkPod("p", "", lbl("foo", "")),
+			defaults: []corev1.TopologySpreadConstraint{{MaxSkew: 0, TopologyKey: "zone", WhenUnsatisfiable: corev1.ScheduleAnyway}},
+			want:     []string{"default spread constraints", "defaultConstraints[0].maxSkew"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewSpread(podInfo(t, tt.pod), snap, SpreadOptions{DefaultConstraints: tt.defaults})
+			if len(tt.want) == 0 {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			for _, w := range tt.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
+}
+
 func service(ns, name string, kv ...string) *corev1.Service {
 	return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: corev1.ServiceSpec{Selector: testbuild.Labels(kv...)}}
 }
