@@ -10,10 +10,10 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/eviction"
+	"github.com/schedkit/schedkit/internal/scenario"
 )
 
 // answerEviction answers the kinds of the eviction package: eviction,
@@ -49,95 +49,16 @@ func evDecode(raw json.RawMessage, v any) error {
 	return nil
 }
 
-// evDefaultPod applies the parts of kube-apiserver's v1 defaulting the
-// eviction package reads (the API server does this before any of the
-// upstream code runs): namespace, terminationGracePeriodSeconds, requests
-// from limits.
+// evDefaultPod returns a copy of in as the API server stores it (the
+// upstream code answering the cases only ever sees stored pods): the
+// namespace defaulted to ns, then v1 defaulting (scenario.DefaultPod).
 func evDefaultPod(in *corev1.Pod, ns string) *corev1.Pod {
 	p := in.DeepCopy()
 	if p.Namespace == "" {
 		p.Namespace = ns
 	}
-	if p.Spec.TerminationGracePeriodSeconds == nil {
-		v := int64(corev1.DefaultTerminationGracePeriodSeconds)
-		p.Spec.TerminationGracePeriodSeconds = &v
-	}
-	if p.Spec.RestartPolicy == "" {
-		p.Spec.RestartPolicy = corev1.RestartPolicyAlways
-	}
-	evDefaultRequests := func(cs []corev1.Container) {
-		for i := range cs {
-			r := &cs[i].Resources
-			if r.Limits == nil {
-				continue
-			}
-			if r.Requests == nil {
-				r.Requests = corev1.ResourceList{}
-			}
-			for k, v := range r.Limits {
-				if _, ok := r.Requests[k]; !ok {
-					r.Requests[k] = v.DeepCopy()
-				}
-			}
-		}
-	}
-	evDefaultRequests(p.Spec.Containers)
-	evDefaultRequests(p.Spec.InitContainers)
-	if r := p.Spec.Resources; r != nil && len(r.Limits) > 0 {
-		// defaultPodRequests: a missing pod-level cpu or memory request is
-		// the containers' effective request when they set one, else the
-		// pod-level limit.
-		reqs := r.Requests
-		if reqs == nil {
-			reqs = corev1.ResourceList{}
-		}
-		for _, k := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
-			if _, ok := reqs[k]; ok {
-				continue
-			}
-			if q, ok := evContainerRequest(p, k); ok {
-				reqs[k] = q
-			} else if lim, ok := r.Limits[k]; ok {
-				reqs[k] = lim.DeepCopy()
-			}
-		}
-		if len(reqs) > 0 {
-			r.Requests = reqs
-		}
-	}
+	scenario.DefaultPod(p)
 	return p
-}
-
-// evContainerRequest is AggregateContainerRequests for one resource; ok is
-// false when no container names it.
-func evContainerRequest(p *corev1.Pod, name corev1.ResourceName) (resource.Quantity, bool) {
-	var sum, sidecars, initMax resource.Quantity
-	found := false
-	for _, c := range p.Spec.Containers {
-		if v, ok := c.Resources.Requests[name]; ok {
-			sum.Add(v)
-			found = true
-		}
-	}
-	for _, c := range p.Spec.InitContainers {
-		v, ok := c.Resources.Requests[name]
-		found = found || ok
-		need := sidecars.DeepCopy()
-		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
-			sum.Add(v)
-			sidecars.Add(v)
-			need = sidecars.DeepCopy()
-		} else {
-			need.Add(v)
-		}
-		if need.Cmp(initMax) > 0 {
-			initMax = need
-		}
-	}
-	if initMax.Cmp(sum) > 0 {
-		sum = initMax
-	}
-	return sum, found
 }
 
 // ---- eviction ----
