@@ -121,6 +121,11 @@
 // with some of that node's pods taken off) Spread.NewTrial and
 // InterPodAffinity.NewTrial give On's answer without a view: the removed
 // pods' contributions are subtracted at that node's domains only.
+// Upstream's plugins trust the API server to have refused invalid spread
+// constraints; NewSpread checks them itself (maxSkew and a set minDomains at
+// least 1, a topologyKey, DoNotSchedule or ScheduleAnyway) and answers
+// otherwise with an error naming every bad field, with the API server's
+// texts, as for an unparsable selector.
 // TaintTolerationComparisonOperators (alpha, off in v1.36) is not
 // supported: Lt / Gt tolerations never tolerate, as with the gate off.
 package topology
