@@ -162,7 +162,11 @@ func (c *Compiled) onSnapshot(snap *Snapshot) (*Compiled, error) {
 	v := *c
 	v.snap = snap
 	if !v.noTopology {
-		// Kubelet admission (noTopology) checks one node: no index.
+		// Kubelet admission (noTopology) is the kubelet's rule and checks
+		// one node: no version check, no index.
+		if err := v.opts.Version.CheckSnapshot(snap); err != nil {
+			return nil, err
+		}
 		v.naIndex = v.indexNodeAffinity()
 	}
 	if err := v.runPreFilter(); err != nil {

@@ -73,7 +73,11 @@
 //     spec.unschedulable.
 //
 // Options' zero value is the default profile; Options.Version selects the
-// v1.35 or v1.34 rules (see Version).
+// v1.35 or v1.34 rules (see Version). Those releases count a bound pod's
+// pod-level requests by another rule, which the snapshot applies when it is
+// built: build it with SnapshotInput.WithoutPodLevelResize =
+// !Version.UsesPodLevelResizeStatus() (Compile refuses a mismatch with
+// ErrVersionMismatch).
 //
 // # Determinism and deliberate differences
 //

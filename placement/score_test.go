@@ -13,7 +13,9 @@ import (
 // scoresOf evaluates pod and returns, per node, plugin -> [raw, normalized].
 func scoresOf(t *testing.T, nodes []*corev1.Node, bound []*corev1.Pod, pod *corev1.Pod, opts Options) (map[string]map[string][2]int64, *Result) {
 	t.Helper()
-	r, err := Evaluate(snapshotOf(t, nodes, bound...), pod, opts)
+	snap, _, err := NewSnapshot(SnapshotInput{Nodes: nodes, Pods: bound, WithoutPodLevelResize: !opts.Version.UsesPodLevelResizeStatus()})
+	require.NoError(t, err)
+	r, err := Evaluate(snap, pod, opts)
 	require.NoError(t, err)
 	out := map[string]map[string][2]int64{}
 	for _, n := range r.Nodes {

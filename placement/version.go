@@ -50,7 +50,8 @@ import (
 //     never does). Bound pods' requests are indexed when the snapshot is
 //     built, so for them the rule is the snapshot's: build it with
 //     SnapshotInput.WithoutPodLevelResize = !v.UsesPodLevelResizeStatus()
-//     (simulate does).
+//     (simulate does; Compile refuses a snapshot built otherwise,
+//     ErrVersionMismatch).
 //   - DRAExtendedResource is off. Without DeviceClasses (schedkit models none)
 //     NodeResourcesFit decides the same either way, so this changes nothing
 //     here.
@@ -91,6 +92,23 @@ const (
 // ErrUnsupportedVersion is wrapped by ParseVersion for any version schedkit has
 // no profile for.
 var ErrUnsupportedVersion = errors.New("placement: unsupported Kubernetes version")
+
+// ErrVersionMismatch is returned (wrapped) by Version.CheckSnapshot, and so
+// by Compile and Prepared.Compile, when Options.Version counts bound pods'
+// pod-level requests by another rule than the snapshot was built with: no
+// release's scheduler would answer as that mix does.
+var ErrVersionMismatch = errors.New("placement: snapshot built for another Kubernetes version")
+
+// CheckSnapshot reports (ErrVersionMismatch) whether snap was built for v:
+// bound pods' requests are indexed when the snapshot is built, by the rule
+// of SnapshotInput.WithoutPodLevelResize, which must be
+// !v.UsesPodLevelResizeStatus(). A nil snapshot is not checked.
+func (v Version) CheckSnapshot(snap *Snapshot) error {
+	if snap != nil && snap.Input().WithoutPodLevelResize != !v.UsesPodLevelResizeStatus() {
+		return fmt.Errorf("%w: Options.Version %s needs SnapshotInput.WithoutPodLevelResize = %t", ErrVersionMismatch, v, !v.UsesPodLevelResizeStatus())
+	}
+	return nil
+}
 
 // Versions returns the supported versions, newest first.
 func Versions() []Version { return []Version{V1_36, V1_35, V1_34} }

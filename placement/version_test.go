@@ -3,6 +3,7 @@ package placement
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -59,6 +60,49 @@ func TestParseVersion(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// TestVersionNeedsItsSnapshot: a profile and a snapshot that count bound
+// pods' pod-level requests by different rules are refused by Compile and
+// Prepared.Compile (ErrVersionMismatch); kubelet admission, not a scheduler
+// profile, takes any snapshot.
+func TestVersionNeedsItsSnapshot(t *testing.T) {
+	nodes := []*corev1.Node{mkNode("a", "4", "8Gi")}
+	tests := []struct {
+		version Version
+		without bool // SnapshotInput.WithoutPodLevelResize
+		wantErr bool
+	}{
+		{V1_36, false, false},
+		{V1_36, true, true},
+		{V1_35, true, false},
+		{V1_35, false, true},
+		{V1_34, true, false},
+		{V1_34, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s without=%t", tt.version, tt.without), func(t *testing.T) {
+			snap, _, err := NewSnapshot(SnapshotInput{Nodes: nodes, WithoutPodLevelResize: tt.without})
+			require.NoError(t, err)
+			pod := mkPod("p", requests("cpu", "1"))
+			opts := Options{Version: tt.version}
+			_, errCompile := Compile(snap, pod, opts)
+			_, errPrepared := Prepare(pod, opts).Compile(snap)
+			_, errEvaluate := Evaluate(snap, pod, opts)
+			for _, err := range []error{errCompile, errPrepared, errEvaluate} {
+				if tt.wantErr {
+					require.ErrorIs(t, err, ErrVersionMismatch)
+					assert.Contains(t, err.Error(), fmt.Sprintf("WithoutPodLevelResize = %t", !tt.without))
+				} else {
+					require.NoError(t, err)
+				}
+			}
+			bound := pod.DeepCopy()
+			bound.Spec.NodeName = "a"
+			_, err = Admit(snap, bound)
+			require.NoError(t, err, "admission is the kubelet's, whatever the snapshot")
 		})
 	}
 }

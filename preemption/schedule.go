@@ -109,7 +109,11 @@ type QueueResult struct {
 // The pods must already carry their admitted priority (see
 // PriorityClasses.Admit); spec.nodeName on a pending pod is treated as a
 // constraint (NodeName filter), and status.nominatedNodeName is honoured
-// by Eligible. Neither snap nor the pods are modified.
+// by Eligible. Neither snap nor the pods are modified. An error means
+// invalid input: a nil snapshot or pod, nominated pods that do not compile,
+// or a snapshot built for another version than opts.Placement.Version
+// (placement.ErrVersionMismatch); a pod's own invalid spec is its outcome
+// Error instead.
 func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOptions) (*QueueResult, error) {
 	if snap == nil {
 		return nil, fmt.Errorf("preemption: nil snapshot")
@@ -118,6 +122,10 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 		if p == nil {
 			return nil, fmt.Errorf("preemption: pending[%d] is nil", i)
 		}
+	}
+	// Once for the run, rather than as every pod's Error outcome.
+	if err := opts.Placement.Version.CheckSnapshot(snap); err != nil {
+		return nil, fmt.Errorf("preemption: %w", err)
 	}
 	order := SortQueue(pending)
 	res := &QueueResult{QueueOrder: make([]string, len(order)), Evicted: []string{}}

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/placement"
 )
 
 func gated(p *corev1.Pod) { p.Spec.SchedulingGates = []corev1.PodSchedulingGate{{Name: "wait"}} }
@@ -86,6 +87,10 @@ func TestScheduleQueueBadInput(t *testing.T) {
 	assert.Error(t, err)
 	_, err = Preempt(nil, nil, Options{})
 	assert.Error(t, err)
+	// A v1.35 profile on a snapshot built by v1.36's pod-level request
+	// rule: refused once, for the run.
+	_, err = ScheduleQueue(snap, []*corev1.Pod{mkPod("next", cpu(100))}, QueueOptions{Placement: placement.Options{Version: placement.V1_35}})
+	assert.ErrorIs(t, err, placement.ErrVersionMismatch)
 
 	// A pending pod whose key is already bound cannot be bound again: its
 	// outcome is Error and the queue goes on.
