@@ -60,7 +60,7 @@ func compileConstraints(in []corev1.TopologySpreadConstraint, pod *corev1.Pod, a
 		c := &in[i]
 		// Every constraint is checked, whatever its action, so that the
 		// first call (DoNotSchedule) reports all of them at once.
-		if e := constraintProblems(c, path.Index(i)); e != nil {
+		if e := ValidateSpreadConstraint(c, path.Index(i)); e != nil {
 			errs = append(errs, e...)
 			continue
 		}
@@ -111,27 +111,29 @@ func compileConstraints(in []corev1.TopologySpreadConstraint, pod *corev1.Pod, a
 	return out, nil
 }
 
-// constraintProblems reports what the API server's validation
-// (ValidateTopologySpreadConstraints in pkg/apis/core/validation) refuses and
-// the scheduler would otherwise read without meaning: a maxSkew or a set
-// minDomains below 1 (a skew limit of 0 would reject every node with a
-// matching pod), an empty topologyKey, an action other than DoNotSchedule or
-// ScheduleAnyway (upstream's filter and score would both ignore it). The
-// texts are the API server's.
-func constraintProblems(c *corev1.TopologySpreadConstraint, p *field.Path) field.ErrorList {
+// ValidateSpreadConstraint returns what the API server's validation
+// (ValidateTopologySpreadConstraints, pkg/apis/core/validation, v1.36)
+// refuses in c and the scheduler would otherwise read without meaning, with
+// the API server's texts under path: a maxSkew below 1 (a limit of 0 would
+// reject every node with a matching pod), an empty topologyKey, an action
+// other than DoNotSchedule or ScheduleAnyway (upstream's filter and score
+// would both ignore the constraint), a set minDomains below 1. NewSpread
+// refuses a pod whose constraints (or SpreadOptions.DefaultConstraints) have
+// any of these. The label selector is checked when it is compiled.
+func ValidateSpreadConstraint(c *corev1.TopologySpreadConstraint, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if c.MaxSkew <= 0 {
-		errs = append(errs, field.Invalid(p.Child("maxSkew"), c.MaxSkew, "must be greater than zero"))
-	}
-	if c.MinDomains != nil && *c.MinDomains <= 0 {
-		errs = append(errs, field.Invalid(p.Child("minDomains"), *c.MinDomains, "must be greater than zero"))
+		errs = append(errs, field.Invalid(path.Child("maxSkew"), c.MaxSkew, "must be greater than zero"))
 	}
 	if c.TopologyKey == "" {
-		errs = append(errs, field.Required(p.Child("topologyKey"), "can not be empty"))
+		errs = append(errs, field.Required(path.Child("topologyKey"), "can not be empty"))
 	}
 	if c.WhenUnsatisfiable != corev1.DoNotSchedule && c.WhenUnsatisfiable != corev1.ScheduleAnyway {
-		errs = append(errs, field.NotSupported(p.Child("whenUnsatisfiable"), c.WhenUnsatisfiable,
+		errs = append(errs, field.NotSupported(path.Child("whenUnsatisfiable"), c.WhenUnsatisfiable,
 			[]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}))
+	}
+	if c.MinDomains != nil && *c.MinDomains <= 0 {
+		errs = append(errs, field.Invalid(path.Child("minDomains"), *c.MinDomains, "must be greater than zero"))
 	}
 	return errs
 }
@@ -291,7 +293,7 @@ type Spread struct {
 // (calPreFilterState, v1.36) does. The pod must be compiled with
 // NewPodInfo; neither it nor the snapshot is modified. An error means
 // invalid input (an unparsable label selector, or a constraint the API server
-// refuses: constraintProblems): the framework's Error status.
+// refuses: ValidateSpreadConstraint): the framework's Error status.
 func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error) {
 	p := pod.Pod
 	defaults := systemDefaultConstraints

@@ -10,8 +10,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
+	"github.com/schedkit/schedkit/topology"
 )
 
 // Validation here covers what would make a scheduling rule undefined: label
@@ -21,6 +23,9 @@ import (
 // unknown inclusion policy, tolerations with an unsupported operator or
 // effect, and taints with an unknown effect. The API server validates much more; objects it would
 // have refused for other reasons are simulated as given.
+
+// spreadPath is where a pod's spread constraints are.
+var spreadPath = field.NewPath("spec", "topologySpreadConstraints")
 
 func validateNode(i int, n *corev1.Node) ErrorList {
 	var errs ErrorList
@@ -78,16 +83,8 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 	for c := range spec.TopologySpreadConstraints {
 		tsc := &spec.TopologySpreadConstraints[c]
 		path := fmt.Sprintf("spec.topologySpreadConstraints[%d]", c)
-		if tsc.MaxSkew <= 0 {
-			probs = append(probs, problem{path + ".maxSkew", fmt.Sprintf("Invalid value: %d: must be greater than zero", tsc.MaxSkew)})
-		}
-		if tsc.TopologyKey == "" {
-			probs = append(probs, problem{path + ".topologyKey", "Required value: can not be empty"})
-		}
-		switch tsc.WhenUnsatisfiable {
-		case corev1.DoNotSchedule, corev1.ScheduleAnyway:
-		default:
-			probs = append(probs, problem{path + ".whenUnsatisfiable", fmt.Sprintf("Unsupported value: %q: supported values: \"DoNotSchedule\", \"ScheduleAnyway\"", tsc.WhenUnsatisfiable)})
+		for _, e := range topology.ValidateSpreadConstraint(tsc, spreadPath.Index(c)) {
+			probs = append(probs, problem{e.Field, e.ErrorBody()})
 		}
 		for _, pol := range []struct {
 			name  string
@@ -96,9 +93,6 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 			if pol.value != nil && *pol.value != corev1.NodeInclusionPolicyHonor && *pol.value != corev1.NodeInclusionPolicyIgnore {
 				probs = append(probs, problem{path + "." + pol.name, fmt.Sprintf("Unsupported value: %q: supported values: \"Honor\", \"Ignore\"", *pol.value)})
 			}
-		}
-		if tsc.MinDomains != nil && *tsc.MinDomains <= 0 {
-			probs = append(probs, problem{path + ".minDomains", fmt.Sprintf("Invalid value: %d: must be greater than zero", *tsc.MinDomains)})
 		}
 		probs = append(probs, labelSelectorProblems(path+".labelSelector", tsc.LabelSelector)...)
 	}
