@@ -14,15 +14,13 @@ import (
 // that a reader of the normalized objects expects to see. They modify their
 // argument, which is always a copy owned by Normalize.
 
-// DefaultPod applies kube-apiserver's v1 defaulting of a pod (defaultPod) to
-// p, in place; callers pass a copy they own. It is what the API server has
-// done to every pod that upstream's handlers, controllers and kubelet read.
-func DefaultPod(p *corev1.Pod) { defaultPod(p) }
-
-// defaultPod mirrors SetObjectDefaults_Pod: SetDefaults_Pod, SetDefaults_PodSpec,
+// DefaultPod mirrors SetObjectDefaults_Pod: SetDefaults_Pod, SetDefaults_PodSpec,
 // the container defaults and SetDefaults_ResourceList, in that order (the
 // order matters: requests are copied from limits before both are rounded).
-func defaultPod(p *corev1.Pod) {
+// It changes p in place (callers pass a copy they own): what the API server
+// has done to every pod that upstream's handlers, controllers and kubelet
+// read.
+func DefaultPod(p *corev1.Pod) {
 	// SetDefaults_Pod: requests default to limits, per container.
 	defaultRequestsFromLimits(p.Spec.Containers)
 	defaultRequestsFromLimits(p.Spec.InitContainers)

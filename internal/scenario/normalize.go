@@ -126,7 +126,7 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 		if p.UID == "" {
 			p.UID = types.UID("uid-" + p.Namespace + "-" + p.Name)
 		}
-		defaultPod(p)
+		DefaultPod(p)
 		mutatePodAffinity(p)
 		mutateTopologySpreadConstraints(p)
 		if w := prio.resolve(p); w != "" {

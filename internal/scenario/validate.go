@@ -82,8 +82,9 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 	}
 	for c := range spec.TopologySpreadConstraints {
 		tsc := &spec.TopologySpreadConstraints[c]
-		path := fmt.Sprintf("spec.topologySpreadConstraints[%d]", c)
-		for _, e := range topology.ValidateSpreadConstraint(tsc, spreadPath.Index(c)) {
+		fp := spreadPath.Index(c)
+		path := fp.String()
+		for _, e := range topology.ValidateSpreadConstraint(tsc, fp) {
 			probs = append(probs, problem{e.Field, e.ErrorBody()})
 		}
 		for _, pol := range []struct {
