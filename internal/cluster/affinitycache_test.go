@@ -93,8 +93,8 @@ func TestPreparePodsParallelAgrees(t *testing.T) {
 		pods = append(pods, p)
 	}
 	byName := map[string]int{"n1": 0}
-	serial := preparePods(pods, false, byName, 1)
-	parallel := preparePods(pods, false, byName, 4)
+	serial, _ := preparePods(pods, nil, false, byName, 1)
+	parallel, _ := preparePods(pods, nil, false, byName, 4)
 	require.Len(t, parallel, len(serial))
 	// setKey is the label-set key internPods files pod i under: its own, or
 	// its exemplar's (which worker met a set first depends on the split).

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -393,5 +394,33 @@ func TestPodInfoStartTime(t *testing.T) {
 			require.Equal(t, tt.wantOK, ok)
 			require.True(t, tt.want.Equal(got), "got %v", got)
 		})
+	}
+}
+
+// TestNewNegativeNodeQuantity: the nodes' quantities are checked beside the
+// pods (preparePods), yet a node with a negative quantity is left out as a
+// serial pass leaves it: a later node of its name is no duplicate, pods
+// bound to it are warned about as bound to an unknown node, and the errors
+// keep input order (nodes, namespaces, pods), for small and large inputs.
+func TestNewNegativeNodeQuantity(t *testing.T) {
+	for _, extra := range []int{0, parallelPods} {
+		neg := node("n1", nil, rl("cpu", "-1"))
+		capNeg := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n2"}, Status: corev1.NodeStatus{Capacity: rl("cpu", "4", "memory", "-1")}}
+		pods := []*corev1.Pod{pod("ns", "on-n2", "n2", nil), pod("ns", "on-n1", "n1", nil), pod("ns", "neg", "n1", rl("memory", "-1Gi"))}
+		for i := range extra {
+			pods = append(pods, pod("ns", fmt.Sprintf("p%05d", i), "n1", nil))
+		}
+		_, warnings, err := New(Input{
+			Nodes:      []*corev1.Node{neg, node("n1", nil, nil), capNeg, nil},
+			Pods:       pods,
+			Namespaces: []*corev1.Namespace{{ObjectMeta: metav1.ObjectMeta{Name: "x"}}, {ObjectMeta: metav1.ObjectMeta{Name: "x"}}},
+		})
+		require.Error(t, err)
+		assert.Equal(t, "[nodes[0].status.allocatable[cpu]: Invalid value: \"-1\": must be greater than or equal to 0, "+
+			"nodes[2].status.capacity[memory]: Invalid value: \"-1\": must be greater than or equal to 0, "+
+			"nodes[3]: Required value: node must not be null, "+
+			"namespaces[1].metadata.name: Duplicate value: \"x\", "+
+			"pods[2].spec.containers[0].resources.requests[memory]: Invalid value: \"-1Gi\": must be greater than or equal to 0]", err.Error())
+		assert.Equal(t, []Warning{{Object: "pod ns/on-n2", Reason: `bound to unknown node "n2"; ignored`}}, warnings)
 	}
 }

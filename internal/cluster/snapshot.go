@@ -103,39 +103,15 @@ type Warning struct {
 // irrelevant (no nodeName, unknown node, terminal phase) are left out with a
 // warning, in input order. The input objects are not modified.
 func New(in Input) (*Snapshot, []Warning, error) {
-	var errs field.ErrorList
 	var warnings []Warning
 
-	nodesPath := field.NewPath("nodes")
-	byName := make(map[string]int, len(in.Nodes))
-	valid := make([]*corev1.Node, 0, len(in.Nodes))
-	for i, n := range in.Nodes {
-		p := func() *field.Path { return nodesPath.Index(i) }
-		switch {
-		case n == nil:
-			errs = append(errs, field.Required(p(), "node must not be null"))
-			continue
-		case n.Name == "":
-			errs = append(errs, field.Required(p().Child("metadata", "name"), ""))
-			continue
-		}
-		if _, dup := byName[n.Name]; dup {
-			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), n.Name))
-			continue
-		}
-		if e := negativeQuantities(n.Status.Allocatable, func() *field.Path { return p().Child("status", "allocatable") }); e != nil {
-			errs = append(errs, e...)
-			continue
-		}
-		if e := negativeQuantities(n.Status.Capacity, func() *field.Path { return p().Child("status", "capacity") }); e != nil {
-			errs = append(errs, e...)
-			continue
-		}
-		byName[n.Name] = -1
-		valid = append(valid, n)
-	}
-	sort.Slice(valid, func(i, j int) bool { return valid[i].Name < valid[j].Name })
-
+	// The nodes' quantities are checked by preparePods's goroutines, beside
+	// the pods: here every named, first-of-its-name node is taken as valid.
+	// A node with a negative quantity fails New; the nodes are then
+	// validated again in full below (the rare error path), so that the
+	// errors and the pods' node indexes are what a serial pass gives.
+	nodeErrs, valid, byName := validateNodes(in.Nodes, false)
+	errs := append(field.ErrorList(nil), nodeErrs...)
 	namespaces := make(map[string]map[string]string, len(in.Namespaces))
 	nsPath := field.NewPath("namespaces")
 	for i, ns := range in.Namespaces {
@@ -164,16 +140,26 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// The per-pod work (requests, host ports, affinity terms, validation)
 	// is independent and done ahead, in parallel for large inputs; the
 	// pass below keeps input order for duplicates, errors and warnings.
-	for i, n := range valid {
-		byName[n.Name] = i
-	}
 	par := runtime.GOMAXPROCS(0)
 	// The label index's interning of every bound pod's label set (what the
 	// topology plugins' first walk would do) overlaps with the ordered pass
 	// and the node building below, on another CPU; preparePods builds the
 	// label sets' keys beforehand, in parallel.
 	index := newLabelIndex()
-	prep := preparePods(in.Pods, in.WithoutPodLevelResize, byName, par)
+	prep, negativeNode := preparePods(in.Pods, in.Nodes, in.WithoutPodLevelResize, byName, par)
+	if negativeNode {
+		nsErrs := errs[len(nodeErrs):]
+		nodeErrs, valid, byName = validateNodes(in.Nodes, true)
+		errs = append(append(field.ErrorList(nil), nodeErrs...), nsErrs...)
+		for i, pod := range in.Pods {
+			if pod != nil && pod.Name != "" {
+				prep[i].node = -1
+				if ni, ok := byName[pod.Spec.NodeName]; ok {
+					prep[i].node = ni
+				}
+			}
+		}
+	}
 	// images holds every node's image states by node index; a large input
 	// has them built on the other goroutine too (the node building below
 	// does not read them), before the label work.
@@ -308,6 +294,62 @@ func New(in Input) (*Snapshot, []Warning, error) {
 
 var podsPath = field.NewPath("pods")
 
+// validateNodes returns the problems of the input nodes, in input order
+// (nil, unnamed, a name seen before, and with quantities, a negative
+// allocatable or capacity quantity), the valid nodes in name order and their
+// indexes by name. A node left out is not a duplicate's first of its name.
+func validateNodes(nodes []*corev1.Node, quantities bool) (field.ErrorList, []*corev1.Node, map[string]int) {
+	var errs field.ErrorList
+	nodesPath := field.NewPath("nodes")
+	byName := make(map[string]int, len(nodes))
+	valid := make([]*corev1.Node, 0, len(nodes))
+	for i, n := range nodes {
+		p := func() *field.Path { return nodesPath.Index(i) }
+		switch {
+		case n == nil:
+			errs = append(errs, field.Required(p(), "node must not be null"))
+			continue
+		case n.Name == "":
+			errs = append(errs, field.Required(p().Child("metadata", "name"), ""))
+			continue
+		}
+		if _, dup := byName[n.Name]; dup {
+			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), n.Name))
+			continue
+		}
+		if quantities {
+			if e := negativeQuantities(n.Status.Allocatable, func() *field.Path { return p().Child("status", "allocatable") }); e != nil {
+				errs = append(errs, e...)
+				continue
+			}
+			if e := negativeQuantities(n.Status.Capacity, func() *field.Path { return p().Child("status", "capacity") }); e != nil {
+				errs = append(errs, e...)
+				continue
+			}
+		}
+		byName[n.Name] = -1
+		valid = append(valid, n)
+	}
+	sort.Slice(valid, func(i, j int) bool { return valid[i].Name < valid[j].Name })
+	for i, n := range valid {
+		byName[n.Name] = i
+	}
+	return errs, valid, byName
+}
+
+// hasNegativeQuantity reports whether a node has a negative allocatable or
+// capacity quantity (validateNodes with quantities then rejects it).
+func hasNegativeQuantity(n *corev1.Node) bool {
+	for _, rl := range [2]corev1.ResourceList{n.Status.Allocatable, n.Status.Capacity} {
+		for _, q := range rl {
+			if q.Sign() < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // podPrep is one input pod compiled ahead of New's ordered pass: its key,
 // and its PodInfo or the errors that reject it (negative requests,
 // unparsable affinity selectors), with paths under pods[i].
@@ -338,24 +380,39 @@ func largeInput(par, n int) bool { return par > 1 && n >= parallelPods }
 // large input; each writes only the chunks it takes, and a pod's result
 // does not depend on which goroutine compiled it, so the result does not
 // depend on par. Equal affinity specs share compiled terms (affinityCache,
-// one table for all goroutines).
-func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[string]int, par int) []podPrep {
-	out := make([]podPrep, len(pods))
+// one table for all goroutines). The goroutines also check the non-nil
+// nodes' quantities (a chunk of nodes is one more task, taken first):
+// negativeNode reports whether one is negative.
+func preparePods(pods []*corev1.Pod, nodes []*corev1.Node, withoutPodLevelResize bool, byName map[string]int, par int) (out []podPrep, negativeNode bool) {
+	out = make([]podPrep, len(pods))
 	shared := newSharedAffinities()
 	// Each worker takes chunks of the input in increasing order until none
 	// is left, so that the goroutines finish together; what a worker keeps
 	// across its chunks (compiled affinity specs, label-set exemplars) only
-	// saves work, and never changes a result.
+	// saves work, and never changes a result. Task t < nodeTasks is the
+	// t-th chunk of nodes, the others are chunks of pods.
 	var next atomic.Int64
+	var negative atomic.Bool
+	nodeTasks := (len(nodes) + prepChunk - 1) / prepChunk
+	tasks := nodeTasks + (len(pods)+prepChunk-1)/prepChunk
 	large := largeInput(par, len(pods))
 	worker := func() {
 		w := prepWorker{affinities: affinityCache{shared: shared}, keyLabels: large, exemplars: map[string]int32{}}
 		touched := 0
 		for {
-			lo := int(next.Add(prepChunk)) - prepChunk
-			if lo >= len(pods) {
+			t := int(next.Add(1)) - 1
+			if t >= tasks {
 				break
 			}
+			if t < nodeTasks {
+				for _, n := range nodes[t*prepChunk : min((t+1)*prepChunk, len(nodes))] {
+					if n != nil && hasNegativeQuantity(n) {
+						negative.Store(true)
+					}
+				}
+				continue
+			}
+			lo := (t - nodeTasks) * prepChunk
 			hi := min(lo+prepChunk, len(pods))
 			touched += w.prepareChunk(pods, out, lo, hi, withoutPodLevelResize, byName)
 		}
@@ -363,14 +420,14 @@ func preparePods(pods []*corev1.Pod, withoutPodLevelResize bool, byName map[stri
 	}
 	if !large {
 		worker()
-		return out
+		return out, negative.Load()
 	}
 	var g errgroup.Group
 	for range par {
 		g.Go(func() error { worker(); return nil })
 	}
 	_ = g.Wait()
-	return out
+	return out, negative.Load()
 }
 
 // prepChunk is the number of pods a preparePods worker takes at a time.
