@@ -90,7 +90,7 @@ func TestTimingAndWarnings(t *testing.T) {
 	  "pending": [{"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c"}]}, "status": {"nominatedNodeName": "n1"}}]}`
 	out, stderr, err := runCmd(t, config{mode: "filter-score", in: "-", timing: true}, []byte(doc))
 	require.NoError(t, err)
-	assert.Regexp(t, regexp.MustCompile(`(?m)^timing: evaluation \d+\.\d{3}s$`), stderr)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^timing: evaluation \d+\.\d{3}s \(snapshot \d+\.\d{3}s, filter-score \d+\.\d{3}s\)$`), stderr)
 	assert.Equal(t, 1, strings.Count(stderr, "timing:"))
 
 	var got struct {
