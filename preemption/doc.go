@@ -79,6 +79,9 @@
 // removed and the pod is bound to the nominated node (PreemptionNominated),
 // so that the next pod sees the new cluster. Bound pods get phase Running
 // and a synthetic start time one minute after the previous binding.
+// [PrepareQueue] does the part that reads the pods alone (queue order,
+// each pod's placement.Prepare) once: the [Queue] can then be scheduled
+// against several what-if snapshots, or prepared while a snapshot is built.
 //
 // # Determinism and concurrency
 //

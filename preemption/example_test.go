@@ -116,3 +116,41 @@ func ExampleScheduleQueue() {
 	// default/cron Scheduled n2
 	// evicted: [default/batch-2]
 }
+
+// A capacity planner's what-if: the pending pods are prepared once and
+// scheduled against the cluster as it is and as it would be with one node
+// more.
+func ExampleQueue_Schedule() {
+	node := func(name string) *corev1.Node {
+		return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name},
+			Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{
+				corev1.ResourceCPU: resource.MustParse("2"), corev1.ResourcePods: resource.MustParse("110")}}}
+	}
+	pod := func(name string) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c",
+				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1500m")}}}}}}
+	}
+	q, err := preemption.PrepareQueue([]*corev1.Pod{pod("web-1"), pod("web-2")}, preemption.QueueOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, nodes := range [][]*corev1.Node{{node("n1")}, {node("n1"), node("n2")}} {
+		snap, _, err := cluster.New(cluster.Input{Nodes: nodes})
+		if err != nil {
+			panic(err)
+		}
+		res, err := q.Schedule(snap)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%d nodes:", len(nodes))
+		for _, p := range res.Placements {
+			fmt.Printf(" %s->%q", p.Pod, p.Node)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// 1 nodes: default/web-1->"n1" default/web-2->""
+	// 2 nodes: default/web-1->"n1" default/web-2->"n2"
+}

@@ -118,17 +118,61 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 	if snap == nil {
 		return nil, fmt.Errorf("preemption: nil snapshot")
 	}
+	q, err := PrepareQueue(pending, opts)
+	if err != nil {
+		return nil, err
+	}
+	return q.Schedule(snap)
+}
+
+// Queue is a list of pending pods in queue order with what each pod's
+// compilation reads from the pod and the options alone done ahead
+// (placement.Prepare), so that the same queue can be scheduled against
+// several snapshots (what-if clusters) without compiling its pods again,
+// and prepared while a snapshot is being built. It is immutable and safe
+// for concurrent use; the pods must not change while it is used.
+type Queue struct {
+	order    []*corev1.Pod
+	keys     []string
+	prepared []*placement.Prepared
+	opts     QueueOptions
+}
+
+// PrepareQueue orders pending (SortQueue) and prepares every pod for
+// Queue.Schedule, in parallel with opts.Placement.Parallelism goroutines.
+// It returns an error for a nil pod; a pod's own invalid spec is its
+// outcome Error when the queue is scheduled. The pods are not modified.
+func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 	for i, p := range pending {
 		if p == nil {
 			return nil, fmt.Errorf("preemption: pending[%d] is nil", i)
 		}
 	}
+	order := SortQueue(pending)
+	q := &Queue{order: order, keys: make([]string, len(order)), prepared: make([]*placement.Prepared, len(order)), opts: opts}
+	par.Run(opts.Placement.Parallelism, len(order), func(i int) {
+		q.keys[i] = podNamespace(order[i]) + "/" + order[i].Name
+		q.prepared[i] = placement.Prepare(order[i], opts.Placement)
+	})
+	return q, nil
+}
+
+// Len returns the number of pods in the queue.
+func (q *Queue) Len() int { return len(q.order) }
+
+// Schedule is ScheduleQueue(snap, pending, opts) for the prepared pods and
+// options: the same result, the pods' preparation not redone. Neither snap
+// nor the queue is modified.
+func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("preemption: nil snapshot")
+	}
+	opts, order := q.opts, q.order
 	// Once for the run, rather than as every pod's Error outcome.
 	if err := opts.Placement.Version.CheckSnapshot(snap); err != nil {
 		return nil, fmt.Errorf("preemption: %w", err)
 	}
-	order := SortQueue(pending)
-	res := &QueueResult{QueueOrder: make([]string, len(order)), Evicted: []string{}}
+	res := &QueueResult{QueueOrder: append([]string(nil), q.keys...), Evicted: []string{}}
 	clock := opts.StartClock
 	if clock.IsZero() {
 		clock = DefaultStartClock()
@@ -142,9 +186,7 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 		}
 	}
 	placed := make(map[string]int, len(order))
-	for i, p := range order {
-		key := podNamespace(p) + "/" + p.Name
-		res.QueueOrder[i] = key
+	for i, key := range q.keys {
 		placed[key] = i
 		res.Placements = append(res.Placements, Placement{Pod: key})
 	}
@@ -158,17 +200,8 @@ func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOp
 		popts.Parallelism = opts.Placement.Parallelism
 	}
 	// PDB status is static during the run: the budgets are compiled once.
-	// What each pod's compilation reads from the pod alone does not depend
-	// on the cluster's state: done for every pod ahead. Both in parallel.
-	var pdbs *budgets
-	prepared := make([]*placement.Prepared, len(order))
-	par.Run(opts.Placement.Parallelism, len(order)+1, func(i int) {
-		if i == len(order) {
-			pdbs = compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
-			return
-		}
-		prepared[i] = placement.Prepare(order[i], opts.Placement)
-	})
+	pdbs := compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
+	prepared := q.prepared
 	// A bound pod's PodInfo is its compiled one (same spec) unless the
 	// snapshot computes requests by the pre-v1.36 rule.
 	reuseInfo := !snap.Input().WithoutPodLevelResize

@@ -1,12 +1,14 @@
 package preemption
 
 import (
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
@@ -100,4 +102,73 @@ func TestScheduleQueueBadInput(t *testing.T) {
 	assert.Contains(t, qr.Results[0].Error, "already bound")
 	assert.Equal(t, Scheduled, qr.Results[1].Outcome)
 	assert.Equal(t, []Placement{{"default/taken", ""}, {"default/next", "n1"}}, qr.Placements)
+}
+
+// TestQueueReuse: a prepared queue scheduled against several snapshots,
+// also at once from several goroutines, gives what ScheduleQueue gives on
+// each, and neither the queue nor the snapshots change (each run's
+// bindings and evictions stay in its own result).
+func TestQueueReuse(t *testing.T) {
+	pending := []*corev1.Pod{
+		mkPod("big", prio(100), cpu(2000), created(2)),
+		mkPod("small", prio(5), cpu(500), created(1), labelled("app", "web")),
+		mkPod("never", prio(100), cpu(2000), created(3), policy(corev1.PreemptNever)),
+		mkPod("bad", prio(5), cpu(100), created(4), func(p *corev1.Pod) {
+			p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+				TopologyKey: "zone", LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: "Bogus"}}}}}}}
+		}),
+	}
+	var snaps []*placement.Snapshot
+	for _, nodes := range [][]*corev1.Node{
+		{mkNode("n1", 2000), mkNode("n2", 2000)},
+		{mkNode("n1", 2000)},
+		{mkNode("n1", 4000), mkNode("n2", 500), mkNode("n3", 2500)},
+	} {
+		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: []*corev1.Pod{
+			mkPod("low-a", onNode("n1"), prio(1), cpu(1500), started(0)),
+		}})
+		require.NoError(t, err)
+		snaps = append(snaps, snap)
+	}
+	q, err := PrepareQueue(pending, QueueOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, len(pending), q.Len())
+	want := make([]*QueueResult, len(snaps))
+	for i, snap := range snaps {
+		want[i], err = ScheduleQueue(snap, pending, QueueOptions{})
+		require.NoError(t, err)
+	}
+	// The runs differ (else the test could not tell a stale queue).
+	assert.NotEqual(t, want[0].Placements, want[1].Placements)
+	assert.NotEqual(t, want[0].Placements, want[2].Placements)
+	got := make([][]*QueueResult, 4)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, snap := range snaps {
+				r, err := q.Schedule(snap)
+				assert.NoError(t, err)
+				got[g] = append(got[g], r)
+			}
+		}()
+	}
+	wg.Wait()
+	for g := range got {
+		for i := range snaps {
+			assert.Equal(t, want[i].QueueOrder, got[g][i].QueueOrder)
+			assert.Equal(t, want[i].Results, got[g][i].Results)
+			assert.Equal(t, want[i].Placements, got[g][i].Placements)
+			assert.Equal(t, want[i].Evicted, got[g][i].Evicted)
+		}
+	}
+	for _, snap := range snaps {
+		assert.Len(t, snap.Nodes()[0].Pods, 1, "the snapshot keeps its pods")
+	}
+
+	_, err = PrepareQueue([]*corev1.Pod{mkPod("a"), nil}, QueueOptions{})
+	assert.ErrorContains(t, err, "pending[1] is nil")
+	_, err = q.Schedule(nil)
+	assert.ErrorContains(t, err, "nil snapshot")
 }

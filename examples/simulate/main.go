@@ -26,7 +26,8 @@
 // to stderr and into the output's meta.warnings. -timing prints
 // "timing: evaluation 0.123s (snapshot 0.045s, schedule 0.078s)" to stderr:
 // the seconds from after decoding and normalization to before encoding, and
-// its two phases, building the snapshot and the mode's decisions (the
+// its two phases, building the snapshot (the schedule mode prepares its
+// pending pods meanwhile) and the mode's decisions (the
 // oracle's -timing reports its own snapshot under "framework setup" and its
 // decisions under the mode's name). The output
 // is deterministic: the same input gives the same bytes.
@@ -52,6 +53,7 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/scenario"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/preemption"
 )
 
 // config is the parsed command line.
@@ -75,6 +77,9 @@ type input struct {
 	pending  []*corev1.Pod // the scenario's pending pods, in input order
 	warnings []string
 	opts     placement.Options
+	// queue is the schedule mode's prepared pending pods (prepareQueue).
+	queue    *preemption.Queue
+	queueErr error
 }
 
 // output is what a mode produces: the JSON document and its text rendering.
@@ -83,15 +88,53 @@ type output struct {
 	text func(io.Writer) error
 }
 
-// modes maps -mode to its implementation. Each mode lives in its own file.
-var modes = map[string]func(*input) (*output, error){
-	"filter-score": runFilterScoreMode,
-	"schedule":     runScheduleMode,
+// mode is one -mode: run decides against the snapshot; prepare, when set,
+// does the part of the work that reads the scenario alone, beside the
+// snapshot's building (evaluate).
+type mode struct {
+	prepare func(*input)
+	run     func(*input) (*output, error)
 }
 
-// runScheduleMode adapts schedule.go's runSchedule to the mode signature.
+// modes maps -mode to its implementation. Each mode lives in its own file.
+var modes = map[string]mode{
+	"filter-score": {run: runFilterScoreMode},
+	"schedule":     {prepare: prepareQueue, run: runScheduleMode},
+}
+
+// evaluate is the window -timing measures: it builds the snapshot while
+// the mode prepares (on another goroutine), then runs the mode. built is
+// when both were done.
+func evaluate(in *input, m mode) (out *output, built time.Time, err error) {
+	prepared := make(chan struct{})
+	if m.prepare != nil {
+		go func() {
+			defer close(prepared)
+			m.prepare(in)
+		}()
+	} else {
+		close(prepared)
+	}
+	in.snap, err = buildSnapshot(in)
+	<-prepared
+	built = time.Now()
+	if err != nil {
+		return nil, built, err
+	}
+	out, err = m.run(in)
+	return out, built, err
+}
+
+// runScheduleMode adapts schedule.go's runSchedule to the mode signature,
+// preparing the queue first when evaluate did not.
 func runScheduleMode(in *input) (*output, error) {
-	out, err := runSchedule(in.snap, in.pending, in.warnings, in.opts)
+	if in.queue == nil && in.queueErr == nil {
+		prepareQueue(in)
+	}
+	if in.queueErr != nil {
+		return nil, in.queueErr
+	}
+	out, err := runSchedule(in.snap, in.queue, in.warnings, in.opts)
 	if err != nil {
 		return nil, err
 	}
@@ -200,12 +243,7 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
-	in.snap, err = buildSnapshot(in)
-	if err != nil {
-		return err
-	}
-	built := time.Now()
-	out, err := mode(in)
+	out, built, err := evaluate(in, mode)
 	if err != nil {
 		return err
 	}

@@ -42,11 +42,7 @@ func benchWindow(b *testing.B, mode string) {
 		runtime.GC()
 		b.StartTimer()
 		in := *in0
-		var err error
-		if in.snap, err = buildSnapshot(&in); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := modes[mode](&in); err != nil {
+		if _, _, err := evaluate(&in, modes[mode]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -60,7 +56,8 @@ func benchEval(b *testing.B, mode string) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := modes[mode](in); err != nil {
+		in.queue, in.queueErr = nil, nil
+		if _, err := modes[mode].run(in); err != nil {
 			b.Fatal(err)
 		}
 	}

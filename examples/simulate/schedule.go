@@ -10,8 +10,6 @@ import (
 	"runtime"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/schedkit/schedkit/internal/par"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
@@ -94,21 +92,33 @@ func pluginStatus(s sched.Status) placement.PluginStatus {
 	return placement.PluginStatus{Plugin: s.Plugin, Code: s.Code.String(), Reasons: s.Reasons}
 }
 
-// runSchedule schedules the normalized scenario's pending pods against snap
-// (preemption.ScheduleQueue) with the given profile options and returns the
-// schedule-mode document. warnings are the normalization warnings to report
-// in meta.
-func runSchedule(snap *placement.Snapshot, pending []*corev1.Pod, warnings []string, opts placement.Options) (*scheduleOutput, error) {
-	// The queue is sequential (each pod sees the previous bindings), so the
-	// cores can only share each pod's work: its per-pod phases (filter,
-	// scores, topology PreFilters, 20-100 us on 1000 nodes) and
-	// preemption's dry runs. Waking an idle core costs about as much on
-	// small VMs (100 us), so the sharing goes through internal/par's
-	// helpers, which stay awake between the phases, and the caller never
-	// waits for one to wake. Results do not depend on it.
-	popts := preemption.Options{Parallelism: runtime.GOMAXPROCS(0)}
+// queueOptions are the schedule mode's options for the profile options
+// given. The queue is sequential (each pod sees the previous bindings), so
+// the cores can only share each pod's work: its per-pod phases (filter,
+// scores, topology PreFilters, 20-100 us on 1000 nodes) and preemption's
+// dry runs. Waking an idle core costs about as much on small VMs (100 us),
+// so the sharing goes through internal/par's helpers, which stay awake
+// between the phases, and the caller never waits for one to wake. Results
+// do not depend on it.
+func queueOptions(opts placement.Options) preemption.QueueOptions {
 	opts.Parallelism = runtime.GOMAXPROCS(0)
-	qr, err := preemption.ScheduleQueue(snap, pending, preemption.QueueOptions{Placement: opts, Preemption: popts, KeepNodeStatuses: true})
+	return preemption.QueueOptions{Placement: opts, Preemption: preemption.Options{Parallelism: opts.Parallelism}, KeepNodeStatuses: true}
+}
+
+// prepareQueue prepares the scenario's pending pods (preemption.PrepareQueue);
+// it reads neither the snapshot nor the warnings, so evaluate runs it
+// beside the snapshot's building.
+func prepareQueue(in *input) {
+	in.queue, in.queueErr = preemption.PrepareQueue(in.pending, queueOptions(in.opts))
+}
+
+// runSchedule schedules the prepared queue against snap with the given
+// profile options (preemption.Queue.Schedule, what ScheduleQueue does) and
+// returns the schedule-mode document. warnings are the normalization
+// warnings to report in meta.
+func runSchedule(snap *placement.Snapshot, q *preemption.Queue, warnings []string, opts placement.Options) (*scheduleOutput, error) {
+	opts.Parallelism = runtime.GOMAXPROCS(0)
+	qr, err := q.Schedule(snap)
 	if err != nil {
 		return nil, err
 	}
