@@ -115,17 +115,13 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	namespaces := make(map[string]map[string]string, len(in.Namespaces))
 	nsPath := field.NewPath("namespaces")
 	for i, ns := range in.Namespaces {
-		p := func() *field.Path { return nsPath.Index(i) }
-		switch {
-		case ns == nil:
-			errs = append(errs, field.Required(p(), "namespace must not be null"))
-			continue
-		case ns.Name == "":
-			errs = append(errs, field.Required(p().Child("metadata", "name"), ""))
-			continue
+		var name string
+		if ns != nil {
+			name = ns.Name
 		}
-		if _, dup := namespaces[ns.Name]; dup {
-			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), ns.Name))
+		_, taken := namespaces[name]
+		if e := identityError(func() *field.Path { return nsPath.Index(i) }, "namespace", ns == nil, name, taken); e != nil {
+			errs = append(errs, e)
 			continue
 		}
 		// The API server always sets kubernetes.io/metadata.name.
@@ -305,16 +301,13 @@ func validateNodes(nodes []*corev1.Node, quantities bool) (field.ErrorList, []*c
 	valid := make([]*corev1.Node, 0, len(nodes))
 	for i, n := range nodes {
 		p := func() *field.Path { return nodesPath.Index(i) }
-		switch {
-		case n == nil:
-			errs = append(errs, field.Required(p(), "node must not be null"))
-			continue
-		case n.Name == "":
-			errs = append(errs, field.Required(p().Child("metadata", "name"), ""))
-			continue
+		var name string
+		if n != nil {
+			name = n.Name
 		}
-		if _, dup := byName[n.Name]; dup {
-			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), n.Name))
+		_, taken := byName[name]
+		if e := identityError(p, "node", n == nil, name, taken); e != nil {
+			errs = append(errs, e)
 			continue
 		}
 		if quantities {
@@ -335,6 +328,21 @@ func validateNodes(nodes []*corev1.Node, quantities bool) (field.ErrorList, []*c
 		byName[n.Name] = i
 	}
 	return errs, valid, byName
+}
+
+// identityError is New's check of an input node's or namespace's identity,
+// with the API server's texts: absent (nil), unnamed, or its name taken by
+// an earlier object of its kind. nil when none applies.
+func identityError(p func() *field.Path, kind string, isNil bool, name string, taken bool) *field.Error {
+	switch {
+	case isNil:
+		return field.Required(p(), kind+" must not be null")
+	case name == "":
+		return field.Required(p().Child("metadata", "name"), "")
+	case taken:
+		return field.Duplicate(p().Child("metadata", "name"), name)
+	}
+	return nil
 }
 
 // hasNegativeQuantity reports whether a node has a negative allocatable or
