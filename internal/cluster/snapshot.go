@@ -111,7 +111,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// validated again in full below (the rare error path), so that the
 	// errors and the pods' node indexes are what a serial pass gives.
 	nodeErrs, valid, byName := validateNodes(in.Nodes, false)
-	errs := append(field.ErrorList(nil), nodeErrs...)
+	var nsErrs field.ErrorList
 	namespaces := make(map[string]map[string]string, len(in.Namespaces))
 	nsPath := field.NewPath("namespaces")
 	for i, ns := range in.Namespaces {
@@ -121,7 +121,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		}
 		_, taken := namespaces[name]
 		if e := identityError(func() *field.Path { return nsPath.Index(i) }, "namespace", ns == nil, name, taken); e != nil {
-			errs = append(errs, e)
+			nsErrs = append(nsErrs, e)
 			continue
 		}
 		// The API server always sets kubernetes.io/metadata.name.
@@ -144,9 +144,9 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	index := newLabelIndex()
 	prep, negativeNode := preparePods(in.Pods, in.Nodes, in.WithoutPodLevelResize, byName, par)
 	if negativeNode {
-		nsErrs := errs[len(nodeErrs):]
+		// New fails; the pods' node indexes are redone for its warnings
+		// (what is interned on the way is discarded with the snapshot).
 		nodeErrs, valid, byName = validateNodes(in.Nodes, true)
-		errs = append(append(field.ErrorList(nil), nodeErrs...), nsErrs...)
 		for i, pod := range in.Pods {
 			if pod != nil && pod.Name != "" {
 				prep[i].node = -1
@@ -156,6 +156,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			}
 		}
 	}
+	errs := append(nodeErrs, nsErrs...)
 	// images holds every node's image states by node index; a large input
 	// has them built on the other goroutine too (the node building below
 	// does not read them), before the label work.
