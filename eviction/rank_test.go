@@ -1,6 +1,7 @@
 package eviction
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -222,6 +223,14 @@ func TestTaintEvictionTime(t *testing.T) {
 		{"an effect that does not match does not tolerate", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}, TaintEvictNow, 0, 0},
 		{"an empty operator means Equal", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Value: "v"}}, TaintNever, 0, 1},
 		{"Lt is off in v1.36", []corev1.Taint{{Key: "k", Value: "3", Effect: corev1.TaintEffectNoExecute}}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpLt, Value: "5"}}, TaintEvictNow, 0, 0},
+		// getMinTolerationTime multiplies the seconds by time.Second in
+		// int64 nanoseconds: beyond ~292 years the duration wraps, and
+		// processPodOnNode takes a negative one for forever (evl oracle).
+		{"largest exact duration", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists, TolerationSeconds: sec(9223372036)}}, TaintEvictAfter, 9223372036 * time.Second, 1},
+		{"overflow to a negative duration tolerates forever", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists, TolerationSeconds: sec(9223372037)}}, TaintNever, 0, 1},
+		{"overflow wraps to a positive duration", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists, TolerationSeconds: sec(20000000000)}}, TaintEvictAfter, 1553255926*time.Second + 290448384, 1},
+		{"overflow wraps to exactly zero: evict now", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists, TolerationSeconds: sec(1 << 55)}}, TaintEvictNow, 0, 1},
+		{"math.MaxInt64 seconds is forever", []corev1.Taint{noExec}, []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists, TolerationSeconds: sec(math.MaxInt64)}}, TaintNever, 0, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -232,6 +241,11 @@ func TestTaintEvictionTime(t *testing.T) {
 			assert.Equal(t, tc.decision, got.Decision)
 			assert.Equal(t, tc.after, got.EvictAfter)
 			assert.Len(t, got.UsedTolerations, tc.used)
+			if tc.decision == TaintNever {
+				assert.Equal(t, int64(-1), got.MinTolerationSeconds)
+			} else if tc.decision == TaintEvictAfter {
+				assert.Equal(t, int64(tc.after/time.Second), got.MinTolerationSeconds)
+			}
 		})
 	}
 }

@@ -36,9 +36,13 @@ type TaintEviction struct {
 	// UsedTolerations holds, per taint in order, the first toleration that
 	// tolerates it (copies; empty unless AllTolerated).
 	UsedTolerations []corev1.Toleration
-	// MinTolerationSeconds is the smallest tolerationSeconds in use (0 when
-	// one is <= 0, -1 for forever); meaningful only when there are NoExecute
-	// taints and all are tolerated.
+	// MinTolerationSeconds is the controller's minimum toleration time in
+	// seconds: the smallest tolerationSeconds in use (0 when one is <= 0),
+	// -1 for forever; meaningful only when there are NoExecute taints and
+	// all are tolerated. As upstream converts the seconds to a
+	// time.Duration, a value above math.MaxInt64 nanoseconds (about 292
+	// years) wraps around: what remains is reported, and -1 (forever) when
+	// it wrapped to a negative duration.
 	MinTolerationSeconds int64
 	// Decision is the controller's verdict: TaintNone, TaintEvictNow,
 	// TaintEvictAfter or TaintNever.
@@ -68,15 +72,17 @@ func TaintEvictionTime(node *corev1.Node, pod *corev1.Pod) TaintEviction {
 	case !out.AllTolerated:
 		out.Decision = TaintEvictNow
 	default:
-		out.MinTolerationSeconds = minTolerationSeconds(out.UsedTolerations)
+		d := minTolerationTime(out.UsedTolerations)
+		out.MinTolerationSeconds = int64(d / time.Second)
 		switch {
-		case out.MinTolerationSeconds < 0:
+		case d < 0:
+			out.MinTolerationSeconds = -1
 			out.Decision = TaintNever
-		case out.MinTolerationSeconds == 0:
+		case d == 0:
 			out.Decision = TaintEvictNow
 		default:
 			out.Decision = TaintEvictAfter
-			out.EvictAfter = time.Duration(out.MinTolerationSeconds) * time.Second
+			out.EvictAfter = d
 		}
 	}
 	return out
@@ -111,9 +117,13 @@ func ToleratesTaint(t *corev1.Toleration, taint *corev1.Taint) bool {
 	return taints.Tolerates(t, taint)
 }
 
-// minTolerationSeconds is getMinTolerationTime in seconds: 0 without
-// tolerations or when one is <= 0, -1 when none is bounded.
-func minTolerationSeconds(tols []corev1.Toleration) int64 {
+// minTolerationTime is getMinTolerationTime
+// (pkg/controller/tainteviction/taint_eviction.go): 0 without tolerations or
+// when one is <= 0, -1 when none is bounded (or the smallest is
+// math.MaxInt64), else the smallest tolerationSeconds times time.Second,
+// wrapping around on overflow as upstream's multiplication does
+// (processPodOnNode then takes a negative result for forever).
+func minTolerationTime(tols []corev1.Toleration) time.Duration {
 	if len(tols) == 0 {
 		return 0
 	}
@@ -130,5 +140,5 @@ func minTolerationSeconds(tols []corev1.Toleration) int64 {
 	if m == math.MaxInt64 {
 		return -1
 	}
-	return m
+	return time.Duration(m) * time.Second
 }
