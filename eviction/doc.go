@@ -121,4 +121,11 @@
 //     nodes, ties to the lowest name, where upstream picks at random).
 //   - Rankings are stable sorts; upstream's sort.Sort leaves ties in an
 //     unspecified order.
+//   - A budget that fails validation is an error, wherever it is: the API
+//     server never stores one, so it signals a caller's mistake. Upstream
+//     code handed one anyway (as the evl oracle does, which defaults but
+//     does not validate) takes an unparsable selector to match no pod in
+//     the Eviction API (EvictionREST.getPodDisruptionBudgets, and only for
+//     budgets in the pod's namespace) and reports SyncFailed with the
+//     parser's message in the disruption controller.
 package eviction
