@@ -313,6 +313,11 @@ func placeScheduled(view *placement.Snapshot, drained map[string]bool, evs []Pla
 		best := 0
 		if len(feasible) > 1 {
 			sc := c.Score(feasible)
+			if sc.Err != nil {
+				// The scheduler's cycle fails on an out-of-range score.
+				unplaced[evs[i].From]++
+				continue
+			}
 			for k := range feasible {
 				if sc.Total[k] > sc.Total[best] {
 					best = k

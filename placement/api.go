@@ -75,7 +75,15 @@ type NodeResult struct {
 	Status              PluginStatus   `json:"status"`                        // what upstream records: the first failure
 	Filters             []PluginStatus `json:"filters,omitempty"`             // every Filter plugin run on its own, in profile order
 	Scores              []PluginScore  `json:"scores,omitempty"`              // feasible nodes only, in profile order
-	TotalScore          int64          `json:"totalScore"`                    // the sum of Scores' Weighted
+	TotalScore          *int64         `json:"totalScore,omitempty"`          // the sum of Scores' Weighted; nil when not scored
+}
+
+// Total returns TotalScore, 0 when the node was not scored.
+func (n *NodeResult) Total() int64 {
+	if n.TotalScore == nil {
+		return 0
+	}
+	return *n.TotalScore
 }
 
 // PreFilterResult is what the PreFilter phase decided.

@@ -174,7 +174,7 @@ func TestConformanceFilterScore(t *testing.T) {
 					if en.Feasible {
 						assert.Equal(t, weighted(en.Scores), weighted(an.Scores), "%s on %s scores", ep.Pod, en.Node)
 						require.NotNil(t, en.Total)
-						assert.Equal(t, *en.Total, an.TotalScore, "%s on %s total", ep.Pod, en.Node)
+						assert.Equal(t, *en.Total, an.Total(), "%s on %s total", ep.Pod, en.Node)
 					}
 				}
 			}

@@ -36,6 +36,10 @@ type Decision struct {
 	Statuses []Status
 	// Message is upstream's FitError text when no node is feasible.
 	Message string
+	// Err is the scoring phase's error (a score out of range): upstream's
+	// cycle then fails and Node is "". Decide and Schedule do not score a
+	// lone feasible node, so they never report one for it.
+	Err *ScoreRangeError
 }
 
 // Schedule runs one scheduling cycle for the compiled pod: PreEnqueue,
@@ -115,6 +119,10 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 		return d
 	}
 	s := c.Score(feasible)
+	if s.Err != nil {
+		d.Err = s.Err
+		return d
+	}
 	best := 0
 	for k := 1; k < len(feasible); k++ {
 		if s.Total[k] > s.Total[best] {
@@ -263,7 +271,19 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 		}
 		return r
 	}
+	if r.Error != "" {
+		// A filter's Error aborts upstream's cycle before scoring.
+		return r
+	}
 	s := c.Score(feasible)
+	scored := len(feasible) // nodes whose scores are listed
+	if s.Err != nil {
+		// The cycle fails: no best node; the nodes before the one with the
+		// invalid score keep theirs (they were checked, in node order, as
+		// the reference oracle reports them).
+		r.Error = s.Err.Error()
+		scored = s.Err.Index
+	}
 	for p := range numScores {
 		if s.Skipped[p] && s.Weights[p] != 0 {
 			r.PreScoreSkippedPlugins = append(r.PreScoreSkippedPlugins, scoreNames[p])
@@ -277,8 +297,9 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 			run++
 		}
 	}
-	scoreBlock := make([]PluginScore, len(feasibleIdx)*run)
-	for k, i := range feasibleIdx {
+	scoreBlock := make([]PluginScore, scored*run)
+	totals := make([]int64, scored)
+	for k, i := range feasibleIdx[:scored] {
 		nr := &r.Nodes[i]
 		nr.Scores = scoreBlock[k*run : k*run : (k+1)*run]
 		for p := range numScores {
@@ -288,10 +309,14 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 			nr.Scores = append(nr.Scores, PluginScore{Plugin: scoreNames[p], Raw: s.Raw[p][k],
 				Normalized: s.Normalized[p][k], Weight: s.Weights[p], Weighted: s.Normalized[p][k] * s.Weights[p]})
 		}
-		nr.TotalScore = s.Total[k]
+		totals[k] = s.Total[k]
+		nr.TotalScore = &totals[k]
 		if k == 0 || s.Total[k] > top {
 			top = s.Total[k]
 		}
+	}
+	if s.Err != nil {
+		return r
 	}
 	for k, i := range feasibleIdx {
 		if s.Total[k] == top {

@@ -48,7 +48,7 @@ func ExampleEvaluate() {
 		panic(err)
 	}
 	for _, n := range res.Nodes {
-		fmt.Printf("%s feasible=%v %s %v total=%d\n", n.Node, n.Feasible, n.Status.Code, n.Status.Reasons, n.TotalScore)
+		fmt.Printf("%s feasible=%v %s %v total=%d\n", n.Node, n.Feasible, n.Status.Code, n.Status.Reasons, n.Total())
 	}
 	fmt.Println("best:", res.BestNodes)
 	// Output:

@@ -180,7 +180,7 @@ func TestProperties(t *testing.T) {
 			require.Equal(t, r.BestNodes[0], d.Node)
 			for _, nr := range r.Nodes {
 				if nr.Feasible {
-					require.LessOrEqual(t, nr.TotalScore, d.TotalScore)
+					require.LessOrEqual(t, nr.Total(), d.TotalScore)
 				}
 			}
 		})

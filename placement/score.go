@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -39,6 +40,29 @@ type Scores struct {
 	Raw        [numScores][]int64
 	Normalized [numScores][]int64
 	Total      []int64
+	// Err is set when a normalized score lies outside [0, MaxNodeScore],
+	// which upstream's weighting rejects (an int64 overflow in the
+	// resource plugins' arithmetic on absurd quantities can give one): the
+	// scheduling cycle then fails with this error and chooses no node.
+	Err *ScoreRangeError
+}
+
+// ScoreRangeError is the error of RunScorePlugins
+// (pkg/scheduler/framework/runtime/framework.go, v1.36) for a normalized
+// score outside [0, MaxNodeScore]. Upstream checks the nodes in parallel and
+// reports whichever it meets first; schedkit reports the first feasible node
+// that has one (Index, in the order given to Score), and on it the first
+// plugin in profile order (what the reference oracle reports too).
+type ScoreRangeError struct {
+	Plugin string
+	Node   string
+	Index  int
+	Score  int64
+}
+
+func (e *ScoreRangeError) Error() string {
+	return fmt.Sprintf("applying score defaultWeights on Score plugins: plugin %q returns an invalid score %d, it should in the range of [%d, %d] after normalizing",
+		e.Plugin, e.Score, 0, sched.MaxNodeScore)
 }
 
 // Score runs PreScore, Score and NormalizeScore of every Score plugin over
@@ -131,6 +155,7 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 			s.Raw[sInterPodAffinity], s.Normalized[sInterPodAffinity] = ipaRaw, ipaNorm
 		}
 	}
+	bad, badAt := -1, len(feasible)
 	for p := range numScores {
 		if s.Skipped[p] {
 			continue
@@ -138,7 +163,13 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 		w := s.Weights[p]
 		for i, v := range s.Normalized[p] {
 			s.Total[i] += v * w
+			if (v < 0 || v > sched.MaxNodeScore) && i < badAt {
+				bad, badAt = p, i
+			}
 		}
+	}
+	if bad >= 0 {
+		s.Err = &ScoreRangeError{Plugin: scoreNames[bad], Node: feasible[badAt].Name, Index: badAt, Score: s.Normalized[bad][badAt]}
 	}
 	return s
 }

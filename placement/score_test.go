@@ -145,7 +145,60 @@ func TestScoreWeights(t *testing.T) {
 			}
 			total += s.Weighted
 		}
-		assert.Equal(t, total, n.TotalScore)
+		assert.Equal(t, total, n.Total())
 	}
 	assert.Equal(t, []string{"b"}, r.BestNodes)
+}
+
+// TestScoreOutOfRange: RunScorePlugins (framework.go) rejects a normalized
+// score outside [0, MaxNodeScore], which NodeResourcesFit's int64
+// arithmetic gives on a node whose allocatable overflows it: the cycle
+// fails with the first such score in node order, no node is chosen, and
+// the report lists the scores of the nodes before it only (evl oracle).
+// Upstream does not score a lone feasible node, so Decide does not fail
+// on one.
+func TestScoreOutOfRange(t *testing.T) {
+	huge := func(name string) *corev1.Node { return mkNode(name, "93233720368547858m", "93233720578262958") }
+	const want = `applying score defaultWeights on Score plugins: plugin "NodeResourcesFit" returns an invalid score -97, it should in the range of [0, 100] after normalizing`
+	t.Run("first node", func(t *testing.T) {
+		got, r := scoresOf(t, []*corev1.Node{huge("a-huge"), mkNode("b", "4", "8Gi")}, nil, mkPod("p"), Options{})
+		assert.Equal(t, want, r.Error)
+		assert.Empty(t, r.BestNodes)
+		assert.Equal(t, []string{"a-huge", "b"}, r.FeasibleNodes)
+		assert.Empty(t, got["a-huge"])
+		assert.Empty(t, got["b"], "after the invalid node nothing is listed")
+		for _, n := range r.Nodes {
+			assert.Nil(t, n.TotalScore, n.Node)
+		}
+	})
+	t.Run("second node", func(t *testing.T) {
+		got, r := scoresOf(t, []*corev1.Node{mkNode("a", "4", "8Gi"), huge("b-huge"), mkNode("c", "4", "8Gi")}, nil, mkPod("p"), Options{})
+		assert.Equal(t, want, r.Error)
+		assert.Empty(t, r.BestNodes)
+		assert.Equal(t, [2]int64{97, 97}, got["a"][sched.NodeResourcesFit], "checked before the invalid one")
+		require.NotNil(t, r.Nodes[0].TotalScore)
+		assert.Empty(t, got["b-huge"])
+		assert.Empty(t, got["c"])
+	})
+	t.Run("Decide", func(t *testing.T) {
+		snap, _, err := NewSnapshot(SnapshotInput{Nodes: []*corev1.Node{mkNode("a", "4", "8Gi"), huge("b-huge")}})
+		require.NoError(t, err)
+		c, err := Compile(snap, mkPod("p"), Options{})
+		require.NoError(t, err)
+		d := c.Decide()
+		require.NotNil(t, d.Err)
+		assert.Equal(t, want, d.Err.Error())
+		assert.Equal(t, "b-huge", d.Err.Node)
+		assert.Equal(t, 1, d.Err.Index)
+		assert.Empty(t, d.Node)
+		assert.Equal(t, 2, d.Feasible)
+
+		snap, _, err = NewSnapshot(SnapshotInput{Nodes: []*corev1.Node{huge("b-huge")}})
+		require.NoError(t, err)
+		c, err = Compile(snap, mkPod("p"), Options{})
+		require.NoError(t, err)
+		d = c.Decide()
+		assert.Nil(t, d.Err, "a lone feasible node is not scored")
+		assert.Equal(t, "b-huge", d.Node)
+	})
 }

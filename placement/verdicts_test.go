@@ -49,7 +49,7 @@ func referenceNodes(c *Compiled) []NodeResult {
 func verdictsOnly(in []NodeResult) []NodeResult {
 	out := make([]NodeResult, len(in))
 	for i, nr := range in {
-		nr.Scores, nr.TotalScore = nil, 0
+		nr.Scores, nr.TotalScore = nil, nil
 		out[i] = nr
 	}
 	return out

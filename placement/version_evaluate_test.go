@@ -170,7 +170,7 @@ func TestEvaluateVersionRules(t *testing.T) {
 						if want.bal >= 0 {
 							assert.Equal(t, want.bal, raw[sched.NodeResourcesBalancedAllocation], "%s NodeResourcesBalancedAllocation", n.Node)
 						}
-						assert.Equal(t, want.total, n.TotalScore, "%s total", n.Node)
+						assert.Equal(t, want.total, n.Total(), "%s total", n.Node)
 					}
 				})
 			}

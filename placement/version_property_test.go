@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -224,8 +225,10 @@ func TestVersionProperties(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			w := verGenWorld(t, true)
 			a, b := verEvaluate(t, w, V1_35), verEvaluate(t, w, V1_34)
-			if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
-				t.Fatalf("v1.35 %+v\nv1.34 %+v", a, b)
+			ja, errA := json.Marshal(a)
+			jb, errB := json.Marshal(b)
+			if errA != nil || errB != nil || string(ja) != string(jb) {
+				t.Fatalf("v1.35 %s\nv1.34 %s", ja, jb)
 			}
 		})
 	})

@@ -12,7 +12,7 @@ import (
 func (n *NodeResult) Why() string {
 	var b strings.Builder
 	if n.Feasible {
-		fmt.Fprintf(&b, "%s: feasible, score %d", n.Node, n.TotalScore)
+		fmt.Fprintf(&b, "%s: feasible, score %d", n.Node, n.Total())
 		var parts []string
 		for _, s := range n.Scores {
 			if s.Weighted != 0 {

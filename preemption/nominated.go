@@ -137,7 +137,7 @@ func withNominated(c *placement.Compiled, d placement.Decision, nm *nominator) (
 		}
 	}
 	out.Feasible = len(feasible)
-	out.Node, out.TotalScore = "", 0
+	out.Node, out.TotalScore, out.Err = "", 0, nil
 	if len(feasible) == 0 {
 		out.Statuses = make([]sched.Status, len(nodes))
 		var report *placement.Result
@@ -165,7 +165,16 @@ func withNominated(c *placement.Compiled, d placement.Decision, nm *nominator) (
 		out.Message = FitErrorMessage(len(nodes), counts)
 		return out, nil
 	}
+	if len(feasible) == 1 {
+		// As Decide: upstream does not score a lone feasible node.
+		out.Node = feasible[0].Name
+		return out, nil
+	}
 	s := c.Score(feasible)
+	if s.Err != nil {
+		out.Err = s.Err
+		return out, nil
+	}
 	best := 0
 	for k := 1; k < len(feasible); k++ {
 		if s.Total[k] > s.Total[best] {

@@ -326,6 +326,9 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 // failed PreFilter or a Filter plugin error on some node (upstream's
 // findNodesThatPassFilters then aborts the cycle).
 func cycleError(d *placement.Decision) (string, bool) {
+	if d.Err != nil {
+		return d.Err.Error(), true
+	}
 	if d.PreFilter.Code == sched.Error {
 		return d.PreFilter.String(), true
 	}

@@ -1,6 +1,7 @@
 package preemption
 
 import (
+	"k8s.io/apimachinery/pkg/api/resource"
 	"sync"
 	"testing"
 	"time"
@@ -171,4 +172,25 @@ func TestQueueReuse(t *testing.T) {
 	assert.ErrorContains(t, err, "pending[1] is nil")
 	_, err = q.Schedule(nil)
 	assert.ErrorContains(t, err, "nil snapshot")
+}
+
+// TestScheduleQueueInvalidScore: a score outside [0, 100] (here
+// NodeResourcesFit's int64 overflow on an absurd allocatable) fails the
+// pod's cycle, as RunScorePlugins does: no binding, no preemption, and the
+// next pod is scheduled on the unchanged cluster.
+func TestScheduleQueueInvalidScore(t *testing.T) {
+	huge := mkNode("huge", 93233720368547858)
+	huge.Status.Allocatable[corev1.ResourceMemory] = *resource.NewQuantity(93233720578262958, resource.DecimalSI)
+	nodes := []*corev1.Node{huge, mkNode("small", 2000)}
+	snap, _, err := cluster.New(cluster.Input{Nodes: nodes})
+	require.NoError(t, err)
+	qr, err := ScheduleQueue(snap, []*corev1.Pod{mkPod("p", created(0)), mkPod("q", cpu(3000), created(1))}, QueueOptions{})
+	require.NoError(t, err)
+	require.Len(t, qr.Results, 2)
+	p := qr.Results[0]
+	assert.Equal(t, Failed, p.Outcome)
+	assert.Equal(t, 2, p.FeasibleNodes)
+	assert.Contains(t, p.Error, `plugin "NodeResourcesFit" returns an invalid score`)
+	assert.Nil(t, p.Preemption)
+	assert.Equal(t, []Placement{{"default/p", ""}, {"default/q", "huge"}}, qr.Placements, "one feasible node is not scored")
 }

@@ -157,7 +157,7 @@ func writePodText(b *strings.Builder, r *placement.Result) {
 func bestTotal(r *placement.Result) int64 {
 	for _, n := range r.Nodes {
 		if len(r.BestNodes) > 0 && n.Node == r.BestNodes[0] {
-			return n.TotalScore
+			return n.Total()
 		}
 	}
 	return 0
@@ -187,8 +187,8 @@ func writeScoreTable(b *strings.Builder, r *placement.Result) {
 	}
 	sortPlugins(plugins)
 	sort.SliceStable(feasible, func(i, j int) bool {
-		if feasible[i].TotalScore != feasible[j].TotalScore {
-			return feasible[i].TotalScore > feasible[j].TotalScore
+		if feasible[i].Total() != feasible[j].Total() {
+			return feasible[i].Total() > feasible[j].Total()
 		}
 		return feasible[i].Node < feasible[j].Node
 	})
@@ -214,7 +214,7 @@ func writeScoreTable(b *strings.Builder, r *placement.Result) {
 		if best[n.Node] {
 			mark = "*"
 		}
-		row := []string{mark, n.Node, strconv.FormatInt(n.TotalScore, 10)}
+		row := []string{mark, n.Node, strconv.FormatInt(n.Total(), 10)}
 		byPlugin := map[string]int64{}
 		for _, s := range n.Scores {
 			byPlugin[s.Plugin] = s.Weighted

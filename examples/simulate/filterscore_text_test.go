@@ -18,11 +18,12 @@ func TestTextReportBranches(t *testing.T) {
 			Filters: []placement.PluginStatus{{Plugin: plugin, Code: code, Reasons: reasons}}}
 	}
 	feasible := func(name string, fit, taint int64) placement.NodeResult {
+		total := fit + taint
 		return placement.NodeResult{Node: name, Feasible: true, Status: placement.PluginStatus{Code: "Success"},
 			Scores: []placement.PluginScore{
 				{Plugin: "NodeResourcesFit", Normalized: fit, Weight: 1, Weighted: fit},
 				{Plugin: "TaintToleration", Normalized: taint / 3, Weight: 3, Weighted: taint},
-			}, TotalScore: fit + taint}
+			}, TotalScore: &total}
 	}
 	out := &filterScoreOutput{
 		Meta: filterScoreMeta{Mode: "filter-score", KubernetesVersion: "v1.35", Nodes: 7, PendingPods: 2, Warnings: []string{"pod x: ignored"}},
