@@ -64,6 +64,9 @@
 //     kubernetes/kubernetes#135573; Skip for a best-effort pod), ImageLocality 1
 //     (container images and image volumes). PreScore Skip is reported in
 //     Result.PreScoreSkippedPlugins; a skipped plugin contributes nothing.
+//   - A normalized score outside [0, 100] (int64 overflow on absurd
+//     quantities) fails the cycle as RunScorePlugins does: Decision.Err and
+//     Result.Error carry a ScoreRangeError, and no node is chosen.
 //   - When no node is feasible, Result.Message is FitError's text:
 //     "0/N nodes are available: " and the sorted histogram of the nodes'
 //     reasons, or the PreFilter message.
