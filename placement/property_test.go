@@ -181,6 +181,12 @@ func TestProperties(t *testing.T) {
 			for _, nr := range r.Nodes {
 				if nr.Feasible {
 					require.LessOrEqual(t, nr.Total(), d.TotalScore)
+					// A chosen node means every score was in range
+					// (RunScorePlugins fails the cycle otherwise).
+					require.NotNil(t, nr.TotalScore, nr.Node)
+					for _, ps := range nr.Scores {
+						require.True(t, ps.Normalized >= 0 && ps.Normalized <= MaxNodeScore, "%s %s %d", nr.Node, ps.Plugin, ps.Normalized)
+					}
 				}
 			}
 		})
