@@ -18,7 +18,7 @@ var evKinds = []string{"eviction", "pdb-status", "drain-filter", "memory-ranking
 // eviction package's public API, exactly as the command writes them, and
 // compares with upstream's answer under compare.py's rules (evlcase).
 func TestEvictionConformance(t *testing.T) {
-	files := []string{"../../testdata/evl/cases.json", "../../testdata/evl/eviction-seeds.json", "../../testdata/evl/eviction-hand.json"}
+	files := []string{"../../testdata/evl/cases.json", "../../testdata/evl/eviction-seeds.json", "../../testdata/evl/eviction-hand.json", "../../testdata/evl/eviction-doc.json"}
 	evlcase.Check(t, files, evKinds, func(c evlcase.Case) (any, error) {
 		got, ok, err := answerEviction(c.Kind, c.Input)
 		if !ok {

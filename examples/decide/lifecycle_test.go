@@ -19,7 +19,7 @@ var lcKinds = []string{"pod-phase-conditions", "container-transition", "graceful
 // exactly as the command writes them, and compares under compare.py's rules
 // (evlcase).
 func TestLifecycleConformance(t *testing.T) {
-	files := []string{"../../testdata/evl/cases.json", "../../testdata/evl/lifecycle-seeds.json", "../../testdata/evl/lifecycle-hand.json"}
+	files := []string{"../../testdata/evl/cases.json", "../../testdata/evl/lifecycle-seeds.json", "../../testdata/evl/lifecycle-hand.json", "../../testdata/evl/lifecycle-doc.json"}
 	evlcase.Check(t, files, lcKinds, func(c evlcase.Case) (any, error) {
 		got, ok, err := answerLifecycle(c.Kind, c.Input)
 		if !ok {
