@@ -91,7 +91,7 @@ func (c *Compiled) filterCode(n *NodeInfo) sched.Code {
 		default:
 			lc, ok := c.localCode(p, n)
 			if !ok {
-				return c.fitsResources(n).Code
+				return c.scalarShortCode(n)
 			}
 			if lc != 0 {
 				return localStatusCode(p, lc)
@@ -347,6 +347,24 @@ func (c *Compiled) fitsResources(n *cluster.NodeInfo) sched.Status {
 		return sched.Status{}
 	}
 	return fitStatus(fitReasons[mask], unresolvable)
+}
+
+// scalarShortCode is fitsResources(n).Code for a node where a scalar
+// resource falls short (fitMask's scalarShort), without building the
+// reasons: a shortfall is unresolvable when a request exceeds the node's
+// allocatable outright (a request above allocatable is above what is
+// left too).
+func (c *Compiled) scalarShortCode(n *cluster.NodeInfo) sched.Code {
+	_, unresolvable, _ := c.fitMask(n)
+	for _, name := range c.reqScalars {
+		if c.req.Scalar[name] > n.Allocatable.Scalar[name] {
+			unresolvable = true
+		}
+	}
+	if unresolvable {
+		return sched.UnschedulableAndUnresolvable
+	}
+	return sched.Unschedulable
 }
 
 func fitStatus(reasons []string, unresolvable bool) sched.Status {

@@ -292,6 +292,13 @@ func TestFilterCodeMatchesFilter(t *testing.T) {
 		if rapid.Bool().Draw(t, "wantGPU") {
 			w.pending.Spec.Containers[0].Resources.Requests["example.com/gpu"] = *resource.NewQuantity(1, resource.DecimalSI)
 		}
+		// Bound pods holding GPUs make a shortfall that preemption could
+		// resolve (Unschedulable) beside the outright ones.
+		for _, b := range w.bound {
+			if rapid.Bool().Draw(t, "boundGPU") {
+				b.Spec.Containers[0].Resources.Requests["example.com/gpu"] = *resource.NewQuantity(1, resource.DecimalSI)
+			}
+		}
 		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
 		require.NoError(t, err)
 		c, err := Compile(snap, w.pending, Options{})
