@@ -135,7 +135,12 @@ type Queue struct {
 	order    []*corev1.Pod
 	keys     []string
 	prepared []*placement.Prepared
-	opts     QueueOptions
+	// copies are deep copies of the pods, made in parallel with their
+	// preparation: a binding shallow-copies one and sets its node, phase
+	// and start time, so that a run neither copies a pod on its serial
+	// path nor shares the caller's objects with the snapshot it returns.
+	copies []*corev1.Pod
+	opts   QueueOptions
 }
 
 // PrepareQueue orders pending (SortQueue) and prepares every pod for
@@ -149,10 +154,12 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 		}
 	}
 	order := SortQueue(pending)
-	q := &Queue{order: order, keys: make([]string, len(order)), prepared: make([]*placement.Prepared, len(order)), opts: opts}
+	q := &Queue{order: order, keys: make([]string, len(order)), prepared: make([]*placement.Prepared, len(order)),
+		copies: make([]*corev1.Pod, len(order)), opts: opts}
 	par.Run(opts.Placement.Parallelism, len(order), func(i int) {
 		q.keys[i] = podNamespace(order[i]) + "/" + order[i].Name
 		q.prepared[i] = placement.Prepare(order[i], opts.Placement)
+		q.copies[i] = order[i].DeepCopy()
 	})
 	return q, nil
 }
@@ -206,9 +213,10 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	// snapshot computes requests by the pre-v1.36 rule.
 	reuseInfo := !snap.Input().WithoutPodLevelResize
 	cur := snap
-	bind := func(c *placement.Compiled, node string) error {
+	bind := func(pos int, c *placement.Compiled, node string) error {
 		pod := c.Pod()
-		b := pod.DeepCopy()
+		b := new(corev1.Pod)
+		*b = *q.copies[pos]
 		b.Spec.NodeName = node
 		b.Status.Phase = corev1.PodRunning
 		t := metav1.NewTime(clock.Add(time.Minute))
@@ -262,7 +270,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 				total := d.TotalScore
 				out.TotalScore = &total
 			}
-			if err := bind(c, d.Node); err != nil {
+			if err := bind(pos, c, d.Node); err != nil {
 				out.Outcome, out.Error = Failed, err.Error()
 				res.Results = append(res.Results, out)
 				continue
@@ -305,7 +313,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 				}
 			}
 			cur = cur.WithoutPods(keys...)
-			if err := bind(c, pre.NominatedNode); err != nil {
+			if err := bind(pos, c, pre.NominatedNode); err != nil {
 				// The victims are gone already, as upstream evicts them
 				// before the pod is bound.
 				out.Outcome, out.Error = Failed, err.Error()
