@@ -37,8 +37,9 @@ type Decision struct {
 	// Message is upstream's FitError text when no node is feasible.
 	Message string
 	// Err is the scoring phase's error (a score out of range): upstream's
-	// cycle then fails and Node is "". Decide and Schedule do not score a
-	// lone feasible node, so they never report one for it.
+	// cycle then fails and Node is "". A lone feasible node is chosen
+	// without it, as upstream does not score one (Schedule's TotalScore for
+	// it is informative only).
 	Err *ScoreRangeError
 }
 
