@@ -37,6 +37,12 @@ type QueueOptions struct {
 	// KeepNodeStatuses keeps every node's filter status of the pods that
 	// found no feasible node (PodOutcome.NodeStatuses).
 	KeepNodeStatuses bool
+	// StopAtUnplaced ends the run at the first pod whose outcome is neither
+	// Scheduled nor PreemptionNominated: QueueResult.Results then end with
+	// that pod, and the pods after it are not attempted (their Placements
+	// stay ""). A capacity question ("how many of these fit") needs no
+	// more.
+	StopAtUnplaced bool
 }
 
 // DefaultStartClock returns the start time the conformance scenarios give
@@ -84,7 +90,8 @@ type Placement struct {
 type QueueResult struct {
 	// QueueOrder are the pods' keys in the order they were popped.
 	QueueOrder []string `json:"queueOrder"`
-	// Results follow QueueOrder.
+	// Results follow QueueOrder (up to the first unplaced pod with
+	// QueueOptions.StopAtUnplaced).
 	Results []PodOutcome `json:"results"`
 	// Placements of every queued pod, in queue order.
 	Placements []Placement `json:"placements"`
@@ -238,6 +245,11 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		return nil
 	}
 	for pos, pod := range order {
+		if opts.StopAtUnplaced && pos > 0 {
+			if o := res.Results[pos-1].Outcome; o != Scheduled && o != PreemptionNominated {
+				break
+			}
+		}
 		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
 		c, err := prepared[pos].Compile(cur)
 		if err != nil {

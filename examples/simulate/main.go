@@ -67,6 +67,10 @@ type config struct {
 	// cpuprofile, when set, receives a CPU profile of the evaluation
 	// window (the span -timing measures).
 	cpuprofile string
+	// replicas is -replicas: the replicas mode's count per template.
+	replicas int
+	// drainNodes is -node: the drain mode's nodes.
+	drainNodes []string
 }
 
 // input is what every mode receives: the normalized scenario, its snapshot
@@ -80,6 +84,9 @@ type input struct {
 	// queue is the schedule mode's prepared pending pods (prepareQueue).
 	queue    *preemption.Queue
 	queueErr error
+	// replicas and drainNodes are the what-if modes' questions.
+	replicas   int
+	drainNodes []string
 }
 
 // output is what a mode produces: the JSON document and its text rendering.
@@ -100,6 +107,8 @@ type mode struct {
 var modes = map[string]mode{
 	"filter-score": {run: runFilterScoreMode},
 	"schedule":     {prepare: prepareQueue, run: runScheduleMode},
+	"replicas":     {run: runReplicasMode},
+	"drain":        {run: runDrainMode},
 }
 
 // evaluate is the window -timing measures: it builds the snapshot while
@@ -149,7 +158,10 @@ func main() {
 	debug.SetGCPercent(400)
 	var cfg config
 	var version string
-	flag.StringVar(&cfg.mode, "mode", "filter-score", "filter-score | schedule")
+	var drain string
+	flag.StringVar(&cfg.mode, "mode", "filter-score", "filter-score | schedule | replicas | drain")
+	flag.IntVar(&cfg.replicas, "replicas", 10, "replicas mode: replicas per template without a schedkit.io/replicas annotation")
+	flag.StringVar(&drain, "node", "", "drain mode: comma-separated nodes to drain")
 	flag.StringVar(&cfg.in, "in", "-", "scenario file, JSON or YAML (- for stdin)")
 	flag.StringVar(&cfg.out, "out", "-", "output file (- for stdout)")
 	flag.StringVar(&cfg.format, "format", "json", "json | text")
@@ -169,6 +181,7 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.version = v
+	cfg.drainNodes = splitNodes(drain)
 	if err := run(cfg, os.Stdin, os.Stdout, os.Stderr); err != nil {
 		var usage usageError
 		if errors.As(err, &usage) {
@@ -212,7 +225,13 @@ func (e usageError) Error() string { return e.msg }
 func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	mode, ok := modes[cfg.mode]
 	if !ok {
-		return usageError{fmt.Sprintf("unknown -mode %q (filter-score or schedule)", cfg.mode)}
+		return usageError{fmt.Sprintf("unknown -mode %q (filter-score, schedule, replicas or drain)", cfg.mode)}
+	}
+	if cfg.mode == "drain" && len(cfg.drainNodes) == 0 {
+		return usageError{"-mode drain needs -node NAME[,NAME...]"}
+	}
+	if cfg.replicas < 0 {
+		return usageError{fmt.Sprintf("-replicas %d: must be non-negative", cfg.replicas)}
 	}
 	if cfg.format != "json" && cfg.format != "text" {
 		return usageError{fmt.Sprintf("unknown -format %q (json or text)", cfg.format)}
@@ -281,9 +300,15 @@ func prepare(data []byte, cfg config) (*input, error) {
 		scenario: norm,
 		warnings: warnings,
 		opts:     placement.Options{Version: cfg.version},
+		replicas: cfg.replicas, drainNodes: cfg.drainNodes,
 	}
 	for i := range norm.Pending {
 		in.pending = append(in.pending, &norm.Pending[i])
+	}
+	if cfg.mode == "replicas" {
+		if err := checkReplicas(in); err != nil {
+			return nil, err
+		}
 	}
 	return in, nil
 }
@@ -311,6 +336,17 @@ func buildSnapshot(in *input) (*placement.Snapshot, error) {
 		return nil, fmt.Errorf("invalid cluster: %w", err)
 	}
 	return snap, nil
+}
+
+// splitNodes splits -node's comma-separated list, dropping blanks.
+func splitNodes(list string) []string {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func pointers[T any](items []T) []*T {

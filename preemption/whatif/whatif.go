@@ -1,0 +1,319 @@
+package whatif
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/preemption"
+)
+
+// ErrInvalidQuestion is returned (wrapped) for a question that cannot be
+// asked: a nil snapshot or template, a negative replica count, an unknown
+// or repeated node to drain.
+var ErrInvalidQuestion = errors.New("whatif: invalid question")
+
+// Options configures a question. The zero value schedules with the v1.36
+// default profile and without preemption.
+type Options struct {
+	// Placement is the profile every pod is scheduled with.
+	Placement placement.Options
+	// Preemption, when non-nil, lets the question's pods preempt
+	// lower-priority pods as kube-scheduler's PostFilter would (each pod's
+	// own preemptionPolicy then applies); nil gives every pod
+	// preemptionPolicy Never, so nothing is evicted.
+	Preemption *preemption.Options
+	// StartClock is the queue's start clock (preemption.QueueOptions).
+	StartClock time.Time
+}
+
+// queueOptions are the preemption.QueueOptions of a question.
+func (o Options) queueOptions() preemption.QueueOptions {
+	q := preemption.QueueOptions{Placement: o.Placement, StartClock: o.StartClock}
+	if o.Preemption != nil {
+		q.Preemption = *o.Preemption
+	}
+	return q
+}
+
+// prepare is the copy of pod a question schedules: preemptionPolicy Never
+// unless the question may preempt. pod is not modified (it may be returned
+// as is).
+func (o Options) prepare(pod *corev1.Pod) *corev1.Pod {
+	if o.Preemption != nil {
+		return pod
+	}
+	never := corev1.PreemptNever
+	if p := pod.Spec.PreemptionPolicy; p != nil && *p == never {
+		return pod
+	}
+	c := *pod
+	c.Spec.PreemptionPolicy = &never
+	return &c
+}
+
+// Replica returns replica i of template: a deep copy named NAME-i, with uid
+// uid-NS-NAME-i (NS is the template's namespace, "default" when empty).
+// Everything else, creationTimestamp included, is the template's.
+func Replica(template *corev1.Pod, i int) *corev1.Pod {
+	p := template.DeepCopy()
+	p.Name = fmt.Sprintf("%s-%d", template.Name, i)
+	p.UID = types.UID("uid-" + namespace(template) + "-" + p.Name)
+	return p
+}
+
+// ReplicasResult is the answer of Replicas.
+type ReplicasResult struct {
+	// Requested is the number of replicas asked for.
+	Requested int
+	// Nodes are the placed replicas' nodes, in replica order (replica i on
+	// Nodes[i]); len(Nodes) replicas were placed.
+	Nodes []string
+	// Outcome is that of the first replica not placed (Unschedulable,
+	// Gated, Error), "" when every requested replica was placed.
+	Outcome preemption.Outcome
+	// Message is the first unplaced replica's message: upstream's FitError
+	// text with its PostFilter part, or the error of outcome Error; ""
+	// when all were placed or the template is gated (the scheduler reports
+	// a gated pod without a message).
+	Message string
+	// Replicas are the outcomes of every replica attempted, in order.
+	Replicas []preemption.PodOutcome
+	// Evicted are the pods the replicas preempted (only with
+	// Options.Preemption), in eviction order.
+	Evicted []string
+	// Final is the cluster with the placed replicas bound.
+	Final *placement.Snapshot
+}
+
+// Placed returns the number of replicas placed.
+func (r *ReplicasResult) Placed() int { return len(r.Nodes) }
+
+// Replicas places up to n replicas of template (Replica(template, i)) on
+// snap one after another, as kube-scheduler would schedule them: each goes
+// through the scheduling cycle against the cluster with the replicas before
+// it bound, and the run stops at the first replica not placed. A replica
+// is placed when it is Scheduled, or PreemptionNominated when
+// opts.Preemption lets it preempt.
+//
+// The template is what the API server would store (priority resolved,
+// defaults applied). Neither snap nor template is modified. An error wraps
+// ErrInvalidQuestion, or is preemption's for invalid options.
+func Replicas(snap *placement.Snapshot, template *corev1.Pod, n int, opts Options) (*ReplicasResult, error) {
+	switch {
+	case snap == nil:
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidQuestion)
+	case template == nil:
+		return nil, fmt.Errorf("%w: nil template", ErrInvalidQuestion)
+	case n < 0:
+		return nil, fmt.Errorf("%w: pod %s/%s: negative replica count %d", ErrInvalidQuestion, namespace(template), template.Name, n)
+	}
+	base := opts.prepare(template)
+	pods := make([]*corev1.Pod, n)
+	for i := range pods {
+		pods[i] = Replica(base, i)
+	}
+	qopts := opts.queueOptions()
+	qopts.StopAtUnplaced = true
+	qr, err := preemption.ScheduleQueue(snap, pods, qopts)
+	if err != nil {
+		return nil, err
+	}
+	res := &ReplicasResult{Requested: n, Nodes: []string{}, Replicas: qr.Results, Evicted: qr.Evicted, Final: qr.Final}
+	for _, r := range qr.Results {
+		if !placed(r.Outcome) {
+			res.Outcome, res.Message = r.Outcome, r.Message
+			if r.Outcome == preemption.Failed {
+				res.Message = r.Error
+			}
+			break
+		}
+		res.Nodes = append(res.Nodes, r.Node)
+	}
+	return res, nil
+}
+
+func placed(o preemption.Outcome) bool {
+	return o == preemption.Scheduled || o == preemption.PreemptionNominated
+}
+
+// MovedPod is a pod a drain evicted and its controller re-created, and
+// where the scheduler put it.
+type MovedPod struct {
+	Pod     string             // namespace/name
+	From    string             // the drained node it was bound to
+	Outcome preemption.Outcome // Scheduled, Unschedulable, Gated, Error (PreemptionNominated with preemption)
+	Node    string             // where it went ("" when nowhere)
+	// Message is upstream's FitError text (with its PostFilter part) for an
+	// unplaced pod, or the error of outcome Error.
+	Message string
+}
+
+// DrainResult is the answer of Drain.
+type DrainResult struct {
+	// Drained are the drained nodes, as asked (repeats removed).
+	Drained []string
+	// Moved are the evicted and re-created pods, in queue order.
+	Moved []MovedPod
+	// Stayed are the pods left on the drained nodes (DaemonSet and mirror
+	// pods), sorted by key.
+	Stayed []string
+	// Drainable reports whether every moved pod was placed (true when none
+	// moved).
+	Drainable bool
+	// Evicted are the pods the moved pods preempted (only with
+	// Options.Preemption), in eviction order.
+	Evicted []string
+	// Final is the cluster after the drain: the nodes cordoned, the moved
+	// pods bound where they went.
+	Final *placement.Snapshot
+}
+
+// Drain cordons the named nodes of snap, evicts their pods as kubectl
+// drain --ignore-daemonsets --force does, and schedules the re-created pods
+// in queue order (see the package documentation for the rules). Neither
+// snap nor any pod is modified. Blank names are ignored and repeats count
+// once; an unknown node is an error wrapping ErrInvalidQuestion.
+func Drain(snap *placement.Snapshot, nodes []string, opts Options) (*DrainResult, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidQuestion)
+	}
+	res := &DrainResult{Drained: []string{}, Moved: []MovedPod{}, Stayed: []string{}}
+	seen := map[string]bool{}
+	for _, name := range nodes {
+		if name == "" || seen[name] {
+			continue
+		}
+		if _, ok := snap.Node(name); !ok {
+			return nil, fmt.Errorf("%w: node %q to drain is not in the snapshot", ErrInvalidQuestion, name)
+		}
+		seen[name] = true
+		res.Drained = append(res.Drained, name)
+	}
+
+	// The evicted pods, in the snapshot's input order (the queue's last
+	// tie-break), then those a view added, by node and framework order.
+	inputPos := map[string]int{}
+	for i, p := range snap.Input().Pods {
+		if p != nil && p.Spec.NodeName != "" && seen[p.Spec.NodeName] {
+			inputPos[namespace(p)+"/"+p.Name] = i
+		}
+	}
+	type evicted struct {
+		key, from string
+		pod       *corev1.Pod
+		pos       int
+	}
+	var moved []evicted
+	cur := snap
+	for _, name := range res.Drained {
+		ni, _ := cur.Node(name)
+		for _, pi := range ni.Order {
+			if stays(pi.Pod) {
+				res.Stayed = append(res.Stayed, pi.Key)
+				continue
+			}
+			pos, ok := inputPos[pi.Key]
+			if !ok {
+				pos = len(inputPos) + len(moved)
+			}
+			moved = append(moved, evicted{key: pi.Key, from: name, pod: pi.Pod, pos: pos})
+		}
+		var err error
+		if cur, err = cur.WithNode(cordoned(ni.Node)); err != nil {
+			return nil, fmt.Errorf("whatif: cordoning %s: %w", name, err)
+		}
+	}
+	sort.Strings(res.Stayed)
+	sort.SliceStable(moved, func(i, j int) bool { return moved[i].pos < moved[j].pos })
+	keys := make([]string, len(moved))
+	pending := make([]*corev1.Pod, len(moved))
+	from := make(map[string]string, len(moved))
+	for i, m := range moved {
+		keys[i] = m.key
+		from[m.key] = m.from
+		pending[i] = opts.prepare(recreated(m.pod))
+	}
+	cur = cur.WithoutPods(keys...)
+	qr, err := preemption.ScheduleQueue(cur, pending, opts.queueOptions())
+	if err != nil {
+		return nil, err
+	}
+	res.Drainable = true
+	for _, r := range qr.Results {
+		mp := MovedPod{Pod: r.Pod, From: from[r.Pod], Outcome: r.Outcome, Node: r.Node, Message: r.Message}
+		if r.Outcome == preemption.Failed {
+			mp.Message = r.Error
+		}
+		if !placed(r.Outcome) {
+			res.Drainable = false
+		}
+		res.Moved = append(res.Moved, mp)
+	}
+	// A pod a later one preempted lost its node.
+	for _, p := range qr.Placements {
+		for i := range res.Moved {
+			if res.Moved[i].Pod == p.Pod && p.Node == "" && res.Moved[i].Node != "" {
+				res.Moved[i].Node = ""
+				res.Drainable = false
+			}
+		}
+	}
+	res.Evicted, res.Final = qr.Evicted, qr.Final
+	return res, nil
+}
+
+// stays reports whether kubectl drain --ignore-daemonsets leaves pod on its
+// node: a DaemonSet's pod (drain's daemonSetFilter; the controller would
+// re-create it there) or a mirror pod (mirrorPodFilter; the kubelet owns
+// it).
+func stays(pod *corev1.Pod) bool {
+	if _, ok := pod.Annotations[corev1.MirrorPodAnnotationKey]; ok {
+		return true
+	}
+	for _, o := range pod.OwnerReferences {
+		if o.Kind == "DaemonSet" {
+			return true
+		}
+	}
+	return false
+}
+
+// cordoned is a copy of node as kubectl cordon leaves it
+// (spec.unschedulable) with the taint the node lifecycle controller adds
+// to an unschedulable node (TaintNodeUnschedulable, NoSchedule) unless it is
+// there already.
+func cordoned(node *corev1.Node) *corev1.Node {
+	c := *node
+	c.Spec.Unschedulable = true
+	for _, t := range node.Spec.Taints {
+		if t.Key == corev1.TaintNodeUnschedulable && t.Effect == corev1.TaintEffectNoSchedule {
+			return &c
+		}
+	}
+	c.Spec.Taints = append(slices.Clip(slices.Clone(node.Spec.Taints)),
+		corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule})
+	return &c
+}
+
+// recreated is pod as its controller re-creates it after an eviction: the
+// same object, unbound and pending.
+func recreated(pod *corev1.Pod) *corev1.Pod {
+	c := *pod
+	c.Spec.NodeName = ""
+	c.Status = corev1.PodStatus{Phase: corev1.PodPending}
+	return &c
+}
+
+func namespace(pod *corev1.Pod) string {
+	if pod.Namespace == "" {
+		return "default"
+	}
+	return pod.Namespace
+}
