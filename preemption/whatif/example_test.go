@@ -1,0 +1,81 @@
+package whatif_test
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedkit/schedkit/internal/testbuild"
+	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/preemption/whatif"
+)
+
+// exampleNode is a node with 2 CPUs in a zone.
+func exampleNode(name, zone string) *corev1.Node {
+	return &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: testbuild.Labels("kubernetes.io/hostname", name, "topology.kubernetes.io/zone", zone)},
+		Status:     corev1.NodeStatus{Allocatable: testbuild.Resources("cpu", "2", "memory", "4Gi", "pods", "110")},
+	}
+}
+
+// examplePod is a pod of app web requesting cpu, bound to node when set.
+func examplePod(name, node, cpu string) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: testbuild.Labels("app", "web")},
+		Spec: corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{Name: "c",
+			Resources: corev1.ResourceRequirements{Requests: testbuild.Resources("cpu", cpu)}}}},
+	}
+}
+
+// How many replicas of a template fit, and where: each replica is placed as
+// kube-scheduler would place it, seeing the replicas before it.
+func ExampleReplicas() {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{exampleNode("a", "z1"), exampleNode("b", "z2")},
+		Pods:  []*corev1.Pod{examplePod("old", "a", "1")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	r, err := whatif.Replicas(snap, examplePod("web", "", "500m"), 10, whatif.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Placed(), "of", r.Requested, "fit:", r.Nodes)
+	fmt.Println(r.Message)
+	// Output:
+	// 6 of 10 fit: [b b a b a b]
+	// 0/2 nodes are available: 2 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.
+}
+
+// Where the pods of a drained node go: the node is cordoned, its
+// DaemonSet pods stay, the others are re-created and scheduled.
+func ExampleDrain() {
+	agent := examplePod("agent", "a", "100m")
+	agent.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "agent", UID: "u1"}}
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{exampleNode("a", "z1"), exampleNode("b", "z2"), exampleNode("c", "z2")},
+		Pods: []*corev1.Pod{agent, examplePod("web-1", "a", "1500m"), examplePod("web-2", "a", "300m"),
+			examplePod("db", "b", "1"), examplePod("cache", "c", "1")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	r, err := whatif.Drain(snap, []string{"a"}, whatif.Options{})
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range r.Moved {
+		if m.Node != "" {
+			fmt.Printf("%s: %s -> %s\n", m.Pod, m.From, m.Node)
+		} else {
+			fmt.Printf("%s: %s\n", m.Pod, m.Message)
+		}
+	}
+	fmt.Println("stayed:", r.Stayed, "drainable:", r.Drainable)
+	// Output:
+	// default/web-1: 0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.
+	// default/web-2: a -> b
+	// stayed: [default/agent] drainable: false
+}
