@@ -79,3 +79,32 @@ func ExampleDrain() {
 	// default/web-2: a -> b
 	// stayed: [default/agent] drainable: false
 }
+
+// How many nodes of a template a backlog needs, as cluster-autoscaler's
+// binpacking estimator counts them (FirstFit) and as kube-scheduler itself
+// would then place the pods (Scheduler).
+func ExampleEstimate() {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{exampleNode("a", "z1")},
+		Pods:  []*corev1.Pod{examplePod("old", "a", "2")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	var backlog []*corev1.Pod
+	for i, cpu := range []string{"500m", "1500m", "1", "1", "500m"} {
+		backlog = append(backlog, examplePod(fmt.Sprintf("job-%d", i), "", cpu))
+	}
+	agent := examplePod("agent", "", "100m")
+	tmpl := whatif.NodeTemplate{Node: exampleNode("pool", "z2"), DaemonSetPods: []*corev1.Pod{agent}}
+	for _, mode := range []whatif.EstimateMode{whatif.FirstFit, whatif.Scheduler} {
+		r, err := whatif.Estimate(snap, backlog, tmpl, whatif.EstimateOptions{Mode: mode})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(mode, r.NodeCount, "node(s):", r.Placements)
+	}
+	// Output:
+	// FirstFit 3 node(s): [{default/job-1 pool-e-0} {default/job-2 pool-e-1} {default/job-3 pool-e-2} {default/job-0 pool-e-2} {default/job-4 pool-e-1}]
+	// Scheduler 3 node(s): [{default/job-0 pool-e-0} {default/job-1 pool-e-1} {default/job-2 pool-e-2} {default/job-3 pool-e-0} {default/job-4 pool-e-2}]
+}

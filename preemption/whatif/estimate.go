@@ -1,0 +1,430 @@
+package whatif
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/preemption"
+)
+
+// NodeTemplate is a node group's node as a scale-up would create it.
+type NodeTemplate struct {
+	// Node is the template; every new node is a copy named NAME-e-I (I
+	// from 0), with its kubernetes.io/hostname label set to that name.
+	Node *corev1.Node
+	// DaemonSetPods land on every new node before any pending pod (each a
+	// copy named POD-NODE, bound to the new node).
+	DaemonSetPods []*corev1.Pod
+}
+
+// EstimateMode selects how Estimate places the pending pods.
+type EstimateMode int8
+
+const (
+	// FirstFit is cluster-autoscaler v1.36's BinpackingNodeEstimator with
+	// its DecreasingPodOrderer, answered with the scheduler's exact
+	// filters (no scores).
+	FirstFit EstimateMode = iota
+	// Scheduler is the fewest template nodes with which kube-scheduler
+	// itself, placing the pending pods in queue order with its scores and
+	// without preemption, places as many pods as it can place at all.
+	Scheduler
+)
+
+// String returns the mode's name.
+func (m EstimateMode) String() string {
+	if m == Scheduler {
+		return "Scheduler"
+	}
+	return "FirstFit"
+}
+
+// EstimateOptions configures Estimate. The zero value is FirstFit with the
+// default profile and no node limit.
+type EstimateOptions struct {
+	Options
+	Mode EstimateMode
+	// MaxNodes bounds the nodes added (0: no bound), as the estimator's
+	// EstimationLimiter does; cluster-autoscaler's time limit has no
+	// counterpart, as it would make answers depend on the machine.
+	MaxNodes int
+}
+
+// PodPlacement is where an estimate put a pending pod.
+type PodPlacement struct {
+	Pod  string // namespace/name
+	Node string
+}
+
+// UnplacedPod is a pending pod an estimate could not place, and why.
+type UnplacedPod struct {
+	Pod    string // namespace/name
+	Reason string
+}
+
+// EstimateResult is the answer of Estimate.
+type EstimateResult struct {
+	// NodeCount is the number of new nodes needed (nodes that received a
+	// pending pod, as the estimator counts).
+	NodeCount int
+	// NewNodes are the added nodes' names, in the order they were added.
+	NewNodes []string
+	// Placements are the placed pods, in the order they were placed.
+	Placements []PodPlacement
+	// Unplaced are the pods that found no node, in the order they were
+	// tried.
+	Unplaced []UnplacedPod
+	// Final is the cluster with the new nodes and the placed pods.
+	Final *placement.Snapshot
+}
+
+// Estimate answers "how many nodes of this template does this backlog
+// need": the pending pods are placed on new nodes made from tmpl (FirstFit:
+// only on new nodes, as the estimator tries them; Scheduler: wherever the
+// scheduler puts them, existing nodes included). Neither snap nor any
+// input object is modified. Gated pods are reported unplaced, as the
+// autoscaler does not consider them.
+//
+// FirstFit mirrors BinpackingNodeEstimator.Estimate: pods sharing a
+// controller and scheduling spec form one equivalence group; the groups are
+// sorted by decreasing cpu/allocatable + memory/allocatable of the
+// template (ties: input order, where upstream's sort is unstable); each pod
+// is tried on the nodes already added, the last added first, then (when it
+// fits none, and for the rest of its group) on the last added node, then
+// on a fresh node. A pod that does not fit an empty fresh node is reported
+// and skipped without adding another.
+func Estimate(snap *placement.Snapshot, pending []*corev1.Pod, tmpl NodeTemplate, opts EstimateOptions) (*EstimateResult, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidQuestion)
+	}
+	if tmpl.Node == nil {
+		return nil, fmt.Errorf("%w: nil node template", ErrInvalidQuestion)
+	}
+	for i, p := range pending {
+		if p == nil {
+			return nil, fmt.Errorf("%w: pending[%d] is nil", ErrInvalidQuestion, i)
+		}
+	}
+	if opts.Mode == Scheduler {
+		return estimateScheduler(snap, pending, tmpl, opts)
+	}
+	return estimateFirstFit(snap, pending, tmpl, opts)
+}
+
+// newNode is the i-th node made from tmpl, with its DaemonSet pods.
+func (tmpl NodeTemplate) newNode(i int) (*corev1.Node, []*corev1.Pod) {
+	n := tmpl.Node.DeepCopy()
+	n.Name = fmt.Sprintf("%s-e-%d", tmpl.Node.Name, i)
+	n.UID = types.UID("uid-" + n.Name)
+	if n.Labels == nil {
+		n.Labels = map[string]string{}
+	}
+	n.Labels[corev1.LabelHostname] = n.Name
+	pods := make([]*corev1.Pod, len(tmpl.DaemonSetPods))
+	for k, ds := range tmpl.DaemonSetPods {
+		p := ds.DeepCopy()
+		p.Name = ds.Name + "-" + n.Name
+		p.UID = types.UID("uid-" + namespace(ds) + "-" + p.Name)
+		p.Spec.NodeName = n.Name
+		p.Status.Phase = corev1.PodRunning
+		pods[k] = p
+	}
+	return n, pods
+}
+
+// withNewNodes is snap with k nodes of tmpl added (from index first).
+func withNewNodes(snap *placement.Snapshot, tmpl NodeTemplate, first, k int) (*placement.Snapshot, []string, error) {
+	if k == 0 {
+		return snap, nil, nil
+	}
+	nodes := make([]*corev1.Node, k)
+	var pods []*corev1.Pod
+	names := make([]string, k)
+	for i := range nodes {
+		n, ds := tmpl.newNode(first + i)
+		nodes[i], names[i] = n, n.Name
+		pods = append(pods, ds...)
+	}
+	cur, err := snap.WithNodes(nodes...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("whatif: adding template nodes: %w", err)
+	}
+	for _, p := range pods {
+		if cur, err = cur.WithPod(p); err != nil {
+			return nil, nil, fmt.Errorf("whatif: adding DaemonSet pod %s: %w", p.Name, err)
+		}
+	}
+	return cur, names, nil
+}
+
+// equivalenceGroup is pods the estimator treats as one (same controller,
+// same scheduling spec), with their first pod prepared once.
+type equivalenceGroup struct {
+	pods  []*corev1.Pod
+	prep  *placement.Prepared
+	score float64
+}
+
+// equivalenceGroups groups pods as cluster-autoscaler's
+// groupPodsBySchedulingProperties does: pods of one controller with equal
+// labels and spec (spec.nodeName aside) share a group; a pod without a
+// controller is a group of its own. Groups keep the order of their first
+// pod.
+func equivalenceGroups(pods []*corev1.Pod, opts placement.Options) []*equivalenceGroup {
+	var groups []*equivalenceGroup
+	byKey := map[string]*equivalenceGroup{}
+	for _, p := range pods {
+		key := ""
+		for _, o := range p.OwnerReferences {
+			if o.Controller != nil && *o.Controller {
+				spec := p.Spec
+				spec.NodeName = ""
+				b, _ := json.Marshal(struct {
+					UID    types.UID
+					NS     string
+					Labels map[string]string
+					Spec   corev1.PodSpec
+				}{o.UID, namespace(p), p.Labels, spec})
+				key = string(b)
+			}
+		}
+		if g, ok := byKey[key]; ok && key != "" {
+			g.pods = append(g.pods, p)
+			continue
+		}
+		g := &equivalenceGroup{pods: []*corev1.Pod{p}, prep: placement.Prepare(p, opts)}
+		groups = append(groups, g)
+		if key != "" {
+			byKey[key] = g
+		}
+	}
+	return groups
+}
+
+// decreasingScore is DecreasingPodOrderer's calculatePodScore: the
+// exemplar's container cpu requests over the template's allocatable cpu
+// plus its memory requests over the allocatable memory.
+func decreasingScore(p *corev1.Pod, node *corev1.Node) float64 {
+	var cpu, mem int64
+	for _, c := range p.Spec.Containers {
+		if q, ok := c.Resources.Requests[corev1.ResourceCPU]; ok {
+			cpu += q.MilliValue()
+		}
+		if q, ok := c.Resources.Requests[corev1.ResourceMemory]; ok {
+			mem += q.Value()
+		}
+	}
+	score := 0.0
+	if q, ok := node.Status.Allocatable[corev1.ResourceCPU]; ok && q.MilliValue() > 0 {
+		score += float64(cpu) / float64(q.MilliValue())
+	}
+	if q, ok := node.Status.Allocatable[corev1.ResourceMemory]; ok && q.Value() > 0 {
+		score += float64(mem) / float64(q.Value())
+	}
+	return score
+}
+
+func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl NodeTemplate, opts EstimateOptions) (*EstimateResult, error) {
+	res := &EstimateResult{NewNodes: []string{}, Placements: []PodPlacement{}, Unplaced: []UnplacedPod{}}
+	groups := equivalenceGroups(pending, opts.Placement)
+	for _, g := range groups {
+		g.score = decreasingScore(g.pods[0], tmpl.Node)
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].score > groups[j].score })
+
+	cur := snap
+	withPods := map[string]bool{}
+	last := ""
+	// fits compiles the group's exemplar against the current cluster and
+	// checks the named nodes in order (CheckPredicates: PreFilter, then
+	// Filter on the node).
+	fits := func(g *equivalenceGroup, names ...string) (string, error) {
+		c, err := g.prep.Compile(cur)
+		if err != nil {
+			return "", err
+		}
+		if c.Gated() != nil || !c.PreFilterStatus().Code.Passes() {
+			return "", nil
+		}
+		for _, name := range names {
+			if ni, ok := cur.Node(name); ok && c.Fits(ni) {
+				return name, nil
+			}
+		}
+		return "", nil
+	}
+	bind := func(p *corev1.Pod, node string) error {
+		b := p.DeepCopy()
+		b.Spec.NodeName = node
+		b.Status.Phase = corev1.PodRunning
+		next, err := cur.WithPod(b)
+		if err != nil {
+			return fmt.Errorf("whatif: binding %s/%s to %s: %w", namespace(p), p.Name, node, err)
+		}
+		cur = next
+		withPods[node] = true
+		res.Placements = append(res.Placements, PodPlacement{Pod: namespace(p) + "/" + p.Name, Node: node})
+		return nil
+	}
+	unplaced := func(p *corev1.Pod, reason string) {
+		res.Unplaced = append(res.Unplaced, UnplacedPod{Pod: namespace(p) + "/" + p.Name, Reason: reason})
+	}
+	for _, g := range groups {
+		// tryToScheduleOnExistingNodes: the nodes added so far, the last
+		// one first, until a pod of the group fits none.
+		idx := 0
+		for ; idx < len(g.pods) && len(res.NewNodes) > 0; idx++ {
+			order := make([]string, 0, len(res.NewNodes))
+			for k := len(res.NewNodes) - 1; k >= 0; k-- {
+				order = append(order, res.NewNodes[k])
+			}
+			node, err := fits(g, order...)
+			if err != nil {
+				return nil, err
+			}
+			if node == "" {
+				break
+			}
+			if err := bind(g.pods[idx], node); err != nil {
+				return nil, err
+			}
+		}
+		// tryToScheduleOnNewNodes.
+		limited := false
+		for _, p := range g.pods[idx:] {
+			if limited {
+				unplaced(p, "the node limit was reached")
+				continue
+			}
+			if last != "" {
+				node, err := fits(g, last)
+				if err != nil {
+					return nil, err
+				}
+				if node != "" {
+					if err := bind(p, node); err != nil {
+						return nil, err
+					}
+					continue
+				}
+				if !withPods[last] {
+					unplaced(p, "does not fit an empty node of the template")
+					continue
+				}
+			}
+			if opts.MaxNodes > 0 && len(res.NewNodes) >= opts.MaxNodes {
+				limited = true
+				unplaced(p, "the node limit was reached")
+				continue
+			}
+			next, names, err := withNewNodes(cur, tmpl, len(res.NewNodes), 1)
+			if err != nil {
+				return nil, err
+			}
+			cur, last = next, names[0]
+			res.NewNodes = append(res.NewNodes, last)
+			node, err := fits(g, last)
+			if err != nil {
+				return nil, err
+			}
+			if node == "" {
+				unplaced(p, "does not fit an empty node of the template")
+				continue
+			}
+			if err := bind(p, node); err != nil {
+				return nil, err
+			}
+		}
+	}
+	res.NodeCount = len(withPods)
+	res.Final = cur
+	return res, nil
+}
+
+// estimateScheduler finds the fewest template nodes with which the queue
+// places as many pods as with the most nodes allowed (MaxNodes, else one
+// per pending pod), by bisection over the node count.
+func estimateScheduler(snap *placement.Snapshot, pending []*corev1.Pod, tmpl NodeTemplate, opts EstimateOptions) (*EstimateResult, error) {
+	never := make([]*corev1.Pod, len(pending))
+	for i, p := range pending {
+		never[i] = opts.prepare(p)
+	}
+	q, err := preemption.PrepareQueue(never, opts.queueOptions())
+	if err != nil {
+		return nil, err
+	}
+	type run struct {
+		placed int
+		res    *EstimateResult
+	}
+	try := func(k int) (run, error) {
+		cur, names, err := withNewNodes(snap, tmpl, 0, k)
+		if err != nil {
+			return run{}, err
+		}
+		qr, err := q.Schedule(cur)
+		if err != nil {
+			return run{}, err
+		}
+		res := &EstimateResult{NewNodes: append([]string{}, names...), Placements: []PodPlacement{}, Unplaced: []UnplacedPod{}, Final: qr.Final}
+		isNew := map[string]bool{}
+		for _, n := range names {
+			isNew[n] = true
+		}
+		used := map[string]bool{}
+		placedPods := 0
+		for _, r := range qr.Results {
+			if placed(r.Outcome) {
+				placedPods++
+				res.Placements = append(res.Placements, PodPlacement{Pod: r.Pod, Node: r.Node})
+				if isNew[r.Node] {
+					used[r.Node] = true
+				}
+				continue
+			}
+			reason := r.Message
+			if r.Outcome == preemption.Failed {
+				reason = r.Error
+			} else if r.Outcome == preemption.Gated {
+				reason = "gated"
+			}
+			res.Unplaced = append(res.Unplaced, UnplacedPod{Pod: r.Pod, Reason: reason})
+		}
+		res.NodeCount = k
+		return run{placed: placedPods, res: res}, nil
+	}
+	hi := len(pending)
+	if opts.MaxNodes > 0 && opts.MaxNodes < hi {
+		hi = opts.MaxNodes
+	}
+	best, err := try(hi)
+	if err != nil {
+		return nil, err
+	}
+	lo := 0 // the smallest k with best.placed pods lies in [lo, hi]
+	for lo < hi {
+		mid := (lo + hi) / 2
+		r, err := try(mid)
+		if err != nil {
+			return nil, err
+		}
+		if r.placed >= best.placed {
+			hi, best = mid, r
+		} else {
+			lo = mid + 1
+		}
+	}
+	if best.res.NodeCount != hi {
+		r, err := try(hi)
+		if err != nil {
+			return nil, err
+		}
+		best = r
+	}
+	return best.res, nil
+}
