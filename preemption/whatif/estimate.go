@@ -32,7 +32,10 @@ const (
 	FirstFit EstimateMode = iota
 	// Scheduler is the fewest template nodes with which kube-scheduler
 	// itself, placing the pending pods in queue order with its scores and
-	// without preemption, places as many pods as it can place at all.
+	// without preemption, places as many pods as with the most nodes
+	// allowed. The count is not monotonic in the nodes added (spreading
+	// can place fewer pods with one node more), so every count from 0 up
+	// is tried: one scheduling run each.
 	Scheduler
 )
 
@@ -348,7 +351,8 @@ func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Node
 
 // estimateScheduler finds the fewest template nodes with which the queue
 // places as many pods as with the most nodes allowed (MaxNodes, else one
-// per pending pod), by bisection over the node count.
+// per pending pod): the node counts are tried from 0 upwards, one
+// scheduling run each.
 func estimateScheduler(snap *placement.Snapshot, pending []*corev1.Pod, tmpl NodeTemplate, opts EstimateOptions) (*EstimateResult, error) {
 	never := make([]*corev1.Pod, len(pending))
 	for i, p := range pending {
@@ -372,19 +376,11 @@ func estimateScheduler(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Nod
 			return run{}, err
 		}
 		res := &EstimateResult{NewNodes: append([]string{}, names...), Placements: []PodPlacement{}, Unplaced: []UnplacedPod{}, Final: qr.Final}
-		isNew := map[string]bool{}
-		for _, n := range names {
-			isNew[n] = true
-		}
-		used := map[string]bool{}
 		placedPods := 0
 		for _, r := range qr.Results {
 			if placed(r.Outcome) {
 				placedPods++
 				res.Placements = append(res.Placements, PodPlacement{Pod: r.Pod, Node: r.Node})
-				if isNew[r.Node] {
-					used[r.Node] = true
-				}
 				continue
 			}
 			reason := r.Message
@@ -402,29 +398,21 @@ func estimateScheduler(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Nod
 	if opts.MaxNodes > 0 && opts.MaxNodes < hi {
 		hi = opts.MaxNodes
 	}
-	best, err := try(hi)
+	most, err := try(hi)
 	if err != nil {
 		return nil, err
 	}
-	lo := 0 // the smallest k with best.placed pods lies in [lo, hi]
-	for lo < hi {
-		mid := (lo + hi) / 2
-		r, err := try(mid)
+	// The scheduler's scores do not make the placed count monotonic in the
+	// node count (spreading and anti-affinity can place fewer pods with one
+	// node more), so no bisection: the counts are tried upwards.
+	for k := 0; k < hi; k++ {
+		r, err := try(k)
 		if err != nil {
 			return nil, err
 		}
-		if r.placed >= best.placed {
-			hi, best = mid, r
-		} else {
-			lo = mid + 1
+		if r.placed >= most.placed {
+			return r.res, nil
 		}
 	}
-	if best.res.NodeCount != hi {
-		r, err := try(hi)
-		if err != nil {
-			return nil, err
-		}
-		best = r
-	}
-	return best.res, nil
+	return most.res, nil
 }
