@@ -108,3 +108,40 @@ func ExampleEstimate() {
 	// FirstFit 3 node(s): [{default/job-1 pool-e-0} {default/job-2 pool-e-1} {default/job-3 pool-e-2} {default/job-0 pool-e-2} {default/job-4 pool-e-1}]
 	// Scheduler 3 node(s): [{default/job-0 pool-e-0} {default/job-1 pool-e-1} {default/job-2 pool-e-2} {default/job-3 pool-e-0} {default/job-4 pool-e-2}]
 }
+
+// Which nodes can go: each candidate is tried on the cluster the removals
+// before it left, with cluster-autoscaler's drainability rules.
+func ExampleScaleDown() {
+	owned := func(p *corev1.Pod) *corev1.Pod {
+		p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", UID: "rs", Controller: ptr(true)}}
+		return p
+	}
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{exampleNode("a", "z1"), exampleNode("b", "z1"), exampleNode("c", "z1"), exampleNode("d", "z1")},
+		Pods: []*corev1.Pod{owned(examplePod("web-1", "a", "1")), owned(examplePod("web-2", "b", "1")),
+			owned(examplePod("web-3", "c", "1500m")), examplePod("bare", "d", "100m")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	r, err := whatif.ScaleDown(snap, nil, whatif.ScaleDownOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, n := range r.Nodes {
+		if n.Removable {
+			fmt.Println(n.Node, "can go:", n.Moves)
+		} else {
+			fmt.Println(n.Node, "stays:", n.Blocker.Rule, n.Blocker.Pod)
+		}
+	}
+	fmt.Println("removed together:", r.Removed)
+	// Output:
+	// a can go: [{default/web-1 d}]
+	// b stays: NoPlaceToMovePods default/web-2
+	// c stays: NoPlaceToMovePods default/web-3
+	// d stays: NotReplicated default/bare
+	// removed together: [a]
+}
+
+func ptr[T any](v T) *T { return &v }
