@@ -168,9 +168,10 @@ func withNewNodes(snap *placement.Snapshot, tmpl NodeTemplate, first, k int) (*p
 // equivalenceGroup is pods the estimator treats as one (same controller,
 // same scheduling spec), with their first pod prepared once.
 type equivalenceGroup struct {
-	pods  []*corev1.Pod
-	prep  *placement.Prepared
-	score float64
+	pods     []*corev1.Pod
+	prep     *placement.Prepared
+	compiled *placement.Compiled // against the cluster of its last check
+	score    float64
 }
 
 // equivalenceGroups groups pods as cluster-autoscaler's
@@ -247,10 +248,19 @@ func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Node
 	// checks the named nodes in order (CheckPredicates: PreFilter, then
 	// Filter on the node).
 	fits := func(g *equivalenceGroup, names ...string) (string, error) {
-		c, err := g.prep.Compile(cur)
-		if err != nil {
-			return "", err
+		// A view made by binding pods keeps the group's compiled form:
+		// only its topology state is brought up to date (Compiled.On).
+		var c *placement.Compiled
+		var err error
+		if g.compiled != nil {
+			c, err = g.compiled.On(cur)
 		}
+		if c == nil || err != nil {
+			if c, err = g.prep.Compile(cur); err != nil {
+				return "", err
+			}
+		}
+		g.compiled = c
 		if c.Gated() != nil || !c.PreFilterStatus().Code.Passes() {
 			return "", nil
 		}
