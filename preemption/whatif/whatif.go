@@ -197,51 +197,21 @@ func Drain(snap *placement.Snapshot, nodes []string, opts Options) (*DrainResult
 		res.Drained = append(res.Drained, name)
 	}
 
-	// The evicted pods, in the snapshot's input order (the queue's last
-	// tie-break), then those a view added, by node and framework order.
-	inputPos := map[string]int{}
-	for i, p := range snap.Input().Pods {
-		if p != nil && p.Spec.NodeName != "" && seen[p.Spec.NodeName] {
-			inputPos[namespace(p)+"/"+p.Name] = i
-		}
-	}
-	type evicted struct {
-		key, from string
-		pod       *corev1.Pod
-		pos       int
-	}
-	var moved []evicted
-	cur := snap
+	var pods []*corev1.Pod
+	from := map[string]string{}
 	for _, name := range res.Drained {
-		ni, _ := cur.Node(name)
+		ni, _ := snap.Node(name)
 		for _, pi := range ni.Order {
 			if stays(pi.Pod) {
 				res.Stayed = append(res.Stayed, pi.Key)
 				continue
 			}
-			pos, ok := inputPos[pi.Key]
-			if !ok {
-				pos = len(inputPos) + len(moved)
-			}
-			moved = append(moved, evicted{key: pi.Key, from: name, pod: pi.Pod, pos: pos})
-		}
-		var err error
-		if cur, err = cur.WithNode(cordoned(ni.Node)); err != nil {
-			return nil, fmt.Errorf("whatif: cordoning %s: %w", name, err)
+			pods = append(pods, pi.Pod)
+			from[pi.Key] = name
 		}
 	}
 	sort.Strings(res.Stayed)
-	sort.SliceStable(moved, func(i, j int) bool { return moved[i].pos < moved[j].pos })
-	keys := make([]string, len(moved))
-	pending := make([]*corev1.Pod, len(moved))
-	from := make(map[string]string, len(moved))
-	for i, m := range moved {
-		keys[i] = m.key
-		from[m.key] = m.from
-		pending[i] = opts.prepare(recreated(m.pod))
-	}
-	cur = cur.WithoutPods(keys...)
-	qr, err := preemption.ScheduleQueue(cur, pending, opts.queueOptions())
+	qr, err := Reschedule(snap, res.Drained, pods, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -257,16 +227,88 @@ func Drain(snap *placement.Snapshot, nodes []string, opts Options) (*DrainResult
 		res.Moved = append(res.Moved, mp)
 	}
 	// A pod a later one preempted lost its node.
+	final := make(map[string]string, len(qr.Placements))
 	for _, p := range qr.Placements {
-		for i := range res.Moved {
-			if res.Moved[i].Pod == p.Pod && p.Node == "" && res.Moved[i].Node != "" {
-				res.Moved[i].Node = ""
-				res.Drainable = false
-			}
+		final[p.Pod] = p.Node
+	}
+	for i := range res.Moved {
+		if res.Moved[i].Node != "" && final[res.Moved[i].Pod] == "" {
+			res.Moved[i].Node = ""
+			res.Drainable = false
 		}
 	}
 	res.Evicted, res.Final = qr.Evicted, qr.Final
 	return res, nil
+}
+
+// Cordon returns a view of snap with the named nodes cordoned as kubectl
+// cordon and the node lifecycle controller leave them: spec.unschedulable
+// and the taint node.kubernetes.io/unschedulable:NoSchedule (unless it is
+// there). Each costs one node, not the cluster (Snapshot.WithNode). snap is
+// unchanged; an unknown node is an error.
+func Cordon(snap *placement.Snapshot, nodes ...string) (*placement.Snapshot, error) {
+	cur := snap
+	for _, name := range nodes {
+		ni, ok := cur.Node(name)
+		if !ok {
+			return nil, fmt.Errorf("%w: node %q to cordon is not in the snapshot", ErrInvalidQuestion, name)
+		}
+		var err error
+		if cur, err = cur.WithNode(cordoned(ni.Node)); err != nil {
+			return nil, fmt.Errorf("whatif: cordoning %s: %w", name, err)
+		}
+	}
+	return cur, nil
+}
+
+// Reschedule is what follows evicting pods from cordoned nodes: the nodes
+// are cordoned (Cordon), the pods taken off the cluster and re-created by
+// their controllers as the same objects, pending (spec.nodeName cleared,
+// status {phase: Pending}; preemptionPolicy Never unless opts.Preemption),
+// and scheduled in queue order (ties in the snapshot's input order, then
+// the order given). The result's
+// Final is the cluster after the run. Neither snap nor the pods are
+// modified.
+func Reschedule(snap *placement.Snapshot, nodes []string, pods []*corev1.Pod, opts Options) (*preemption.QueueResult, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidQuestion)
+	}
+	cur, err := Cordon(snap, nodes...)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range pods {
+		if p == nil {
+			return nil, fmt.Errorf("%w: pod %d to reschedule is nil", ErrInvalidQuestion, i)
+		}
+	}
+	// The queue's last tie-break is the order pods were created in: the
+	// snapshot's input order here, then the order given for pods a view
+	// added.
+	inputPos := make(map[string]int, len(pods))
+	for _, p := range pods {
+		inputPos[namespace(p)+"/"+p.Name] = -1
+	}
+	for i, p := range snap.Input().Pods {
+		if p == nil {
+			continue
+		}
+		if _, ok := inputPos[namespace(p)+"/"+p.Name]; ok {
+			inputPos[namespace(p)+"/"+p.Name] = i
+		}
+	}
+	ordered := slices.Clone(pods)
+	sort.SliceStable(ordered, func(i, j int) bool {
+		a, b := inputPos[namespace(ordered[i])+"/"+ordered[i].Name], inputPos[namespace(ordered[j])+"/"+ordered[j].Name]
+		return a >= 0 && (b < 0 || a < b)
+	})
+	keys := make([]string, len(ordered))
+	pending := make([]*corev1.Pod, len(ordered))
+	for i, p := range ordered {
+		keys[i] = namespace(p) + "/" + p.Name
+		pending[i] = opts.prepare(recreated(p))
+	}
+	return preemption.ScheduleQueue(cur.WithoutPods(keys...), pending, opts.queueOptions())
 }
 
 // stays reports whether kubectl drain --ignore-daemonsets leaves pod on its
