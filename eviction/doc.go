@@ -117,8 +117,12 @@
 //     count for other pods' topology constraints; cluster-autoscaler removes
 //     the node from its snapshot instead. Placement is first fit in node
 //     name order (cluster-autoscaler's check) unless PlanOptions.Scheduler
-//     asks for the scheduler's choice (scores over the feasible remaining
-//     nodes, ties to the lowest name, where upstream picks at random).
+//     asks for the scheduler's choice: the drained nodes cordoned and the
+//     evicted pods scheduled in queue order without preemption, as
+//     whatif.Reschedule does, so the placements are whatif.Drain's
+//     wherever no budget blocks an eviction (ties to the lowest name,
+//     where upstream picks at random). Either way an eviction placed
+//     nowhere carries upstream's FitError text (PlannedEviction.Message).
 //   - Rankings are stable sorts; upstream's sort.Sort leaves ties in an
 //     unspecified order.
 //   - A budget that fails validation is an error, wherever it is: the API

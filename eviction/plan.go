@@ -18,6 +18,8 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/preemption"
+	"github.com/schedkit/schedkit/preemption/whatif"
 )
 
 // PlanOptions configure PlanDrain. The zero value drains with kubectl's
@@ -51,8 +53,15 @@ type PlannedEviction struct {
 	// terminating, or unready under AlwaysAllow or a healthy budget).
 	PDB string
 	// To is the remaining node the pod fits on (first feasible node in name
-	// order, cluster-autoscaler's question); "" when it fits nowhere.
+	// order, cluster-autoscaler's question, or the scheduler's choice with
+	// PlanOptions.Scheduler); "" when it fits nowhere.
 	To string
+	// Message is, when To is "", upstream's FitError text for the
+	// re-created pod on the cluster with the drained nodes cordoned and
+	// the pods placed before it, as kube-scheduler would report it
+	// ("0/N nodes are available: ... preemption: not eligible due to
+	// preemptionPolicy=Never.").
+	Message string
 }
 
 // BlockedEviction is an eviction the Eviction API would refuse.
@@ -201,6 +210,11 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []PlannedEviction, opts placement.Options) (map[string]int, error) {
 	unplaced := map[string]int{}
 	nodes := append([]*cluster.NodeInfo(nil), view.Nodes()...)
+	drainedList := make([]string, 0, len(drainedNames))
+	for n := range drainedNames {
+		drainedList = append(drainedList, n)
+	}
+	sort.Strings(drainedList)
 	drained := make([]bool, len(nodes))
 	for j, n := range nodes {
 		drained[j] = drainedNames[n.Name]
@@ -277,62 +291,62 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 			if !reads {
 				tpl.from = len(nodes)
 			}
+			// The scheduler's own report for the pod, on the cluster as
+			// the plan has it at this pod's turn.
+			for _, pi := range pending {
+				v, err := view.WithPodInfo(pi)
+				if err != nil {
+					return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+				}
+				view = v
+			}
+			pending, antiPending = pending[:0], false
+			clear(templates)
+			qr, err := whatif.Reschedule(view, drainedList, []*corev1.Pod{src}, whatif.Options{Placement: opts})
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+			}
+			evs[i].Message = qr.Results[0].Message
+			if qr.Results[0].Outcome == preemption.Failed {
+				evs[i].Message = qr.Results[0].Error
+			}
 		}
 	}
 	return unplaced, nil
 }
 
-// placeScheduled sets To on every eviction to the node kube-scheduler
-// would choose among the nodes not being drained: Filter, then Score over
-// the feasible ones (normalized over exactly those, as if the drained nodes
-// were cordoned), highest total, ties to the lowest node name.
+// placeScheduled sets To (or Message) on every eviction as
+// whatif.Reschedule schedules the re-created pods.
 func placeScheduled(view *placement.Snapshot, drained map[string]bool, evs []PlannedEviction, opts placement.Options) (map[string]int, error) {
-	unplaced := map[string]int{}
-	var feasible []*cluster.NodeInfo
+	names := make([]string, 0, len(drained))
+	for n := range drained {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	pods := make([]*corev1.Pod, len(evs))
+	at := make(map[string]int, len(evs))
 	for i := range evs {
-		src := evs[i].Pod
-		pod := new(corev1.Pod)
-		*pod = *src
-		pod.Spec.NodeName = ""
-		c, err := placement.Compile(view, pod, opts)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
-		}
-		feasible = feasible[:0]
-		if c.Gated() == nil {
-			for _, n := range view.Nodes() {
-				if !drained[n.Name] && c.Fits(n) {
-					feasible = append(feasible, n)
-				}
-			}
-		}
-		if len(feasible) == 0 {
-			unplaced[evs[i].From]++
+		pods[i] = evs[i].Pod
+		at[evs[i].Pod.Namespace+"/"+evs[i].Pod.Name] = i
+	}
+	// view has the evicted pods removed already; Reschedule removes them
+	// again (a no-op) and takes its queue's ties from view's input.
+	qr, err := whatif.Reschedule(view, names, pods, whatif.Options{Placement: opts})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+	}
+	unplaced := map[string]int{}
+	for _, r := range qr.Results {
+		i := at[r.Pod]
+		if r.Outcome == preemption.Scheduled {
+			evs[i].To = r.Node
 			continue
 		}
-		best := 0
-		if len(feasible) > 1 {
-			sc := c.Score(feasible)
-			if sc.Err != nil {
-				// The scheduler's cycle fails on an out-of-range score.
-				unplaced[evs[i].From]++
-				continue
-			}
-			for k := range feasible {
-				if sc.Total[k] > sc.Total[best] {
-					best = k
-				}
-			}
+		unplaced[evs[i].From]++
+		evs[i].Message = r.Message
+		if r.Outcome == preemption.Failed {
+			evs[i].Message = r.Error
 		}
-		bound := new(corev1.Pod)
-		*bound = *pod
-		bound.Spec.NodeName = feasible[best].Name
-		v, err := view.WithPod(bound)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
-		}
-		view = v
-		evs[i].To = feasible[best].Name
 	}
 	return unplaced, nil
 }
