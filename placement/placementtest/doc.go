@@ -1,0 +1,43 @@
+// Package placementtest is a kit for property tests of programs built on
+// schedkit, in the manner of net/http/httptest: rapid generators of the
+// Kubernetes objects the scheduler reads (nodes, pods, budgets, priority
+// classes) and of whole clusters with bound and pending pods, drawn from
+// small pools of keys and values so that selectors match, constraints
+// collide and scores tie.
+//
+// # Writing a property
+//
+// A property draws a cluster, asks schedkit and the code under test, and
+// compares:
+//
+//	rapid.Check(t, func(t *rapid.T) {
+//		c := placementtest.ClusterOf(placementtest.Config{}).Draw(t, "cluster")
+//		snap, _, err := placement.NewSnapshot(c.SnapshotInput())
+//		if err != nil {
+//			t.Fatal(err)
+//		}
+//		for _, pod := range c.Pending {
+//			// ... my autoscaler never proposes a node placement.Evaluate refuses
+//		}
+//	})
+//
+// rapid shrinks a failing cluster towards fewer nodes, fewer pods and the
+// first value of every pool, so counterexamples read well;
+// Cluster.WriteScenario prints one as a scenario file that
+// `go run ./examples/simulate -in FILE` reads, to see what the scheduler
+// decides and why.
+//
+// # What is generated
+//
+// Every object is what the API server would store: names are DNS labels,
+// label keys and values are valid, quantities are non-negative, spread
+// constraints and affinity terms pass the API server's validation, and
+// pods carry their admitted priority (spec.priority from their class). A
+// cluster's bound pods fit where they are bound (resources, ports, node
+// selectors, taints) unless Config.Overcommit asks otherwise. Config
+// biases the draw: Crowded fills nodes, Preemption spreads priorities and
+// adds budgets, Family restricts pods to one constraint family.
+//
+// The package's own tests check that every generated object passes
+// validation; schedkit's property tests are written with it.
+package placementtest

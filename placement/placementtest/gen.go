@@ -1,0 +1,359 @@
+package placementtest
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/placement"
+)
+
+// Family is a family of scheduling constraints.
+type Family string
+
+// The families Config.Family can restrict pods to.
+const (
+	AnyFamily       Family = ""
+	Resources       Family = "resources"        // requests only
+	NodeSelection   Family = "node-selection"   // node selectors, node affinity, tolerations
+	Spread          Family = "spread"           // topology spread constraints
+	InterPod        Family = "inter-pod"        // pod affinity and anti-affinity
+	HostPorts       Family = "host-ports"       // host ports
+	PriorityClasses Family = "priority-classes" // priorities (with Preemption, budgets)
+)
+
+// Config biases the generators. The zero value draws mixed, uncrowded
+// clusters of 1 to 8 nodes.
+type Config struct {
+	// MaxNodes and MaxPods bound a cluster (0: 8 nodes, 24 bound pods);
+	// MaxPending bounds its pending pods (0: 4).
+	MaxNodes, MaxPods, MaxPending int
+	// Crowded draws small nodes and many pods, so that most nodes are full.
+	Crowded bool
+	// Preemption draws spread-out priorities and budgets, so that pending
+	// pods preempt.
+	Preemption bool
+	// Family restricts the pods' constraints to one family.
+	Family Family
+	// Overcommit binds pods without checking that they fit.
+	Overcommit bool
+}
+
+func (c Config) maxNodes() int { return orDefault(c.MaxNodes, 8) }
+func (c Config) maxPods() int  { return orDefault(c.MaxPods, 24) }
+func (c Config) maxPending() int {
+	return orDefault(c.MaxPending, 4)
+}
+
+func orDefault(v, d int) int {
+	if v > 0 {
+		return v
+	}
+	return d
+}
+
+// The pools. Small, so that values collide.
+var (
+	// Zones are the values of topology.kubernetes.io/zone.
+	Zones = []string{"zone-a", "zone-b", "zone-c"}
+	// Apps are the values of the app label pods carry.
+	Apps = []string{"web", "db", "cache"}
+	// Namespaces are the pods' namespaces.
+	Namespaces = []string{"default", "team-a"}
+	// DiskTypes are the values of the disk node label.
+	DiskTypes = []string{"ssd", "hdd"}
+	// TaintKeys are the keys of node taints.
+	TaintKeys = []string{"dedicated", "gpu"}
+	// Images are the container images.
+	Images = []string{"registry.example/app:1", "registry.example/app:2"}
+	// Priorities are the priority classes' values.
+	Priorities = map[string]int32{"low": 10, "mid": 100, "high": 1000}
+)
+
+const (
+	zoneKey     = corev1.LabelTopologyZone
+	hostnameKey = corev1.LabelHostname
+)
+
+func qty(s string) resource.Quantity { return resource.MustParse(s) }
+
+// NodeOf generates a node named name: zone, disk label, allocatable cpu,
+// memory and pods, sometimes a taint, an image, or cordoned.
+func NodeOf(cfg Config, name string) *rapid.Generator[*corev1.Node] {
+	return rapid.Custom(func(t *rapid.T) *corev1.Node {
+		cpus := []string{"2", "4", "8"}
+		if cfg.Crowded {
+			cpus = []string{"1", "2"}
+		}
+		n := &corev1.Node{
+			ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("uid-" + name), Labels: map[string]string{
+				hostnameKey: name,
+				zoneKey:     rapid.SampledFrom(Zones).Draw(t, "zone"),
+				"disk":      rapid.SampledFrom(DiskTypes).Draw(t, "disk"),
+			}},
+			Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{
+				corev1.ResourceCPU:    qty(rapid.SampledFrom(cpus).Draw(t, "cpu")),
+				corev1.ResourceMemory: qty(rapid.SampledFrom([]string{"4Gi", "8Gi", "16Gi"}).Draw(t, "memory")),
+				corev1.ResourcePods:   qty("110"),
+			}},
+		}
+		n.Status.Capacity = n.Status.Allocatable.DeepCopy()
+		if rapid.IntRange(0, 4).Draw(t, "tainted") == 0 {
+			n.Spec.Taints = []corev1.Taint{{Key: rapid.SampledFrom(TaintKeys).Draw(t, "taint"),
+				Effect: rapid.SampledFrom([]corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule}).Draw(t, "effect")}}
+		}
+		if rapid.IntRange(0, 9).Draw(t, "cordoned") == 0 {
+			n.Spec.Unschedulable = true
+		}
+		if rapid.Bool().Draw(t, "image") {
+			n.Status.Images = []corev1.ContainerImage{{Names: []string{rapid.SampledFrom(Images).Draw(t, "image name")},
+				SizeBytes: rapid.Int64Range(50<<20, 900<<20).Draw(t, "size")}}
+		}
+		return n
+	})
+}
+
+// PodOf generates an unbound pod named name: the app label, cpu and memory
+// requests (sometimes limits only, an init container or a sidecar), and
+// constraints of cfg.Family. Its priority is one of Priorities' classes
+// (spec.priorityClassName and the admitted spec.priority).
+func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
+	return rapid.Custom(func(t *rapid.T) *corev1.Pod {
+		ns := rapid.SampledFrom(Namespaces).Draw(t, "namespace")
+		app := rapid.SampledFrom(Apps).Draw(t, "app")
+		cpus := []string{"100m", "250m", "500m", "1"}
+		if cfg.Crowded {
+			cpus = []string{"250m", "500m", "1"}
+		}
+		c := corev1.Container{Name: "main", Image: rapid.SampledFrom(Images).Draw(t, "image"),
+			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
+				corev1.ResourceCPU:    qty(rapid.SampledFrom(cpus).Draw(t, "cpu")),
+				corev1.ResourceMemory: qty(rapid.SampledFrom([]string{"128Mi", "512Mi", "1Gi"}).Draw(t, "memory")),
+			}}}
+		p := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID("uid-" + ns + "-" + name),
+				Labels: map[string]string{"app": app}},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{c}, SchedulerName: corev1.DefaultSchedulerName},
+		}
+		if rapid.IntRange(0, 5).Draw(t, "sidecar") == 0 {
+			always := corev1.ContainerRestartPolicyAlways
+			p.Spec.InitContainers = []corev1.Container{{Name: "proxy", Image: Images[0], RestartPolicy: &always,
+				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: qty("50m")}}}}
+		}
+		class := "mid"
+		if cfg.Preemption || cfg.Family == PriorityClasses {
+			class = rapid.SampledFrom([]string{"low", "mid", "high"}).Draw(t, "class")
+		}
+		prio := Priorities[class]
+		p.Spec.PriorityClassName, p.Spec.Priority = class, &prio
+		policy := corev1.PreemptLowerPriority
+		p.Spec.PreemptionPolicy = &policy
+
+		family := cfg.Family
+		if family == AnyFamily {
+			family = rapid.SampledFrom([]Family{Resources, NodeSelection, Spread, InterPod, HostPorts}).Draw(t, "family")
+		}
+		switch family {
+		case NodeSelection:
+			switch rapid.IntRange(0, 2).Draw(t, "selection") {
+			case 0:
+				p.Spec.NodeSelector = map[string]string{"disk": rapid.SampledFrom(DiskTypes).Draw(t, "disk")}
+			case 1:
+				p.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
+					RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+						MatchExpressions: []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpNotIn,
+							Values: []string{rapid.SampledFrom(Zones).Draw(t, "not zone")}}}}}},
+					PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: rapid.Int32Range(1, 100).Draw(t, "weight"),
+						Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "disk", Operator: corev1.NodeSelectorOpIn, Values: []string{"ssd"}}}}}},
+				}}
+			}
+			if rapid.Bool().Draw(t, "tolerates") {
+				p.Spec.Tolerations = []corev1.Toleration{{Key: rapid.SampledFrom(TaintKeys).Draw(t, "toleration"), Operator: corev1.TolerationOpExists}}
+			}
+		case Spread:
+			p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
+				MaxSkew:           rapid.Int32Range(1, 2).Draw(t, "max skew"),
+				TopologyKey:       rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "spread key"),
+				WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "when"),
+				LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}},
+			}}
+		case InterPod:
+			term := corev1.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "affinity key"),
+				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(Apps).Draw(t, "affinity app")}}}
+			if rapid.Bool().Draw(t, "all namespaces") {
+				term.NamespaceSelector = &metav1.LabelSelector{}
+			}
+			a := &corev1.Affinity{}
+			switch rapid.IntRange(0, 3).Draw(t, "affinity kind") {
+			case 0:
+				a.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}
+			case 1:
+				a.PodAffinity = &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}
+			case 2:
+				a.PodAntiAffinity = &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}
+			default:
+				a.PodAffinity = &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}
+			}
+			p.Spec.Affinity = a
+		case HostPorts:
+			p.Spec.Containers[0].Ports = []corev1.ContainerPort{{ContainerPort: 8080, HostPort: rapid.SampledFrom([]int32{80, 443}).Draw(t, "host port"),
+				Protocol: corev1.ProtocolTCP}}
+		}
+		return p
+	})
+}
+
+// PDBOf generates a budget named name selecting one app in namespace ns,
+// with minAvailable or maxUnavailable and a status allowing 0 to 2
+// disruptions.
+func PDBOf(name, ns string) *rapid.Generator[*policyv1.PodDisruptionBudget] {
+	return rapid.Custom(func(t *rapid.T) *policyv1.PodDisruptionBudget {
+		b := &policyv1.PodDisruptionBudget{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID("uid-" + ns + "-" + name), Generation: 1},
+			Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{
+				MatchLabels: map[string]string{"app": rapid.SampledFrom(Apps).Draw(t, "app")}}},
+		}
+		v := intstr.FromInt32(rapid.Int32Range(0, 2).Draw(t, "count"))
+		if rapid.Bool().Draw(t, "min available") {
+			b.Spec.MinAvailable = &v
+		} else {
+			b.Spec.MaxUnavailable = &v
+		}
+		b.Status = policyv1.PodDisruptionBudgetStatus{ObservedGeneration: 1, DisruptionsAllowed: rapid.Int32Range(0, 2).Draw(t, "allowed")}
+		return b
+	})
+}
+
+// PriorityClassList returns the priority classes of Priorities, sorted by
+// name ("mid" is the global default).
+func PriorityClassList() []*schedulingv1.PriorityClass {
+	var out []*schedulingv1.PriorityClass
+	for _, name := range []string{"high", "low", "mid"} {
+		out = append(out, &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Value: Priorities[name],
+			GlobalDefault: name == "mid"})
+	}
+	return out
+}
+
+// Cluster is a generated cluster: nodes, bound pods, budgets, priority
+// classes and namespaces, and pods pending.
+type Cluster struct {
+	Nodes           []*corev1.Node
+	Pods            []*corev1.Pod // bound
+	PDBs            []*policyv1.PodDisruptionBudget
+	PriorityClasses []*schedulingv1.PriorityClass
+	Namespaces      []*corev1.Namespace
+	Pending         []*corev1.Pod
+}
+
+// NodeNamed returns the cluster's node of that name.
+func (c *Cluster) NodeNamed(name string) (*corev1.Node, bool) {
+	for _, n := range c.Nodes {
+		if n.Name == name {
+			return n, true
+		}
+	}
+	return nil, false
+}
+
+// SnapshotInput returns the cluster as placement.NewSnapshot's input.
+func (c *Cluster) SnapshotInput() placement.SnapshotInput {
+	return placement.SnapshotInput{Nodes: c.Nodes, Pods: c.Pods, PDBs: c.PDBs, Namespaces: c.Namespaces}
+}
+
+// ClusterOf generates a cluster: 1 to cfg.MaxNodes nodes, up to cfg.MaxPods
+// bound pods (each on a node it fits, unless cfg.Overcommit), budgets
+// with cfg.Preemption, and 1 to cfg.MaxPending pending pods.
+func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
+	return rapid.Custom(func(t *rapid.T) *Cluster {
+		c := &Cluster{PriorityClasses: PriorityClassList()}
+		for _, ns := range Namespaces {
+			c.Namespaces = append(c.Namespaces, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns,
+				Labels: map[string]string{corev1.LabelMetadataName: ns}}})
+		}
+		nn := rapid.IntRange(1, cfg.maxNodes()).Draw(t, "nodes")
+		for i := range nn {
+			c.Nodes = append(c.Nodes, NodeOf(cfg, fmt.Sprintf("node-%d", i)).Draw(t, "node"))
+		}
+		lo := 0
+		if cfg.Crowded {
+			lo = min(cfg.maxPods(), 2*nn)
+		}
+		np := rapid.IntRange(lo, cfg.maxPods()).Draw(t, "bound pods")
+		var snap *placement.Snapshot
+		if !cfg.Overcommit {
+			var err error
+			if snap, _, err = placement.NewSnapshot(c.SnapshotInput()); err != nil {
+				t.Fatalf("placementtest: generated nodes refused: %v", err)
+			}
+		}
+		for i := range np {
+			p := PodOf(cfg, fmt.Sprintf("bound-%d", i)).Draw(t, "bound pod")
+			var node string
+			if cfg.Overcommit {
+				node = c.Nodes[rapid.IntRange(0, nn-1).Draw(t, "on")].Name
+			} else {
+				node = fittingNode(t, snap, p)
+				if node == "" {
+					continue // fits nowhere: not bound
+				}
+			}
+			p.Spec.NodeName = node
+			p.Status = corev1.PodStatus{Phase: corev1.PodRunning, StartTime: ptrTime(startOf(i))}
+			c.Pods = append(c.Pods, p)
+			if snap != nil {
+				next, err := snap.WithPod(p)
+				if err != nil {
+					t.Fatalf("placementtest: binding %s: %v", p.Name, err)
+				}
+				snap = next
+			}
+		}
+		if cfg.Preemption {
+			for i, ns := range Namespaces {
+				if rapid.Bool().Draw(t, "budget") {
+					c.PDBs = append(c.PDBs, PDBOf(fmt.Sprintf("budget-%d", i), ns).Draw(t, "pdb"))
+				}
+			}
+		}
+		for i := range rapid.IntRange(1, cfg.maxPending()).Draw(t, "pending pods") {
+			c.Pending = append(c.Pending, PodOf(cfg, fmt.Sprintf("pending-%d", i)).Draw(t, "pending pod"))
+		}
+		return c
+	})
+}
+
+// fittingNode draws one of the nodes pod passes every filter on, "" when
+// none.
+func fittingNode(t *rapid.T, snap *placement.Snapshot, pod *corev1.Pod) string {
+	c, err := placement.Compile(snap, pod, placement.Options{})
+	if err != nil {
+		t.Fatalf("placementtest: generated pod refused: %v", err)
+	}
+	var fits []string
+	for _, n := range snap.Nodes() {
+		if c.Fits(n) {
+			fits = append(fits, n.Name)
+		}
+	}
+	if len(fits) == 0 {
+		return ""
+	}
+	return rapid.SampledFrom(fits).Draw(t, "on")
+}
+
+// startOf is the start time of the i-th bound pod: a minute apart from
+// 2024-01-01, so that start-time tie-breaks are deterministic.
+func startOf(i int) metav1.Time {
+	return metav1.NewTime(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Minute * time.Duration(i)))
+}
+
+func ptrTime(t metav1.Time) *metav1.Time { return &t }

@@ -1,0 +1,91 @@
+package placementtest
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/eviction"
+	"github.com/schedkit/schedkit/internal/scenario"
+	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/preemption"
+)
+
+var configs = map[string]Config{
+	"default":    {},
+	"crowded":    {Crowded: true},
+	"preemption": {Preemption: true, Crowded: true},
+	"spread":     {Family: Spread},
+	"inter-pod":  {Family: InterPod},
+	"overcommit": {Overcommit: true},
+}
+
+// TestGeneratedObjectsAreValid: every generated object passes what the API
+// server validates and schedkit checks: names and labels, the scenario
+// decoder's validation (simulate reads the printed scenario without a
+// warning), the snapshot, every pending pod's compilation, the priority
+// classes and the budgets.
+func TestGeneratedObjectsAreValid(t *testing.T) {
+	for name, cfg := range configs {
+		t.Run(name, rapid.MakeCheck(func(t *rapid.T) {
+			c := ClusterOf(cfg).Draw(t, "cluster")
+			for _, n := range c.Nodes {
+				require.Empty(t, validation.IsDNS1123Subdomain(n.Name))
+				for k, v := range n.Labels {
+					require.Empty(t, validation.IsQualifiedName(k))
+					require.Empty(t, validation.IsValidLabelValue(v))
+				}
+			}
+			for _, p := range append(append([]*corev1.Pod{}, c.Pods...), c.Pending...) {
+				require.Empty(t, validation.IsDNS1123Subdomain(p.Name))
+			}
+			var buf bytes.Buffer
+			require.NoError(t, c.WriteScenario(&buf))
+			_, warnings, err := scenario.Load(buf.Bytes())
+			require.NoError(t, err)
+			require.Empty(t, warnings)
+			snap, _, err := placement.NewSnapshot(c.SnapshotInput())
+			require.NoError(t, err)
+			for _, p := range c.Pending {
+				_, err := placement.Compile(snap, p, placement.Options{})
+				require.NoError(t, err)
+			}
+			_, err = preemption.NewPriorityClasses(c.PriorityClasses)
+			require.NoError(t, err)
+			for _, b := range c.PDBs {
+				require.Empty(t, eviction.ValidatePDB(b))
+			}
+		}))
+	}
+}
+
+// TestBoundPodsFit: without Overcommit every bound pod passes every filter
+// on its node, with the other pods bound.
+func TestBoundPodsFit(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := ClusterOf(Config{Crowded: rapid.Bool().Draw(t, "crowded")}).Draw(t, "cluster")
+		snap, _, err := placement.NewSnapshot(c.SnapshotInput())
+		require.NoError(t, err)
+		for _, p := range c.Pods {
+			key := p.Namespace + "/" + p.Name
+			without := snap.WithoutPods(key)
+			unbound := p.DeepCopy()
+			unbound.Spec.NodeName = ""
+			comp, err := placement.Compile(without, unbound, placement.Options{})
+			require.NoError(t, err)
+			n, ok := without.Node(p.Spec.NodeName)
+			require.True(t, ok)
+			// The pods bound after p were placed seeing p; they may now
+			// make p's own anti-affinity or spread fail on a replay, so
+			// only resources, ports, selectors and taints are checked.
+			st := comp.FilterEach(n)
+			for _, s := range st[:6] {
+				require.True(t, s.Code.Passes(), "%s on %s: %v", key, n.Name, s)
+			}
+		}
+	})
+}
