@@ -22,6 +22,12 @@ import (
 // pod (or options) they cannot evaluate: unparsable selectors, a nil pod.
 var ErrInvalidPod = errors.New("placement: invalid pod")
 
+// ErrNotAView is returned by Compiled.On for a snapshot that is not a view
+// of the one the pod was compiled against (made from it by WithPod,
+// WithoutPods or WithNode, directly or not); compile the pod against it
+// instead.
+var ErrNotAView = errors.New("placement: snapshot is not a view of the compiled pod's snapshot")
+
 // Filter plugin positions in the v1.36 order (sched.FilterOrder).
 const (
 	fNodeUnschedulable = iota
@@ -512,12 +518,18 @@ func nodeNamesOf(terms []corev1.NodeSelectorTerm) (sets.Set[string], bool) {
 }
 
 // On returns the pod compiled against view, a view of the snapshot it was
-// compiled for (WithPod, WithoutPods): the pod-only parts are shared, the
-// PreFilter state of PodTopologySpread and InterPodAffinity is recomputed,
-// as the framework's AddPod/RemovePod extensions update it. c is unchanged.
+// compiled for (WithPod, WithoutPods, WithNode): the pod-only parts are
+// shared, the PreFilter state of PodTopologySpread and InterPodAffinity is
+// recomputed, as the framework's AddPod/RemovePod extensions update it. c
+// is unchanged. Any other snapshot is refused with ErrNotAView.
 func (c *Compiled) On(view *Snapshot) (*Compiled, error) {
 	if view == nil {
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
+	}
+	if !view.SharesIndex(c.snap) {
+		// Another snapshot numbers its nodes its own way: the pod must be
+		// compiled against it.
+		return nil, ErrNotAView
 	}
 	v := *c
 	v.snap = view

@@ -102,3 +102,23 @@ func TestNodeViewErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestOnRefusesAnotherSnapshot: a compiled pod re-targeted to a snapshot
+// that is not a view of its own (another node set) is refused, not
+// indexed out of range.
+func TestOnRefusesAnotherSnapshot(t *testing.T) {
+	snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{mkNode("a", "1", "1Gi")}})
+	require.NoError(t, err)
+	c, err := Compile(snap, mkPod("p", requests("cpu", "1"), withNodeSelector("disk", "ssd")), Options{})
+	require.NoError(t, err)
+	bigger, err := snap.WithNodes(mkNode("b", "1", "1Gi"), mkNode("c", "1", "1Gi"))
+	require.NoError(t, err)
+	_, err = c.On(bigger)
+	require.ErrorIs(t, err, ErrNotAView)
+	cordoned := mkNode("a", "1", "1Gi")
+	cordoned.Spec.Unschedulable = true
+	view, err := snap.WithNode(cordoned)
+	require.NoError(t, err)
+	_, err = c.On(view)
+	require.NoError(t, err, "a node view is a view")
+}

@@ -646,8 +646,9 @@ func selectorKey(s labels.Selector) string {
 }
 
 // SharesIndex reports whether o is s or a view of the same snapshot (made
-// with WithPod / WithoutPods, directly or not): the two then have the same
-// nodes, in the same order, and share one label index.
+// with WithPod / WithoutPods / WithNode's view path, directly or not): the
+// two then have the same nodes (labels included), in the same order, and
+// share one label index.
 func (s *Snapshot) SharesIndex(o *Snapshot) bool {
 	return s != nil && o != nil && s.labels != nil && s.labels == o.labels
 }

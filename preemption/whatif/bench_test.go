@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/testbuild"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/placementtest"
 )
 
 // benchCluster is nodes nodes in 3 zones (8 cpu each) with podsPerNode
@@ -21,7 +22,7 @@ func benchCluster(b *testing.B, nodes, podsPerNode int) *placement.Snapshot {
 	for i := range nodes {
 		name := fmt.Sprintf("node-%05d", i)
 		ns = append(ns, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name,
-			Labels: testbuild.Labels("kubernetes.io/hostname", name, "topology.kubernetes.io/zone", zones[i%len(zones)])},
+			Labels: testbuild.Labels("kubernetes.io/hostname", name, "topology.kubernetes.io/zone", placementtest.Zones[i%len(placementtest.Zones)])},
 			Status: corev1.NodeStatus{Allocatable: testbuild.Resources("cpu", "8", "memory", "32Gi", "pods", "110")}})
 		for k := range podsPerNode {
 			app := fmt.Sprintf("app-%d", (i+k)%10)

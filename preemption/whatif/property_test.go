@@ -8,57 +8,22 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
-	"github.com/schedkit/schedkit/internal/testbuild"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/placementtest"
 )
 
-// Small pools, so that constraints collide and scores tie.
-var (
-	zones = []string{"z1", "z2", "z3"}
-	apps  = []string{"web", "db"}
-	cpus  = []string{"100m", "300m", "500m", "1"}
-)
+// The generators are placementtest's, with small clusters.
+var kit = placementtest.Config{MaxNodes: 6, MaxPods: 12}
 
 func genNode(t *rapid.T, i int) *corev1.Node {
-	name := fmt.Sprintf("n%d", i)
-	n := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: testbuild.Labels("kubernetes.io/hostname", name,
-			"topology.kubernetes.io/zone", rapid.SampledFrom(zones).Draw(t, "zone"))},
-		Status: corev1.NodeStatus{Allocatable: testbuild.Resources("cpu", rapid.SampledFrom([]string{"1", "2", "4"}).Draw(t, "cpu"),
-			"memory", "8Gi", "pods", "110")},
-	}
-	if rapid.IntRange(0, 5).Draw(t, "tainted") == 0 {
-		n.Spec.Taints = []corev1.Taint{{Key: "dedicated", Effect: corev1.TaintEffectNoSchedule}}
-	}
-	return n
+	return placementtest.NodeOf(kit, fmt.Sprintf("n%d", i)).Draw(t, "node")
 }
 
+// genPod is a pod of the kit, owned by a DaemonSet one time in five.
 func genPod(t *rapid.T, name string) *corev1.Pod {
-	app := rapid.SampledFrom(apps).Draw(t, "app")
-	p := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name), Labels: testbuild.Labels("app", app)},
-		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c",
-			Resources: corev1.ResourceRequirements{Requests: testbuild.Resources("cpu", rapid.SampledFrom(cpus).Draw(t, "podcpu"))}}}},
-	}
-	prio := rapid.SampledFrom([]int32{0, 100}).Draw(t, "prio")
-	p.Spec.Priority = &prio
-	switch rapid.IntRange(0, 3).Draw(t, "constraint") {
-	case 1:
-		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1,
-			TopologyKey:       rapid.SampledFrom([]string{"kubernetes.io/hostname", "topology.kubernetes.io/zone"}).Draw(t, "spreadkey"),
-			WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "when"),
-			LabelSelector:     testbuild.Selector("app", app)}}
-	case 2:
-		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
-			RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
-				TopologyKey: "kubernetes.io/hostname", LabelSelector: testbuild.Selector("app", app)}}}}
-	}
-	if rapid.IntRange(0, 3).Draw(t, "tol") == 0 {
-		p.Spec.Tolerations = []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpExists}}
-	}
+	p := placementtest.PodOf(kit, name).Draw(t, name)
 	if rapid.IntRange(0, 4).Draw(t, "ds") == 0 {
 		p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds", UID: "ds"}}
 	}
@@ -71,15 +36,12 @@ type world struct {
 }
 
 func genWorld(t *rapid.T) world {
-	var w world
-	nn := rapid.IntRange(1, 6).Draw(t, "nodes")
-	for i := range nn {
-		w.nodes = append(w.nodes, genNode(t, i))
-	}
-	for i := range rapid.IntRange(0, 12).Draw(t, "bound") {
-		p := genPod(t, fmt.Sprintf("b%d", i))
-		p.Spec.NodeName = w.nodes[rapid.IntRange(0, nn-1).Draw(t, "on")].Name
-		w.pods = append(w.pods, p)
+	c := placementtest.ClusterOf(kit).Draw(t, "cluster")
+	w := world{nodes: c.Nodes, pods: c.Pods}
+	for _, p := range w.pods {
+		if rapid.IntRange(0, 4).Draw(t, "ds") == 0 {
+			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds", UID: "ds"}}
+		}
 	}
 	return w
 }

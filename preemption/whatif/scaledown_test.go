@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/testbuild"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/placementtest"
 )
 
 func controlled(p *corev1.Pod) *corev1.Pod {
@@ -102,7 +103,7 @@ func TestScaleDownProperties(t *testing.T) {
 			}
 		}
 		var pdbs []*policyv1.PodDisruptionBudget
-		for _, app := range apps {
+		for _, app := range placementtest.Apps {
 			if rapid.Bool().Draw(t, "pdb") {
 				pdbs = append(pdbs, budget("pdb-"+app, rapid.Int32Range(0, 2).Draw(t, "allowed"), "app", app))
 			}
@@ -137,7 +138,7 @@ func TestScaleDownProperties(t *testing.T) {
 				}
 				for _, m := range n.Moves {
 					pi, _, ok := snap.Pod(m.Pod)
-					if ok && pi.Pod.Labels["app"] == b.Spec.Selector.MatchLabels["app"] {
+					if ok && pi.Pod.Namespace == b.Namespace && pi.Pod.Labels["app"] == b.Spec.Selector.MatchLabels["app"] {
 						lost++
 					}
 				}
