@@ -7,7 +7,16 @@
 //     lowest-name tie-break, each bound before the next, so spreading and
 //     anti-affinity between the copies count).
 //   - Drain: where the pods of cordoned nodes go when their controllers
-//     re-create them, and whether every one of them finds a node.
+//     re-create them, and whether every one of them finds a node
+//     (Cordon and Reschedule are its two steps).
+//   - ScaleDown: which nodes can go, greedily, with cluster-autoscaler's
+//     drainability rules, each removal applied before the next is tried.
+//   - Estimate: how many nodes of a template a backlog needs, as
+//     cluster-autoscaler's binpacking estimator counts them (FirstFit) or
+//     as kube-scheduler itself would then place the pods (Scheduler).
+//   - Gang and GangReplicas: whether the pods of a gang (a PodGroup with
+//     a Gang policy) fit all together, as the GangScheduling plugin and
+//     the pod group cycle of v1.36 decide.
 //
 // # The questions' rules
 //
@@ -35,6 +44,16 @@
 //     unplaced pod's message ends with upstream's "preemption: not
 //     eligible due to preemptionPolicy=Never.".
 //
+// # Deliberate differences from the autoscalers
+//
+//   - ScaleDown places moved pods where the scheduler would (scores, queue
+//     order); cluster-autoscaler uses the filters alone and the first node
+//     that passes them. The verdict "can this node go" is the same when
+//     the filters are; where the pods land is the real answer.
+//   - Estimate has no time limit (cluster-autoscaler's would make answers
+//     depend on the machine), only MaxNodes; upstream's unstable sort of
+//     equivalence groups becomes input order among equal scores.
+//
 // # Determinism and cost
 //
 // Answers are deterministic (upstream's random host choice among equal
@@ -43,5 +62,8 @@
 // is modified; every answer carries the resulting snapshot, a view of the
 // one given. Each replica is compiled once and bound into a view whose cost
 // grows with the change, not with the cluster; cordoning a node is such a
-// view too (placement.Snapshot.WithNode).
+// view too (placement.Snapshot.WithNode). Adding and removing nodes
+// rebuild the snapshot from its objects (Snapshot.WithNodes,
+// WithoutNodes), so ScaleDown and FirstFit cost one rebuild per node
+// removed or added.
 package whatif

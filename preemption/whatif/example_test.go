@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	schedulingv1alpha2 "k8s.io/api/scheduling/v1alpha2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/internal/testbuild"
@@ -145,3 +146,43 @@ func ExampleScaleDown() {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// Does a gang of three training workers, one per node, fit? All of them
+// or none: with two nodes, none is placed.
+func ExampleGangReplicas() {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{exampleNode("a", "z1"), exampleNode("b", "z1")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	worker := examplePod("worker", "", "1")
+	worker.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+		TopologyKey: "kubernetes.io/hostname", LabelSelector: testbuild.Selector("app", "web")}}}}
+	for _, minCount := range []int32{3, 2} {
+		group := &schedulingv1alpha2.PodGroup{ObjectMeta: metav1.ObjectMeta{Name: "train", Namespace: "default"},
+			Spec: schedulingv1alpha2.PodGroupSpec{SchedulingPolicy: schedulingv1alpha2.PodGroupSchedulingPolicy{
+				Gang: &schedulingv1alpha2.GangSchedulingPolicy{MinCount: minCount}}}}
+		r, err := whatif.GangReplicas(snap, worker, group, 3, whatif.Options{})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("minCount %d: placed %v\n", minCount, r.Placed)
+		for _, p := range r.Pods {
+			if p.Node != "" {
+				fmt.Printf("  %s: %s on %s\n", p.Pod, p.Outcome, p.Node)
+			} else {
+				fmt.Printf("  %s: %s\n", p.Pod, p.Outcome)
+			}
+		}
+	}
+	// Output:
+	// minCount 3: placed false
+	//   default/worker-0: Unschedulable
+	//   default/worker-1: Unschedulable
+	//   default/worker-2: Unschedulable
+	// minCount 2: placed true
+	//   default/worker-0: Scheduled on a
+	//   default/worker-1: Scheduled on b
+	//   default/worker-2: Unschedulable
+}
