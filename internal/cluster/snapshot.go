@@ -40,6 +40,11 @@ type Snapshot struct {
 	// lookups confirm on the node itself.
 	podLoc   map[string]int
 	extraLoc map[string]int
+	// recent holds the last bindings of a chain of WithPod views, newest
+	// first, before they are folded into a new extraLoc (every
+	// recentLimit bindings): a view then costs O(1) instead of a copy of
+	// extraLoc. It overrides extraLoc; lookups confirm on the node.
+	recent *recentLoc
 
 	// labels interns pod labels and affinity terms for the topology
 	// plugins (labelindex.go); shared by every view.
@@ -799,7 +804,10 @@ func (s *Snapshot) NumPods() int {
 
 // Pod returns the bound pod of the given key (namespace/name) and its node.
 func (s *Snapshot) Pod(key string) (*PodInfo, *NodeInfo, bool) {
-	i, ok := s.extraLoc[key]
+	i, ok := s.recent.find(key)
+	if !ok {
+		i, ok = s.extraLoc[key]
+	}
 	if !ok {
 		i, ok = s.podLoc[key]
 	}
@@ -950,15 +958,26 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	v := s.view()
 	v.nodes[i] = &ni
 	v.changed = []int32{int32(i)}
-	if len(s.extraLoc) >= compactThreshold {
-		v.reindex()
-	} else {
-		v.extraLoc = make(map[string]int, len(s.extraLoc)+1)
-		for k, x := range s.extraLoc {
-			v.extraLoc[k] = x
+	v.recent = &recentLoc{next: s.recent, key: pi.Key, node: i, n: s.recent.len() + 1}
+	if v.recent.n >= recentLimit {
+		if len(s.extraLoc)+v.recent.n >= compactThreshold {
+			v.reindex()
+		} else {
+			extra := make(map[string]int, len(s.extraLoc)+v.recent.n)
+			for k, x := range s.extraLoc {
+				extra[k] = x
+			}
+			// Oldest first, so that a key's newest binding wins.
+			chain := make([]*recentLoc, 0, v.recent.n)
+			for r := v.recent; r != nil; r = r.next {
+				chain = append(chain, r)
+			}
+			for k := len(chain) - 1; k >= 0; k-- {
+				extra[chain[k].key] = chain[k].node
+			}
+			v.extraLoc, v.recent = extra, nil
 		}
 	}
-	v.extraLoc[pi.Key] = i
 	return v, nil
 }
 
@@ -992,6 +1011,35 @@ func insertSorted(list []*PodInfo, pi *PodInfo) []*PodInfo {
 	return append(out, list[j:]...)
 }
 
+// recentLimit is the number of bindings a chain of views keeps in its
+// recent list before folding them into extraLoc.
+const recentLimit = 32
+
+// recentLoc is one binding of a view chain: pod key to node index.
+type recentLoc struct {
+	next *recentLoc
+	key  string
+	node int
+	n    int // entries from here to the end of the list
+}
+
+// find returns the node index of key's newest binding in the list.
+func (r *recentLoc) find(key string) (int, bool) {
+	for ; r != nil; r = r.next {
+		if r.key == key {
+			return r.node, true
+		}
+	}
+	return 0, false
+}
+
+func (r *recentLoc) len() int {
+	if r == nil {
+		return 0
+	}
+	return r.n
+}
+
 // view copies the node pointer slice; everything else is shared. The
 // caller records the nodes it changes in v.changed.
 func (s *Snapshot) view() *Snapshot {
@@ -1010,7 +1058,7 @@ func (s *Snapshot) reindex() {
 			s.podLoc[p.Key] = i
 		}
 	}
-	s.extraLoc = map[string]int{}
+	s.extraLoc, s.recent = map[string]int{}, nil
 }
 
 // WithoutPods returns a view without the pods of the given keys

@@ -140,29 +140,68 @@ func (tmpl NodeTemplate) newNode(i int) (*corev1.Node, []*corev1.Pod) {
 	return n, pods
 }
 
-// withNewNodes is snap with k nodes of tmpl added (from index first).
+// withNewNodes is snap with k nodes of tmpl added (from index first), with
+// their DaemonSet pods.
 func withNewNodes(snap *placement.Snapshot, tmpl NodeTemplate, first, k int) (*placement.Snapshot, []string, error) {
+	cur, names, err := withEmptyNodes(snap, tmpl, first, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range names {
+		if cur, err = withDaemonSetPods(cur, tmpl, first+i); err != nil {
+			return nil, nil, err
+		}
+	}
+	return cur, names, nil
+}
+
+// withEmptyNodes is snap with k nodes of tmpl added (from index first),
+// without their DaemonSet pods: one rebuild for the k.
+func withEmptyNodes(snap *placement.Snapshot, tmpl NodeTemplate, first, k int) (*placement.Snapshot, []string, error) {
 	if k == 0 {
 		return snap, nil, nil
 	}
 	nodes := make([]*corev1.Node, k)
-	var pods []*corev1.Pod
 	names := make([]string, k)
 	for i := range nodes {
-		n, ds := tmpl.newNode(first + i)
+		n, _ := tmpl.newNode(first + i)
 		nodes[i], names[i] = n, n.Name
-		pods = append(pods, ds...)
 	}
 	cur, err := snap.WithNodes(nodes...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("whatif: adding template nodes: %w", err)
 	}
+	return cur, names, nil
+}
+
+// withDaemonSetPods binds the DaemonSet pods of tmpl's i-th node (a view).
+func withDaemonSetPods(cur *placement.Snapshot, tmpl NodeTemplate, i int) (*placement.Snapshot, error) {
+	_, pods := tmpl.newNode(i)
+	var err error
 	for _, p := range pods {
 		if cur, err = cur.WithPod(p); err != nil {
-			return nil, nil, fmt.Errorf("whatif: adding DaemonSet pod %s: %w", p.Name, err)
+			return nil, fmt.Errorf("whatif: adding DaemonSet pod %s: %w", p.Name, err)
 		}
 	}
-	return cur, names, nil
+	return cur, nil
+}
+
+// readsDomains reports whether a pod's filters read the set of topology
+// domains, not only the pods in them: a DoNotSchedule spread constraint of
+// its own or of the profile's defaults (the skew is taken against the
+// emptiest domain). Empty nodes added ahead would change its answers.
+func readsDomains(p *corev1.Pod, opts placement.Options) bool {
+	for _, c := range p.Spec.TopologySpreadConstraints {
+		if c.WhenUnsatisfiable == corev1.DoNotSchedule {
+			return true
+		}
+	}
+	for _, c := range opts.DefaultSpreadConstraints {
+		if c.WhenUnsatisfiable == corev1.DoNotSchedule {
+			return true
+		}
+	}
+	return false
 }
 
 // equivalenceGroup is pods the estimator treats as one (same controller,
@@ -244,6 +283,12 @@ func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Node
 	cur := snap
 	withPods := map[string]bool{}
 	last := ""
+	// reserve are nodes added ahead and not yet used (see readsDomains).
+	var reserve []string
+	anyReadsDomains := false
+	for _, g := range groups {
+		anyReadsDomains = anyReadsDomains || readsDomains(g.pods[0], opts.Placement)
+	}
 	// fits compiles the group's exemplar against the current cluster and
 	// checks the named nodes in order (CheckPredicates: PreFilter, then
 	// Filter on the node).
@@ -335,11 +380,28 @@ func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Node
 				unplaced(p, "the node limit was reached")
 				continue
 			}
-			next, names, err := withNewNodes(cur, tmpl, len(res.NewNodes), 1)
+			// A node of the reserve is activated: its DaemonSet pods bound.
+			// The reserve is refilled by doubling, one rebuild for many
+			// nodes, unless some pod's filters read the domains.
+			if len(reserve) == 0 {
+				k := 1
+				if !anyReadsDomains {
+					k = max(1, len(res.NewNodes))
+				}
+				if opts.MaxNodes > 0 {
+					k = min(k, opts.MaxNodes-len(res.NewNodes))
+				}
+				next, names, err := withEmptyNodes(cur, tmpl, len(res.NewNodes), k)
+				if err != nil {
+					return nil, err
+				}
+				cur, reserve = next, names
+			}
+			next, err := withDaemonSetPods(cur, tmpl, len(res.NewNodes))
 			if err != nil {
 				return nil, err
 			}
-			cur, last = next, names[0]
+			cur, last, reserve = next, reserve[0], reserve[1:]
 			res.NewNodes = append(res.NewNodes, last)
 			node, err := fits(g, last)
 			if err != nil {
@@ -355,6 +417,12 @@ func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Node
 		}
 	}
 	res.NodeCount = len(withPods)
+	if len(reserve) > 0 {
+		var err error
+		if cur, err = cur.WithoutNodes(reserve...); err != nil {
+			return nil, err
+		}
+	}
 	res.Final = cur
 	return res, nil
 }
