@@ -1,0 +1,516 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// Source is one input file: its bytes and the name messages use for it
+// ("" or "-" is standard input).
+type Source struct {
+	Name string
+	Data []byte
+}
+
+// DecodeSources decodes one or more input files into one scenario. Each
+// file is one JSON document or a stream of YAML documents separated by
+// "---" lines; each document is either a scenario object (the fields
+// nodes, pods, pending, ...) or a Kubernetes object, a kind List of
+// objects (what kubectl get -o yaml|json writes) or a typed list (PodList,
+// NodeList, ...). Everything is merged in file, document and item order:
+// lists of scenario documents are concatenated, and Kubernetes objects are
+// sorted into the lists by apiVersion and kind (see kubeKinds): a Pod with
+// spec.nodeName goes to pods, one without to pending, and an unbound pod
+// in phase Succeeded or Failed is left out with a warning, as
+// kube-scheduler's pod informer never lists terminal pods
+// (pkg/scheduler/scheduler.go, newPodInformer). Objects of other kinds are
+// counted in one warning.
+//
+// Every problem of every file is reported at once as an ErrorList naming
+// the file (when there are several), the document (when its file has
+// several), the item and the field path; then the scenario is nil: a
+// partial scenario is never returned. An unknown top-level field of a
+// scenario document is an error, with the closest valid field suggested;
+// unknown fields inside objects are warnings, as kube-apiserver's are by
+// default (a dump of a newer cluster carries fields these types lack).
+// The sources are not retained or modified.
+func DecodeSources(srcs ...Source) (*Scenario, []string, error) {
+	b := &builder{
+		named:   len(srcs) > 1,
+		raws:    map[string][]json.RawMessage{},
+		origins: map[string][]origin{},
+		ignored: map[string]int{},
+	}
+	for _, src := range srcs {
+		b.addSource(src)
+	}
+	return b.finish()
+}
+
+// LoadSources is DecodeSources then Normalize, without the copy (see
+// Load). Problems found by normalization name the document and item the
+// object came from.
+func LoadSources(srcs ...Source) (*Scenario, []string, error) {
+	s, warnings, err := DecodeSources(srcs...)
+	if err != nil {
+		return nil, warnings, err
+	}
+	n, more, err := normalizeInPlace(s)
+	return n, append(warnings, more...), err
+}
+
+// kubeKind is where objects of one kind go, and the only apiVersion read
+// for it.
+type kubeKind struct {
+	apiVersion string
+	list       string
+}
+
+// kubeKinds are the kinds the simulation reads. Other kinds are counted
+// and ignored; a known kind of another apiVersion (policy/v1beta1
+// PodDisruptionBudget, whose empty selector means something else) is an
+// error.
+var kubeKinds = map[string]kubeKind{
+	"Node":                  {"v1", "nodes"},
+	"Pod":                   {"v1", "pods"}, // or pending, by spec.nodeName
+	"Namespace":             {"v1", "namespaces"},
+	"PodDisruptionBudget":   {"policy/v1", "pdbs"},
+	"PriorityClass":         {"scheduling.k8s.io/v1", "priorityClasses"},
+	"Service":               {"v1", "services"},
+	"ReplicaSet":            {"apps/v1", "replicaSets"},
+	"StatefulSet":           {"apps/v1", "statefulSets"},
+	"ReplicationController": {"v1", "replicationControllers"},
+}
+
+// scenarioFields are the scenario document's fields, sorted, for
+// suggestions.
+var scenarioFields = func() []string {
+	out := make([]string, 0, len(topLevelLists))
+	for k := range topLevelLists {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}()
+
+// builder gathers every document's items, by list, before they are decoded
+// (in parallel, per list) by finish.
+type builder struct {
+	named    bool // several sources: locations start with the file name
+	raws     map[string][]json.RawMessage
+	origins  map[string][]origin
+	located  bool // some item has an origin with a Source
+	errs     ErrorList
+	warnings []string
+	ignored  map[string]int // "apiVersion Kind" -> count
+}
+
+func join(loc, s string) string {
+	if loc == "" {
+		return s
+	}
+	return loc + ": " + s
+}
+
+// docWhere names a whole document that is one object: its location, or
+// "document" when the input is that one document.
+func docWhere(loc string) string {
+	if loc == "" {
+		return "document"
+	}
+	return loc
+}
+
+func (b *builder) fail(loc, detail string) {
+	b.errs = append(b.errs, &ObjectError{Index: -1, Source: loc, Detail: detail})
+}
+
+func (b *builder) add(list string, raw json.RawMessage, o origin) {
+	b.raws[list] = append(b.raws[list], raw)
+	b.origins[list] = append(b.origins[list], o)
+	if o.Source != "" {
+		b.located = true
+	}
+}
+
+// yamlDoc is one document of a YAML stream and the line it starts on.
+type yamlDoc struct {
+	data []byte
+	line int
+}
+
+// splitYAML splits a YAML stream at its document markers: lines that are
+// "---" (optionally followed by a comment, or by the document's first
+// content) or "...". Inside a block scalar such lines are indented, so a
+// marker at column 0 always ends a document.
+func splitYAML(data []byte) []yamlDoc {
+	var docs []yamlDoc
+	start, startLine, line := 0, 1, 1
+	for off := 0; off < len(data); line++ {
+		end := bytes.IndexByte(data[off:], '\n')
+		next := len(data)
+		if end >= 0 {
+			end += off
+			next = end + 1
+		} else {
+			end = len(data)
+		}
+		l := bytes.TrimRight(data[off:end], "\r")
+		marker, rest := false, 0
+		switch {
+		case bytes.Equal(l, []byte("...")):
+			marker, rest = true, next
+		case bytes.HasPrefix(l, []byte("---")) && (len(l) == 3 || l[3] == ' ' || l[3] == '\t'):
+			marker, rest = true, next
+			if c := bytes.TrimSpace(l[3:]); len(c) > 0 && c[0] != '#' {
+				rest = off + 3 // "--- {a: 1}": the document starts on this line
+			}
+		}
+		if marker {
+			docs = append(docs, yamlDoc{data[start:off], startLine})
+			start, startLine = rest, line
+			if rest == next {
+				startLine = line + 1
+			}
+		}
+		off = next
+	}
+	return append(docs, yamlDoc{data[start:], startLine})
+}
+
+// addSource reads one file: one JSON document, or a YAML stream.
+func (b *builder) addSource(src Source) {
+	prefix := ""
+	if b.named {
+		prefix = src.Name
+		if prefix == "" || prefix == "-" {
+			prefix = "stdin"
+		}
+	}
+	data := bytes.TrimPrefix(src.Data, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		b.fail(prefix, "empty scenario document")
+		return
+	}
+	if trimmed[0] == '{' {
+		// JSON (JSON is YAML too, but the JSON path is faster and its
+		// syntax errors carry better positions).
+		b.addDocument(prefix, data)
+		return
+	}
+	type converted struct {
+		json []byte
+		err  error
+		line int
+	}
+	var docs []converted
+	for _, d := range splitYAML(data) {
+		j, err := yaml.YAMLToJSON(d.data)
+		if err == nil && bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
+			continue // empty, or comments only
+		}
+		docs = append(docs, converted{j, err, d.line})
+	}
+	if len(docs) == 0 {
+		b.fail(prefix, "empty scenario document")
+		return
+	}
+	for i, d := range docs {
+		loc := prefix
+		if len(docs) > 1 {
+			loc = join(prefix, fmt.Sprintf("document %d (line %d)", i+1, d.line))
+		}
+		if d.err != nil {
+			b.fail(loc, "invalid YAML: "+d.err.Error())
+			continue
+		}
+		if t := bytes.TrimSpace(d.json); len(t) == 0 || t[0] != '{' {
+			b.fail(loc, "the document must be an object: a scenario with fields such as nodes, pods and pending, or a Kubernetes object or List with apiVersion and kind")
+			continue
+		}
+		b.addDocument(loc, d.json)
+	}
+}
+
+// addDocument reads one JSON object: a scenario or a Kubernetes object.
+func (b *builder) addDocument(loc string, data []byte) {
+	lists, wrongKind, unknownTop, extra, err := splitTop(data)
+	if err != nil {
+		// The streaming decoder's syntax errors count offsets from the
+		// start of the value being read; a whole-document check gives the
+		// position in the document.
+		var whole json.RawMessage
+		if werr := json.Unmarshal(data, &whole); werr != nil {
+			err = werr
+		}
+		b.fail(loc, "invalid JSON: "+describeSyntax(data, err))
+		return
+	}
+	if _, ok := extra["kind"]; ok {
+		h := header{items: lists["items"], hasItems: lists["items"] != nil}
+		if !h.read(extra["apiVersion"], extra["kind"]) {
+			b.badHeader(docWhere(loc), extra["apiVersion"], extra["kind"])
+			return
+		}
+		if kind, ok := wrongKind["items"]; ok {
+			b.errs = append(b.errs, &ObjectError{Index: -1, Source: docWhere(loc), Kind: h.kind, Field: "items", Detail: "expected a list, got " + kind})
+			return
+		}
+		b.addObject(loc, data, h, true)
+		return
+	}
+
+	// A scenario document.
+	for _, k := range unknownTop {
+		b.fail(loc, unknownFieldDetail(k))
+	}
+	if _, ok := wrongKind["items"]; ok || lists["items"] != nil {
+		b.fail(loc, unknownFieldDetail("items"))
+	}
+	for _, name := range scenarioFields {
+		if kind, ok := wrongKind[name]; ok {
+			b.errs = append(b.errs, &ObjectError{List: name, Index: -1, Source: join(loc, name), Detail: "expected a list, got " + kind})
+			continue
+		}
+		for i, raw := range lists[name] {
+			o := origin{}
+			if loc != "" {
+				o.Source = join(loc, name+"["+strconv.Itoa(i)+"]")
+			}
+			b.add(name, raw, o)
+		}
+	}
+}
+
+// header is what is read of a Kubernetes object before it is decoded.
+type header struct {
+	apiVersion, kind string
+	items            []json.RawMessage
+	hasItems         bool
+}
+
+// read sets apiVersion and kind from their raw values; false when either
+// is not a string.
+func (h *header) read(apiVersion, kind json.RawMessage) bool {
+	if apiVersion != nil && json.Unmarshal(apiVersion, &h.apiVersion) != nil {
+		return false
+	}
+	return kind == nil || json.Unmarshal(kind, &h.kind) == nil
+}
+
+func (b *builder) badHeader(loc string, apiVersion, kind json.RawMessage) {
+	var s string
+	if apiVersion != nil && json.Unmarshal(apiVersion, &s) != nil {
+		b.errs = append(b.errs, &ObjectError{Index: -1, Source: loc, Field: "apiVersion", Detail: "expected a string, got " + rawKind(apiVersion)})
+	}
+	if kind != nil && json.Unmarshal(kind, &s) != nil {
+		b.errs = append(b.errs, &ObjectError{Index: -1, Source: loc, Field: "kind", Detail: "expected a string, got " + rawKind(kind)})
+	}
+}
+
+func rawKind(raw json.RawMessage) string {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return "invalid JSON"
+	}
+	return genericKind(v)
+}
+
+// itemPeek is what is read of a list item to place it.
+type itemPeek struct {
+	APIVersion json.RawMessage   `json:"apiVersion"`
+	Kind       json.RawMessage   `json:"kind"`
+	Items      []json.RawMessage `json:"items"`
+	Spec       struct {
+		NodeName string `json:"nodeName"`
+	} `json:"spec"`
+	Status struct {
+		Phase string `json:"phase"`
+	} `json:"status"`
+}
+
+// addObject places one Kubernetes object (or the items of a list) read at
+// loc. top is true for a whole document (then loc names the document and
+// the object is "document"), false for a list item (loc names the item).
+// A typed list's items (PodList, ...) may omit apiVersion and kind, as
+// the API server's responses do; they are the list's.
+func (b *builder) addObject(loc string, raw json.RawMessage, h header, top bool) {
+	where := loc
+	if top {
+		where = docWhere(loc)
+	}
+	if h.kind == "" {
+		b.errs = append(b.errs, &ObjectError{Index: -1, Source: where, Field: "kind", Detail: "Required value"})
+		return
+	}
+	if h.kind == "List" || (strings.HasSuffix(h.kind, "List") && h.hasItems) {
+		var defaultAPIVersion, defaultKind string
+		if h.kind != "List" {
+			defaultAPIVersion, defaultKind = h.apiVersion, strings.TrimSuffix(h.kind, "List")
+		}
+		items := h.items
+		if !top {
+			var p itemPeek
+			_ = json.Unmarshal(raw, &p)
+			items = p.Items
+		}
+		for i, item := range items {
+			itemLoc := join(loc, "items["+strconv.Itoa(i)+"]")
+			if string(item) == "null" {
+				continue
+			}
+			if t := bytes.TrimSpace(item); len(t) == 0 || t[0] != '{' {
+				b.errs = append(b.errs, &ObjectError{Index: -1, Source: itemLoc, Detail: "expected an object, got " + rawKind(item)})
+				continue
+			}
+			var p itemPeek
+			_ = json.Unmarshal(item, &p) // type errors leave fields empty; decoding reports them
+			ih := header{hasItems: p.Items != nil}
+			if !ih.read(p.APIVersion, p.Kind) {
+				b.badHeader(itemLoc, p.APIVersion, p.Kind)
+				continue
+			}
+			if ih.kind == "" && p.Kind == nil {
+				ih.kind = defaultKind
+			}
+			if ih.apiVersion == "" && p.APIVersion == nil {
+				ih.apiVersion = defaultAPIVersion
+			}
+			if ih.kind == "Pod" && ih.apiVersion == "v1" {
+				b.addPod(itemLoc, item, p.Spec.NodeName, p.Status.Phase)
+				continue
+			}
+			b.addObject(itemLoc, item, ih, false)
+		}
+		return
+	}
+	k, known := kubeKinds[h.kind]
+	if !known {
+		b.ignored[strings.TrimSpace(h.apiVersion+" "+h.kind)]++
+		return
+	}
+	switch h.apiVersion {
+	case k.apiVersion:
+	case "":
+		b.errs = append(b.errs, &ObjectError{Index: -1, Source: where, Kind: h.kind, Field: "apiVersion", Detail: "Required value"})
+		return
+	default:
+		b.errs = append(b.errs, &ObjectError{Index: -1, Source: where, Kind: h.kind, Field: "apiVersion",
+			Detail: fmt.Sprintf("Unsupported value: %q: supported values: %q", h.apiVersion, k.apiVersion)})
+		return
+	}
+	if h.kind == "Pod" {
+		var p itemPeek
+		_ = json.Unmarshal(raw, &p)
+		b.addPod(where, raw, p.Spec.NodeName, p.Status.Phase)
+		return
+	}
+	b.add(k.list, raw, origin{Source: where, Kind: h.kind})
+}
+
+// addPod sorts a Pod into pods (bound) or pending (unbound, not terminal).
+func (b *builder) addPod(loc string, raw json.RawMessage, nodeName, phase string) {
+	switch {
+	case nodeName != "":
+		b.add("pods", raw, origin{Source: loc, Kind: "Pod"})
+	case phase == string(corev1.PodSucceeded) || phase == string(corev1.PodFailed):
+		e := ObjectError{Index: -1, Source: loc, Kind: "Pod", Name: itemName(raw, true),
+			Detail: fmt.Sprintf("unbound pod in phase %s ignored (kube-scheduler does not queue terminal pods)", phase)}
+		b.warnings = append(b.warnings, e.Error())
+	default:
+		b.add("pending", raw, origin{Source: loc, Kind: "Pod"})
+	}
+}
+
+// finish decodes every gathered item into its typed list.
+func (b *builder) finish() (*Scenario, []string, error) {
+	d := &decoder{}
+	s := &Scenario{}
+	s.Nodes = decodeList[corev1.Node](d, b, "nodes", false)
+	s.Pods = decodeList[corev1.Pod](d, b, "pods", true)
+	s.Namespaces = decodeList[corev1.Namespace](d, b, "namespaces", false)
+	s.PDBs = decodeList[policyv1.PodDisruptionBudget](d, b, "pdbs", true)
+	s.PriorityClasses = decodeList[schedulingv1.PriorityClass](d, b, "priorityClasses", false)
+	s.Pending = decodeList[corev1.Pod](d, b, "pending", true)
+	s.Services = decodeList[corev1.Service](d, b, "services", true)
+	s.ReplicaSets = decodeList[appsv1.ReplicaSet](d, b, "replicaSets", true)
+	s.StatefulSets = decodeList[appsv1.StatefulSet](d, b, "statefulSets", true)
+	s.ReplicationControllers = decodeList[corev1.ReplicationController](d, b, "replicationControllers", true)
+	if b.located {
+		s.origins = b.origins
+	}
+
+	warnings := b.warnings
+	if len(b.ignored) > 0 {
+		kinds := make([]string, 0, len(b.ignored))
+		total := 0
+		for k, n := range b.ignored {
+			kinds = append(kinds, k)
+			total += n
+		}
+		sort.Strings(kinds)
+		for i, k := range kinds {
+			kinds[i] = fmt.Sprintf("%s (%d)", k, b.ignored[k])
+		}
+		warnings = append(warnings, fmt.Sprintf("%d object(s) of kinds the simulation does not read ignored: %s", total, strings.Join(kinds, ", ")))
+	}
+	warnings = append(warnings, d.warnings...)
+	errs := append(b.errs, d.errs...)
+	if len(errs) > 0 {
+		return nil, warnings, errs
+	}
+	return s, warnings, nil
+}
+
+// unknownFieldDetail refuses an unknown top-level field of a scenario
+// document, suggesting the closest valid field.
+func unknownFieldDetail(k string) string {
+	switch k {
+	case "items", "apiVersion", "metadata", "spec", "status":
+		return fmt.Sprintf("unknown field %q (a Kubernetes object or List needs apiVersion and kind)", k)
+	}
+	best, bestD := "", -1
+	for _, f := range scenarioFields {
+		if d := editDistance(strings.ToLower(k), strings.ToLower(f)); bestD < 0 || d < bestD {
+			best, bestD = f, d
+		}
+	}
+	if bestD <= 2 || bestD*3 <= len(best) {
+		return fmt.Sprintf("unknown field %q (did you mean %q?)", k, best)
+	}
+	return fmt.Sprintf("unknown field %q (the fields are %s)", k, strings.Join(scenarioFields, ", "))
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
