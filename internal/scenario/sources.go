@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,6 +91,10 @@ var kubeKinds = map[string]kubeKind{
 	"ReplicaSet":            {"apps/v1", "replicaSets"},
 	"StatefulSet":           {"apps/v1", "statefulSets"},
 	"ReplicationController": {"v1", "replicationControllers"},
+}
+
+func (k kubeKind) namespaced() bool {
+	return k.list != "nodes" && k.list != "namespaces" && k.list != "priorityClasses"
 }
 
 // scenarioFields are the scenario document's fields, sorted, for
@@ -229,10 +234,10 @@ func (b *builder) addSource(src Source) {
 	for i, d := range docs {
 		loc := prefix
 		if len(docs) > 1 {
-			loc = join(prefix, fmt.Sprintf("document %d (line %d)", i+1, d.line))
+			loc = join(prefix, fmt.Sprintf("document %d at line %d", i+1, d.line))
 		}
 		if d.err != nil {
-			b.fail(loc, "invalid YAML: "+d.err.Error())
+			b.fail(loc, "invalid YAML: "+shiftYAMLLine(d.err.Error(), d.line-1))
 			continue
 		}
 		if t := bytes.TrimSpace(d.json); len(t) == 0 || t[0] != '{' {
@@ -241,6 +246,22 @@ func (b *builder) addSource(src Source) {
 		}
 		b.addDocument(loc, d.json)
 	}
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+):`)
+
+// shiftYAMLLine makes the line number of a YAML error, counted from the
+// start of its document, count from the start of the file.
+func shiftYAMLLine(msg string, by int) string {
+	m := yamlLine.FindStringSubmatchIndex(msg)
+	if m == nil || by == 0 {
+		return msg
+	}
+	n, err := strconv.Atoi(msg[m[2]:m[3]])
+	if err != nil {
+		return msg
+	}
+	return msg[:m[2]] + strconv.Itoa(n+by) + msg[m[3]:]
 }
 
 // addDocument reads one JSON object: a scenario or a Kubernetes object.
@@ -405,10 +426,10 @@ func (b *builder) addObject(loc string, raw json.RawMessage, h header, top bool)
 	switch h.apiVersion {
 	case k.apiVersion:
 	case "":
-		b.errs = append(b.errs, &ObjectError{Index: -1, Source: where, Kind: h.kind, Field: "apiVersion", Detail: "Required value"})
+		b.errs = append(b.errs, &ObjectError{Index: -1, Source: where, Kind: h.kind, Name: itemName(raw, k.namespaced()), Field: "apiVersion", Detail: "Required value"})
 		return
 	default:
-		b.errs = append(b.errs, &ObjectError{Index: -1, Source: where, Kind: h.kind, Field: "apiVersion",
+		b.errs = append(b.errs, &ObjectError{Index: -1, Source: where, Kind: h.kind, Name: itemName(raw, k.namespaced()), Field: "apiVersion",
 			Detail: fmt.Sprintf("Unsupported value: %q: supported values: %q", h.apiVersion, k.apiVersion)})
 		return
 	}
