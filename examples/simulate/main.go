@@ -14,15 +14,18 @@
 //	              preemption (schedule.go)
 //
 // Flags: -mode (filter-score, the default, or schedule), -in and -out ("-",
-// the default, for stdin and stdout), -format (json, the conformance format,
+// the default, for stdin and stdout; -in may be repeated, and the files are
+// read as one input, see INPUT.md), -format (json, the conformance format,
 // or text, a readable report), -pretty (indent the JSON), -timing,
 // -cpuprofile (a CPU profile of the span -timing measures) and
 // -kubernetes-version (1.36, the default, 1.35 or 1.34: that release's
 // scheduler rules).
 //
-// The input (JSON or YAML) is decoded and normalized as the API server would
-// have stored it (internal/scenario); malformed input gives exit status 1
-// with every problem named by object and field, and no output. Warnings go
+// The input (JSON or YAML: a scenario document, or Kubernetes objects as
+// kubectl get -o yaml|json writes them, see INPUT.md) is decoded and
+// normalized as the API server would have stored it (internal/scenario);
+// malformed input gives exit status 1 with every problem named by file,
+// document, object and field, and no output. Warnings go
 // to stderr and into the output's meta.warnings. -timing prints
 // "timing: evaluation 0.123s (snapshot 0.045s, schedule 0.078s)" to stderr:
 // the seconds from after decoding and normalization to before encoding, and
@@ -60,6 +63,7 @@ import (
 type config struct {
 	mode    string // "filter-score" or "schedule"
 	in, out string // paths, "-" for stdin / stdout
+	moreIn  []string // further -in files, read after in
 	format  string // "json" or "text"
 	pretty  bool
 	timing  bool
@@ -150,7 +154,8 @@ func main() {
 	var cfg config
 	var version string
 	flag.StringVar(&cfg.mode, "mode", "filter-score", "filter-score | schedule")
-	flag.StringVar(&cfg.in, "in", "-", "scenario file, JSON or YAML (- for stdin)")
+	cfg.in = "-"
+	flag.Var(&inFlag{cfg: &cfg}, "in", "input file, JSON or YAML: a scenario or kubectl's objects (- for stdin); repeat -in to read several files as one input")
 	flag.StringVar(&cfg.out, "out", "-", "output file (- for stdout)")
 	flag.StringVar(&cfg.format, "format", "json", "json | text")
 	flag.BoolVar(&cfg.pretty, "pretty", false, "indent the JSON output")
@@ -203,6 +208,29 @@ func inputError(path string, err error) error {
 	return fmt.Errorf("%s%w", prefix, err)
 }
 
+// inFlag is the repeatable -in: the first sets cfg.in (replacing the
+// default "-"), the others are appended to cfg.moreIn.
+type inFlag struct {
+	cfg *config
+	set bool
+}
+
+func (f *inFlag) String() string {
+	if f == nil || f.cfg == nil {
+		return ""
+	}
+	return strings.Join(append([]string{f.cfg.in}, f.cfg.moreIn...), " ")
+}
+
+func (f *inFlag) Set(v string) error {
+	if !f.set {
+		f.cfg.in, f.set = v, true
+		return nil
+	}
+	f.cfg.moreIn = append(f.cfg.moreIn, v)
+	return nil
+}
+
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
@@ -217,12 +245,15 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if cfg.format != "json" && cfg.format != "text" {
 		return usageError{fmt.Sprintf("unknown -format %q (json or text)", cfg.format)}
 	}
-	data, err := readInput(cfg.in, stdin)
+	srcs, err := readInputs(cfg, stdin)
 	if err != nil {
 		return err
 	}
-	in, err := prepare(data, cfg)
+	in, err := prepareSources(srcs, cfg)
 	if err != nil {
+		if len(srcs) > 1 {
+			return inputError("-", err) // the problems name their files
+		}
 		return inputError(cfg.in, err)
 	}
 
@@ -273,7 +304,13 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 
 // prepare decodes and normalizes the scenario.
 func prepare(data []byte, cfg config) (*input, error) {
-	norm, warnings, err := scenario.Load(data)
+	return prepareSources([]scenario.Source{{Name: cfg.in, Data: data}}, cfg)
+}
+
+// prepareSources decodes the input files as one and normalizes the
+// scenario.
+func prepareSources(srcs []scenario.Source, cfg config) (*input, error) {
+	norm, warnings, err := scenario.LoadSources(srcs...)
 	if err != nil {
 		return nil, err
 	}
@@ -322,6 +359,27 @@ func pointers[T any](items []T) []*T {
 		out[i] = &items[i]
 	}
 	return out
+}
+
+// readInputs reads every -in file, in order; stdin at most once.
+func readInputs(cfg config, stdin io.Reader) ([]scenario.Source, error) {
+	paths := append([]string{cfg.in}, cfg.moreIn...)
+	srcs := make([]scenario.Source, 0, len(paths))
+	stdinRead := false
+	for _, p := range paths {
+		if p == "-" || p == "" {
+			if stdinRead {
+				return nil, usageError{"-in - (stdin) given twice"}
+			}
+			stdinRead = true
+		}
+		data, err := readInput(p, stdin)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, scenario.Source{Name: p, Data: data})
+	}
+	return srcs, nil
 }
 
 func readInput(path string, stdin io.Reader) ([]byte, error) {

@@ -40,6 +40,7 @@ type Scenario struct {
 type origin struct {
 	Source string
 	Kind   string
+	seq    int // order of reading, across documents and lists
 }
 
 // locate rewrites e's location to the item's origin, when known.

@@ -116,6 +116,8 @@ type builder struct {
 	origins  map[string][]origin
 	located  bool // some item has an origin with a Source
 	errs     ErrorList
+	errSeq   []int // for each of errs, seq when it was found
+	seq      int   // objects and documents met so far, for error order
 	warnings []string
 	ignored  map[string]int // "apiVersion Kind" -> count
 }
@@ -137,10 +139,19 @@ func docWhere(loc string) string {
 }
 
 func (b *builder) fail(loc, detail string) {
-	b.errs = append(b.errs, &ObjectError{Index: -1, Source: loc, Detail: detail})
+	b.err(&ObjectError{Index: -1, Source: loc, Detail: detail})
+}
+
+// err records a problem found before decoding, at the current seq.
+func (b *builder) err(e *ObjectError) {
+	b.seq++
+	b.errs = append(b.errs, e)
+	b.errSeq = append(b.errSeq, b.seq)
 }
 
 func (b *builder) add(list string, raw json.RawMessage, o origin) {
+	b.seq++
+	o.seq = b.seq
 	b.raws[list] = append(b.raws[list], raw)
 	b.origins[list] = append(b.origins[list], o)
 	if o.Source != "" {
@@ -285,7 +296,7 @@ func (b *builder) addDocument(loc string, data []byte) {
 			return
 		}
 		if kind, ok := wrongKind["items"]; ok {
-			b.errs = append(b.errs, &ObjectError{Index: -1, Source: docWhere(loc), Kind: h.kind, Field: "items", Detail: "expected a list, got " + kind})
+			b.err(&ObjectError{Index: -1, Source: docWhere(loc), Kind: h.kind, Field: "items", Detail: "expected a list, got " + kind})
 			return
 		}
 		b.addObject(loc, data, h, true)
@@ -301,7 +312,7 @@ func (b *builder) addDocument(loc string, data []byte) {
 	}
 	for _, name := range scenarioFields {
 		if kind, ok := wrongKind[name]; ok {
-			b.errs = append(b.errs, &ObjectError{List: name, Index: -1, Source: join(loc, name), Detail: "expected a list, got " + kind})
+			b.err(&ObjectError{List: name, Index: -1, Source: join(loc, name), Detail: "expected a list, got " + kind})
 			continue
 		}
 		for i, raw := range lists[name] {
@@ -333,10 +344,10 @@ func (h *header) read(apiVersion, kind json.RawMessage) bool {
 func (b *builder) badHeader(loc string, apiVersion, kind json.RawMessage) {
 	var s string
 	if apiVersion != nil && json.Unmarshal(apiVersion, &s) != nil {
-		b.errs = append(b.errs, &ObjectError{Index: -1, Source: loc, Field: "apiVersion", Detail: "expected a string, got " + rawKind(apiVersion)})
+		b.err(&ObjectError{Index: -1, Source: loc, Field: "apiVersion", Detail: "expected a string, got " + rawKind(apiVersion)})
 	}
 	if kind != nil && json.Unmarshal(kind, &s) != nil {
-		b.errs = append(b.errs, &ObjectError{Index: -1, Source: loc, Field: "kind", Detail: "expected a string, got " + rawKind(kind)})
+		b.err(&ObjectError{Index: -1, Source: loc, Field: "kind", Detail: "expected a string, got " + rawKind(kind)})
 	}
 }
 
@@ -374,7 +385,7 @@ func (b *builder) addObject(loc string, raw json.RawMessage, h header, top bool)
 		where = docWhere(loc)
 	}
 	if h.kind == "" {
-		b.errs = append(b.errs, &ObjectError{Index: -1, Source: where, Field: "kind", Detail: "Required value"})
+		b.err(&ObjectError{Index: -1, Source: where, Field: "kind", Detail: "Required value"})
 		return
 	}
 	if h.kind == "List" || (strings.HasSuffix(h.kind, "List") && h.hasItems) {
@@ -394,7 +405,7 @@ func (b *builder) addObject(loc string, raw json.RawMessage, h header, top bool)
 				continue
 			}
 			if t := bytes.TrimSpace(item); len(t) == 0 || t[0] != '{' {
-				b.errs = append(b.errs, &ObjectError{Index: -1, Source: itemLoc, Detail: "expected an object, got " + rawKind(item)})
+				b.err(&ObjectError{Index: -1, Source: itemLoc, Detail: "expected an object, got " + rawKind(item)})
 				continue
 			}
 			var p itemPeek
@@ -426,10 +437,10 @@ func (b *builder) addObject(loc string, raw json.RawMessage, h header, top bool)
 	switch h.apiVersion {
 	case k.apiVersion:
 	case "":
-		b.errs = append(b.errs, &ObjectError{Index: -1, Source: where, Kind: h.kind, Name: itemName(raw, k.namespaced()), Field: "apiVersion", Detail: "Required value"})
+		b.err(&ObjectError{Index: -1, Source: where, Kind: h.kind, Name: itemName(raw, k.namespaced()), Field: "apiVersion", Detail: "Required value"})
 		return
 	default:
-		b.errs = append(b.errs, &ObjectError{Index: -1, Source: where, Kind: h.kind, Name: itemName(raw, k.namespaced()), Field: "apiVersion",
+		b.err(&ObjectError{Index: -1, Source: where, Kind: h.kind, Name: itemName(raw, k.namespaced()), Field: "apiVersion",
 			Detail: fmt.Sprintf("Unsupported value: %q: supported values: %q", h.apiVersion, k.apiVersion)})
 		return
 	}
@@ -489,9 +500,29 @@ func (b *builder) finish() (*Scenario, []string, error) {
 		warnings = append(warnings, fmt.Sprintf("%d object(s) of kinds the simulation does not read ignored: %s", total, strings.Join(kinds, ", ")))
 	}
 	warnings = append(warnings, d.warnings...)
-	errs := append(b.errs, d.errs...)
-	if len(errs) > 0 {
-		return nil, warnings, errs
+	if len(b.errs)+len(d.errs) > 0 {
+		// In input order: problems found while reading documents, and
+		// those found decoding their items, by the seq of each.
+		seq := append([]int(nil), b.errSeq...)
+		errs := append(ErrorList(nil), b.errs...)
+		for _, e := range d.errs {
+			s := b.seq + 1 // one scenario document: after its own problems
+			if o := b.origins[e.List]; b.located && e.Index >= 0 && e.Index < len(o) {
+				s = o[e.Index].seq
+			}
+			errs = append(errs, e)
+			seq = append(seq, s)
+		}
+		idx := make([]int, len(errs))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(i, j int) bool { return seq[idx[i]] < seq[idx[j]] })
+		sorted := make(ErrorList, len(errs))
+		for i, k := range idx {
+			sorted[i] = errs[k]
+		}
+		return nil, warnings, sorted
 	}
 	return s, warnings, nil
 }
