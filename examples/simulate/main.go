@@ -61,10 +61,10 @@ import (
 
 // config is the parsed command line.
 type config struct {
-	mode    string // "filter-score" or "schedule"
-	in, out string // paths, "-" for stdin / stdout
+	mode    string   // "filter-score" or "schedule"
+	in, out string   // paths, "-" for stdin / stdout
 	moreIn  []string // further -in files, read after in
-	format  string // "json" or "text"
+	format  string   // "json" or "text"
 	pretty  bool
 	timing  bool
 	version placement.Version
