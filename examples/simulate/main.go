@@ -61,16 +61,17 @@ import (
 
 // config is the parsed command line.
 type config struct {
-	mode    string   // "filter-score" or "schedule"
-	in, out string   // paths, "-" for stdin / stdout
-	moreIn  []string // further -in files, read after in
-	format  string   // "json" or "text"
+	mode    string // "filter-score" or "schedule"
+	in, out string // paths, "-" for stdin / stdout
+	format  string // "json" or "text"
 	pretty  bool
 	timing  bool
 	version placement.Version
 	// cpuprofile, when set, receives a CPU profile of the evaluation
 	// window (the span -timing measures).
 	cpuprofile string
+	// moreIn are the further -in files, read after in as one input.
+	moreIn []string
 }
 
 // input is what every mode receives: the normalized scenario, its snapshot
