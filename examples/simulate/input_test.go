@@ -166,3 +166,30 @@ func TestBadInput(t *testing.T) {
 	var ue usageError
 	require.ErrorAs(t, err, &ue, "stdin twice")
 }
+
+// TestExampleDump: testdata/tiny-cluster.yaml, the tiny scenario as
+// kubectl get -o yaml would print its objects (the README's example of a
+// real cluster's dump), is what scenariotest writes (rewrite with -update:
+// it is made from the scenario, not from an answer) and simulate answers
+// it exactly as the scenario, in both modes.
+func TestExampleDump(t *testing.T) {
+	data, err := os.ReadFile(tinyPath())
+	require.NoError(t, err)
+	dump, err := scenariotest.ListYAML(data, scenariotest.Options{ClusterFields: true})
+	require.NoError(t, err)
+	path := filepath.Join("testdata", "tiny-cluster.yaml")
+	if *update {
+		require.NoError(t, os.WriteFile(path, dump, 0o644))
+	}
+	committed, err := os.ReadFile(path)
+	require.NoError(t, err, "run with -update to create it")
+	assert.Equal(t, string(dump), string(committed))
+	for _, mode := range []string{"filter-score", "schedule"} {
+		want, _, err := runCmd(t, config{mode: mode, in: tinyPath(), version: placement.V1_36}, nil)
+		require.NoError(t, err)
+		got, stderr, err := runCmd(t, config{mode: mode, in: path, version: placement.V1_36}, nil)
+		require.NoError(t, err)
+		assert.Empty(t, stderr)
+		assert.Equal(t, want, got, mode)
+	}
+}
