@@ -72,6 +72,9 @@ type config struct {
 	cpuprofile string
 	// moreIn are the further -in files, read after in as one input.
 	moreIn []string
+	// explain, "namespace/name", limits the report to that pending pod
+	// and shows every node's verdict for it (why_text.go).
+	explain string
 }
 
 // input is what every mode receives: the normalized scenario, its snapshot
@@ -85,6 +88,8 @@ type input struct {
 	// queue is the schedule mode's prepared pending pods (prepareQueue).
 	queue    *preemption.Queue
 	queueErr error
+	// explain is -explain's pod key, or "".
+	explain string
 }
 
 // output is what a mode produces: the JSON document and its text rendering.
@@ -143,7 +148,7 @@ func runScheduleMode(in *input) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &output{doc: out, text: func(w io.Writer) error { return writeScheduleText(w, out) }}, nil
+	return &output{doc: out, text: func(w io.Writer) error { return writeScheduleText(w, onlyExplained(out, in.explain)) }}, nil
 }
 
 func main() {
@@ -158,6 +163,7 @@ func main() {
 	cfg.in = "-"
 	flag.Var(&inFlag{cfg: &cfg}, "in", "input file, JSON or YAML: a scenario or kubectl's objects (- for stdin); repeat -in to read several files as one input")
 	flag.StringVar(&cfg.out, "out", "-", "output file (- for stdout)")
+	flag.StringVar(&cfg.explain, "explain", "", "namespace/name of a pending pod: report that pod alone, with every node's verdict for it")
 	flag.StringVar(&cfg.format, "format", "json", "json | text")
 	flag.BoolVar(&cfg.pretty, "pretty", false, "indent the JSON output")
 	flag.BoolVar(&cfg.timing, "timing", false, `print "timing: evaluation S.SSSs (snapshot S.SSSs, MODE S.SSSs)" to stderr`)
@@ -256,6 +262,9 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 			return inputError("-", err) // the problems name their files
 		}
 		return inputError(cfg.in, err)
+	}
+	if err := setExplain(in, cfg.explain); err != nil {
+		return err
 	}
 
 	// Decoding leaves a large heap of garbage; collect it here, as part of

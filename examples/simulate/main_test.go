@@ -123,14 +123,29 @@ func TestFilterScoreDeterministic(t *testing.T) {
 	assert.Equal(t, one, four)
 }
 
-// TestTextReport compares the filter-score text report with golden files
-// (schedkit's own output; rewrite with -update after a deliberate change).
+// TestTextReport compares the text reports with golden files (schedkit's
+// own output, reviewed by reading them; rewrite with -update after a
+// deliberate change): filter-score and schedule, and -explain for one pod.
 func TestTextReport(t *testing.T) {
-	for _, name := range []string{"tiny", "small-2"} {
-		t.Run(name, func(t *testing.T) {
-			out, _, err := runCmd(t, config{mode: "filter-score", in: filepath.Join(casesDir, name+".json"), format: "text"}, nil)
+	for _, tc := range []struct {
+		scenario, mode, explain string
+	}{
+		{"tiny", "filter-score", ""},
+		{"small-2", "filter-score", ""},
+		{"crowded-1", "filter-score", ""},
+		{"tiny", "schedule", ""},
+		{"crowded-1", "schedule", ""},
+		{"tiny", "filter-score", "default/p-big"},
+		{"tiny", "schedule", "default/p-big"},
+	} {
+		golden := tc.scenario + "." + tc.mode
+		if tc.explain != "" {
+			golden += ".explain-" + tc.explain[strings.LastIndex(tc.explain, "/")+1:]
+		}
+		golden = filepath.Join("testdata", golden+".txt")
+		t.Run(golden, func(t *testing.T) {
+			out, _, err := runCmd(t, config{mode: tc.mode, in: filepath.Join(casesDir, tc.scenario+".json"), format: "text", explain: tc.explain}, nil)
 			require.NoError(t, err)
-			golden := filepath.Join("testdata", name+".filter-score.txt")
 			if *update {
 				require.NoError(t, os.MkdirAll("testdata", 0o755))
 				require.NoError(t, os.WriteFile(golden, []byte(out), 0o644))

@@ -22,6 +22,8 @@ type scheduleOutput struct {
 	QueueOrder []string         `json:"queueOrder"`
 	Results    []scheduleResult `json:"results"`
 	Final      scheduleFinal    `json:"final"`
+	// explain: the report is -explain's one pod, with its node statuses.
+	explain bool
 }
 
 type scheduleMeta struct {
@@ -202,6 +204,11 @@ func writeScheduleText(w io.Writer, out *scheduleOutput) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "schedule: %d pending pod(s) in queue order, Kubernetes v%s default profile with DefaultPreemption\n",
 		len(out.QueueOrder), strings.TrimPrefix(out.Meta.KubernetesVersion, "v"))
+	explained := ""
+	if out.explain && len(out.Results) == 1 {
+		explained = out.Results[0].Pod
+		fmt.Fprintf(&b, "-explain: %s alone (the whole queue ran)\n", explained)
+	}
 	for _, wn := range out.Meta.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", wn)
 	}
@@ -227,6 +234,9 @@ func writeScheduleText(w io.Writer, out *scheduleOutput) error {
 		}
 		if r.Message != "" {
 			fmt.Fprintf(&b, "   %s\n", r.Message)
+		}
+		if out.explain {
+			writeNodeStatuses(&b, r)
 		}
 		p := r.Preemption
 		if p == nil {
@@ -263,6 +273,9 @@ func writeScheduleText(w io.Writer, out *scheduleOutput) error {
 	}
 	b.WriteString("\nfinal placements:\n")
 	for _, k := range out.QueueOrder {
+		if explained != "" && k != explained {
+			continue
+		}
 		n := out.Final.Placements[k]
 		if n == "" {
 			n = "(none)"
