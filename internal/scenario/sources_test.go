@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -8,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/internal/scenario/scenariotest"
 )
@@ -273,5 +277,79 @@ func FuzzDecodeSources(f *testing.F) {
 		require.Equal(t, err1, err2)
 		require.Equal(t, w1, w2)
 		require.Equal(t, one, two)
+	})
+}
+
+// TestDumpProperties: metamorphic properties of reading a dump.
+func TestDumpProperties(t *testing.T) {
+	data, err := os.ReadFile(tinyCase)
+	require.NoError(t, err)
+	objs, err := scenariotest.Objects(data, scenariotest.Options{ClusterFields: true})
+	require.NoError(t, err)
+	whole, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": objs})
+	require.NoError(t, err)
+	want, wantWarnings, err := LoadSources(Source{Name: "dump.json", Data: whole})
+	require.NoError(t, err)
+
+	t.Run("splitting the objects over files and documents in any way, JSON or YAML, changes nothing", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			// Cut the object sequence into files, each a List, a stream of
+			// documents or a mix; order is kept.
+			var srcs []Source
+			for i := 0; i < len(objs); {
+				n := rapid.IntRange(1, len(objs)-i).Draw(t, "objects in file")
+				chunk := objs[i : i+n]
+				i += n
+				var doc []byte
+				switch rapid.IntRange(0, 2).Draw(t, "format") {
+				case 0: // a List in JSON
+					items := make([]any, len(chunk))
+					for j := range chunk {
+						items[j] = chunk[j]
+					}
+					doc, err = json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+					require.NoError(t, err)
+				case 1: // a List in YAML
+					items := make([]any, len(chunk))
+					for j := range chunk {
+						items[j] = chunk[j]
+					}
+					doc, err = yaml.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+					require.NoError(t, err)
+				default: // one YAML document per object
+					for _, o := range chunk {
+						y, err := yaml.Marshal(o)
+						require.NoError(t, err)
+						if rapid.Bool().Draw(t, "separator first") || len(doc) > 0 {
+							doc = append(doc, "---\n"...)
+						}
+						doc = append(doc, y...)
+					}
+				}
+				srcs = append(srcs, Source{Name: fmt.Sprintf("f%d", len(srcs)), Data: doc})
+			}
+			got, warnings, err := LoadSources(srcs...)
+			require.NoError(t, err)
+			assert.Equal(t, wantWarnings, warnings)
+			assert.Equal(t, withoutTypeMeta(want), withoutTypeMeta(got))
+		})
+	})
+
+	t.Run("an invalid object is reported, and nothing else is returned, wherever it is", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			k := rapid.IntRange(0, len(objs)).Draw(t, "position")
+			bad := map[string]any{"apiVersion": "v1", "kind": "Node", "metadata": map[string]any{"name": "bad"},
+				"status": map[string]any{"allocatable": map[string]any{"cpu": "lots"}}}
+			list := append(append(append([]map[string]any{}, objs[:k]...), bad), objs[k:]...)
+			items := make([]any, len(list))
+			for j := range list {
+				items[j] = list[j]
+			}
+			doc, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+			require.NoError(t, err)
+			s, _, err := LoadSources(Source{Name: "dump.json", Data: doc})
+			require.Nil(t, s)
+			require.EqualError(t, err, fmt.Sprintf(`items[%d] (Node bad): status.allocatable.cpu: invalid quantity "lots"`, k))
+		})
 	})
 }
