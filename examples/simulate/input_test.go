@@ -193,3 +193,31 @@ func TestExampleDump(t *testing.T) {
 		assert.Equal(t, want, got, mode)
 	}
 }
+
+// TestExplain: -explain names a pending pod (namespace "default" when
+// omitted); filter-score then evaluates that pod alone, in both formats,
+// with the same verdict as in the full run; an unknown pod is an error
+// with no output.
+func TestExplain(t *testing.T) {
+	full, _, err := runCmd(t, config{mode: "filter-score", in: tinyPath(), version: placement.V1_36}, nil)
+	require.NoError(t, err)
+	one, _, err := runCmd(t, config{mode: "filter-score", in: tinyPath(), version: placement.V1_36, explain: "p-big"}, nil)
+	require.NoError(t, err)
+	var a, b filterScoreOutput
+	require.NoError(t, json.Unmarshal([]byte(full), &a))
+	require.NoError(t, json.Unmarshal([]byte(one), &b))
+	require.Len(t, b.Pods, 1)
+	var want *placement.Result
+	for _, r := range a.Pods {
+		if r.Pod == "default/p-big" {
+			want = r
+		}
+	}
+	assert.Equal(t, want, b.Pods[0])
+
+	for _, mode := range []string{"filter-score", "schedule"} {
+		out, _, err := runCmd(t, config{mode: mode, in: tinyPath(), version: placement.V1_36, explain: "team/nope", format: "text"}, nil)
+		require.EqualError(t, err, "-explain team/nope: no pending pod of that name (pending: default/p-small, default/p-big, default/p-ssd, default/p-n3, default/p-gated)")
+		assert.Empty(t, out)
+	}
+}

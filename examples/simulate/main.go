@@ -17,9 +17,12 @@
 // the default, for stdin and stdout; -in may be repeated, and the files are
 // read as one input, see INPUT.md), -format (json, the conformance format,
 // or text, a readable report), -pretty (indent the JSON), -timing,
-// -cpuprofile (a CPU profile of the span -timing measures) and
+// -cpuprofile (a CPU profile of the span -timing measures),
 // -kubernetes-version (1.36, the default, 1.35 or 1.34: that release's
-// scheduler rules).
+// scheduler rules) and -explain namespace/name (the report of that pending
+// pod alone, with every node's verdict for it: filter-score evaluates that
+// pod only, in both formats; schedule runs the whole queue and limits the
+// text report; why_text.go).
 //
 // The input (JSON or YAML: a scenario document, or Kubernetes objects as
 // kubectl get -o yaml|json writes them, see INPUT.md) is decoded and
