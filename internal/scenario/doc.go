@@ -8,7 +8,8 @@
 // [Decode] accepts one input file, JSON or YAML (YAML is converted with
 // sigs.k8s.io/yaml, so the same Kubernetes JSON field names apply);
 // [DecodeSources] accepts several, read as one input. A YAML file may be a
-// stream of documents separated by "---" lines, and each document is
+// stream of documents separated by "---" lines, a JSON file a stream of
+// objects one after another, and each document is
 // either a scenario object (nodes, pods, pending, ...) or Kubernetes
 // objects as kubectl get -o yaml|json writes them: one object, a kind
 // List, or a typed list (PodList, ...). Documents are merged in order and

@@ -3,7 +3,9 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
 	"strconv"
@@ -24,8 +26,8 @@ type Source struct {
 }
 
 // DecodeSources decodes one or more input files into one scenario. Each
-// file is one JSON document or a stream of YAML documents separated by
-// "---" lines; each document is either a scenario object (the fields
+// file is JSON (one object, or several one after another) or a stream of
+// YAML documents separated by "---" lines; each document is either a scenario object (the fields
 // nodes, pods, pending, ...) or a Kubernetes object, a kind List of
 // objects (what kubectl get -o yaml|json writes) or a typed list (PodList,
 // NodeList, ...). Everything is merged in file, document and item order:
@@ -221,8 +223,9 @@ func (b *builder) addSource(src Source) {
 	}
 	if trimmed[0] == '{' {
 		// JSON (JSON is YAML too, but the JSON path is faster and its
-		// syntax errors carry better positions).
-		b.addDocument(prefix, data)
+		// syntax errors carry better positions): one document, or a
+		// stream of objects (jq's output, concatenated files).
+		b.addJSON(prefix, data)
 		return
 	}
 	type converted struct {
@@ -258,6 +261,59 @@ func (b *builder) addSource(src Source) {
 		b.addDocument(loc, d.json)
 	}
 }
+
+// addJSON reads a JSON file: one object, or several one after another.
+func (b *builder) addJSON(prefix string, data []byte) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var docs []json.RawMessage
+	var starts []int64
+	for {
+		start := dec.InputOffset()
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if len(docs) == 0 {
+				b.addDocument(prefix, data) // reports the error with its position
+				return
+			}
+			// The error is inside this value: find its position from the
+			// value's start, then count from the file's start.
+			for start < int64(len(data)) && isJSONSpace(data[start]) {
+				start++
+			}
+			msg := "unexpected end of input"
+			if werr := json.Unmarshal(data[start:], new(json.RawMessage)); werr != nil {
+				var se *json.SyntaxError
+				if errors.As(werr, &se) {
+					line, col := position(data, start+se.Offset)
+					msg = fmt.Sprintf("line %d, column %d: %s", line, col, se.Error())
+				}
+			}
+			line, _ := position(data, start+1)
+			b.fail(join(prefix, fmt.Sprintf("document %d at line %d", len(docs)+1, line)), "invalid JSON: "+msg)
+			return
+		}
+		docs = append(docs, raw)
+		starts = append(starts, start)
+	}
+	if len(docs) == 1 {
+		b.addDocument(prefix, data)
+		return
+	}
+	for i, d := range docs {
+		line, _ := position(data, starts[i]+1)
+		if t := bytes.TrimSpace(d); len(t) == 0 || t[0] != '{' {
+			b.fail(join(prefix, fmt.Sprintf("document %d at line %d", i+1, line)), "the document must be an object: a scenario with fields such as nodes, pods and pending, or a Kubernetes object or List with apiVersion and kind")
+			continue
+		}
+		b.addDocument(join(prefix, fmt.Sprintf("document %d at line %d", i+1, line)), d)
+	}
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+):`)
 

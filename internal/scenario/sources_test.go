@@ -213,6 +213,21 @@ func TestDecodeSourcesErrors(t *testing.T) {
 			want: []string{`stdin: empty scenario document`},
 		},
 		{
+			name: "a JSON stream with an error in its second object",
+			srcs: []Source{{"", []byte("{\"nodes\": []}\n  {\"pending\": [{\"metadata\": {\"name\": }}]}\n")}},
+			want: []string{`document 2 at line 2: invalid JSON: line 2, column 38: invalid character '}' looking for beginning of value`},
+		},
+		{
+			name: "a JSON stream with a list in it",
+			srcs: []Source{{"", []byte("{\"nodes\": []}\n[1]\n")}},
+			want: []string{`document 2 at line 2: the document must be an object: a scenario with fields such as nodes, pods and pending, or a Kubernetes object or List with apiVersion and kind`},
+		},
+		{
+			name: "invalid object in a JSON stream",
+			srcs: []Source{{"", []byte("{\"nodes\": []}\n" + badPod)}},
+			want: []string{`document 2 at line 2 (Pod default/web-1): spec.containers[0].resources.requests.cpu: invalid quantity "abc"`},
+		},
+		{
 			name: "the same node in two documents",
 			srcs: []Source{{"", []byte("nodes: [{metadata: {name: n1}}]\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\n")}},
 			want: []string{`document 2 at line 3 (Node n1): metadata.name: Duplicate value: same name as document 1 at line 1: nodes[0]`},
@@ -232,6 +247,21 @@ func TestDecodeSourcesErrors(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+// TestDecodeJSONStream: a file of several JSON objects one after another
+// (jq's output, concatenated files) is read as several documents.
+func TestDecodeJSONStream(t *testing.T) {
+	doc := `{"nodes": [{"metadata": {"name": "n1"}}]}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}
+{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n2"}}]}`
+	s, warnings, err := Decode([]byte(doc))
+	require.NoError(t, err)
+	assert.Empty(t, warnings)
+	require.Len(t, s.Nodes, 2)
+	assert.Equal(t, "n2", s.Nodes[1].Name)
+	require.Len(t, s.Pending, 1)
+	assert.Equal(t, "p", s.Pending[0].Name)
 }
 
 // TestSplitYAML pins the document markers.
