@@ -194,6 +194,10 @@ func FuzzSimulate(f *testing.F) {
 	require.NoError(f, err)
 	f.Add(hand)
 	f.Add([]byte(`{"nodes":[{"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"1","pods":"3"}}}],"pending":[{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}]}`))
+	dump, err := os.ReadFile(filepath.Join("testdata", "tiny-cluster.yaml"))
+	require.NoError(f, err)
+	f.Add(dump)
+	f.Add([]byte("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', pods: '3'}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n"))
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		for _, mode := range []string{"filter-score", "schedule"} {
 			out, _, err := runCmd(t, config{mode: mode, in: "-", version: placement.V1_36}, doc)
