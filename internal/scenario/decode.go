@@ -103,11 +103,11 @@ func splitTop(data []byte) (lists map[string][]json.RawMessage, wrongKind map[st
 	if _, err := dec.Token(); err != nil { // '}'
 		return fail(err)
 	}
-	if tok, err := dec.Token(); err != io.EOF {
+	if _, err := dec.Token(); err != io.EOF {
 		if err != nil {
 			return fail(err)
 		}
-		return fail(fmt.Errorf("unexpected %v after the scenario object", tok))
+		return fail(errTrailing)
 	}
 	for k := range unknownSet {
 		unknown = append(unknown, k)
@@ -115,6 +115,10 @@ func splitTop(data []byte) (lists map[string][]json.RawMessage, wrongKind map[st
 	sort.Strings(unknown)
 	return lists, wrongKind, unknown, extra, nil
 }
+
+// errTrailing is splitTop's error when something follows the object: the
+// file is then read as a stream of JSON values.
+var errTrailing = errors.New("more after the first object")
 
 // skipRest consumes the rest of an object or list whose opening delimiter
 // has been read.

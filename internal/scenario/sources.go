@@ -263,7 +263,19 @@ func (b *builder) addSource(src Source) {
 }
 
 // addJSON reads a JSON file: one object, or several one after another.
+// The common case, one object, is split in one pass; only when something
+// follows it is the file read as a stream.
 func (b *builder) addJSON(prefix string, data []byte) {
+	lists, wrongKind, unknownTop, extra, err := splitTop(data)
+	if !errors.Is(err, errTrailing) {
+		b.addSplit(prefix, data, lists, wrongKind, unknownTop, extra, err)
+		return
+	}
+	b.addJSONStream(prefix, data)
+}
+
+// addJSONStream reads a JSON file of several values, each a document.
+func (b *builder) addJSONStream(prefix string, data []byte) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var docs []json.RawMessage
 	var starts []int64
@@ -334,6 +346,11 @@ func shiftYAMLLine(msg string, by int) string {
 // addDocument reads one JSON object: a scenario or a Kubernetes object.
 func (b *builder) addDocument(loc string, data []byte) {
 	lists, wrongKind, unknownTop, extra, err := splitTop(data)
+	b.addSplit(loc, data, lists, wrongKind, unknownTop, extra, err)
+}
+
+// addSplit reads one JSON object split by splitTop (err is splitTop's).
+func (b *builder) addSplit(loc string, data []byte, lists map[string][]json.RawMessage, wrongKind map[string]string, unknownTop []string, extra map[string]json.RawMessage, err error) {
 	if err != nil {
 		// The streaming decoder's syntax errors count offsets from the
 		// start of the value being read; a whole-document check gives the
