@@ -14,9 +14,9 @@
 // objects as kubectl get -o yaml|json writes them: one object, a kind
 // List, or a typed list (PodList, ...). Documents are merged in order and
 // objects sorted into the scenario's lists by apiVersion and kind (a Pod
-// with spec.nodeName is bound, one without is pending, an unbound terminal
-// one is left out with a warning as kube-scheduler's informer leaves it
-// out); other kinds are counted in one warning; a known kind of another
+// with spec.nodeName is bound, one without is pending, a terminal one is
+// left out, all of them in one warning, as kube-scheduler's informer
+// leaves them out); other kinds are counted in one warning; a known kind of another
 // apiVersion is an error. examples/simulate/INPUT.md documents the format
 // for users.
 //

@@ -33,8 +33,8 @@ type Source struct {
 // NodeList, ...). Everything is merged in file, document and item order:
 // lists of scenario documents are concatenated, and Kubernetes objects are
 // sorted into the lists by apiVersion and kind (see kubeKinds): a Pod with
-// spec.nodeName goes to pods, one without to pending, and an unbound pod
-// in phase Succeeded or Failed is left out with a warning, as
+// spec.nodeName goes to pods, one without to pending, and a pod in phase
+// Succeeded or Failed is left out, all of them named in one warning, as
 // kube-scheduler's pod informer never lists terminal pods
 // (pkg/scheduler/scheduler.go, newPodInformer). Objects of other kinds are
 // counted in one warning.
@@ -122,6 +122,7 @@ type builder struct {
 	seq      int   // objects and documents met so far, for error order
 	warnings []string
 	ignored  map[string]int // "apiVersion Kind" -> count
+	terminal []string       // terminal pods left out, by name
 }
 
 func join(loc, s string) string {
@@ -526,15 +527,17 @@ func (b *builder) addObject(loc string, raw json.RawMessage, h header, top bool)
 	b.add(k.list, raw, origin{Source: where, Kind: h.kind})
 }
 
-// addPod sorts a Pod into pods (bound) or pending (unbound, not terminal).
+// addPod sorts a Pod into pods (bound) or pending (unbound). A pod in
+// phase Succeeded or Failed, bound or not, is left out and counted for one
+// warning: kube-scheduler's pod informer never lists terminal pods
+// (pkg/scheduler/scheduler.go, newPodInformer), and a real cluster's dump
+// may hold thousands of finished Job pods.
 func (b *builder) addPod(loc string, raw json.RawMessage, nodeName, phase string) {
 	switch {
+	case phase == string(corev1.PodSucceeded) || phase == string(corev1.PodFailed):
+		b.terminal = append(b.terminal, itemName(raw, true))
 	case nodeName != "":
 		b.add("pods", raw, origin{Source: loc, Kind: "Pod"})
-	case phase == string(corev1.PodSucceeded) || phase == string(corev1.PodFailed):
-		e := ObjectError{Index: -1, Source: loc, Kind: "Pod", Name: itemName(raw, true),
-			Detail: fmt.Sprintf("unbound pod in phase %s ignored (kube-scheduler does not queue terminal pods)", phase)}
-		b.warnings = append(b.warnings, e.Error())
 	default:
 		b.add("pending", raw, origin{Source: loc, Kind: "Pod"})
 	}
@@ -559,6 +562,10 @@ func (b *builder) finish() (*Scenario, []string, error) {
 	}
 
 	warnings := b.warnings
+	if len(b.terminal) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d pod(s) in phase Succeeded or Failed left out, as kube-scheduler's informer leaves terminal pods out: %s",
+			len(b.terminal), nameListN(b.terminal, 5)))
+	}
 	if len(b.ignored) > 0 {
 		kinds := make([]string, 0, len(b.ignored))
 		total := 0
@@ -598,6 +605,14 @@ func (b *builder) finish() (*Scenario, []string, error) {
 		return nil, warnings, sorted
 	}
 	return s, warnings, nil
+}
+
+// nameListN joins up to n names, then says how many more there are.
+func nameListN(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
 }
 
 // unknownFieldDetail refuses an unknown top-level field of a scenario

@@ -126,7 +126,7 @@ value: 10
 `
 	s, warnings, err := Decode([]byte(doc))
 	require.NoError(t, err)
-	assert.Equal(t, []string{`document 1 at line 4: items[2] (Pod default/done): unbound pod in phase Succeeded ignored (kube-scheduler does not queue terminal pods)`}, warnings)
+	assert.Equal(t, []string{`2 pod(s) in phase Succeeded or Failed left out, as kube-scheduler's informer leaves terminal pods out: default/done, default/old`}, warnings)
 	names := func(n int, name func(int) string) []string {
 		out := make([]string, n)
 		for i := range out {
@@ -135,7 +135,7 @@ value: 10
 		return out
 	}
 	assert.Equal(t, []string{"n2", "n1"}, names(len(s.Nodes), func(i int) string { return s.Nodes[i].Name }))
-	assert.Equal(t, []string{"bound", "old"}, names(len(s.Pods), func(i int) string { return s.Pods[i].Name }))
+	assert.Equal(t, []string{"bound"}, names(len(s.Pods), func(i int) string { return s.Pods[i].Name }))
 	assert.Equal(t, []string{"waiting", "later"}, names(len(s.Pending), func(i int) string { return s.Pending[i].Name }))
 	require.Len(t, s.PriorityClasses, 1)
 	assert.Equal(t, int32(10), s.PriorityClasses[0].Value)
