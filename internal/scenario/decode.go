@@ -153,7 +153,13 @@ func tokenKind(tok json.Token) string {
 type decoder struct {
 	errs     ErrorList
 	warnings []string
+	// unknown groups the unknown fields of objects read as Kubernetes
+	// objects, by kind and path, naming the objects that carry each: a
+	// dump from a newer cluster has the same new field in every pod.
+	unknown map[unknownKey][]string
 }
+
+type unknownKey struct{ kind, path string }
 
 // decodeList decodes each item on its own so that problems name the item.
 // Items are independent, so they are decoded in parallel; results and
@@ -198,6 +204,18 @@ func decodeList[T any](d *decoder, b *builder, list string, namespaced bool) []T
 		}
 		for _, u := range r.unknown {
 			e := ObjectError{List: list, Index: i, Name: name, Detail: fmt.Sprintf("unknown field %q ignored", u), Source: o.Source, Kind: o.Kind}
+			if o.Kind != "" {
+				if d.unknown == nil {
+					d.unknown = map[unknownKey][]string{}
+				}
+				k := unknownKey{o.Kind, u}
+				who := o.Source
+				if name != "" {
+					who += " (" + name + ")"
+				}
+				d.unknown[k] = append(d.unknown[k], who)
+				continue
+			}
 			d.warnings = append(d.warnings, e.Error())
 		}
 		for _, p := range r.problems {

@@ -580,6 +580,20 @@ func (b *builder) finish() (*Scenario, []string, error) {
 		warnings = append(warnings, fmt.Sprintf("%d object(s) of kinds the simulation does not read ignored: %s", total, strings.Join(kinds, ", ")))
 	}
 	warnings = append(warnings, d.warnings...)
+	keys := make([]unknownKey, 0, len(d.unknown))
+	for k := range d.unknown {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].kind != keys[j].kind {
+			return keys[i].kind < keys[j].kind
+		}
+		return keys[i].path < keys[j].path
+	})
+	for _, k := range keys {
+		who := d.unknown[k]
+		warnings = append(warnings, fmt.Sprintf("unknown field %q of %s ignored in %d object(s): %s", k.path, k.kind, len(who), nameListN(who, 3)))
+	}
 	if len(b.errs)+len(d.errs) > 0 {
 		// In input order: problems found while reading documents, and
 		// those found decoding their items, by the seq of each.

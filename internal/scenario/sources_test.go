@@ -264,6 +264,29 @@ func TestDecodeJSONStream(t *testing.T) {
 	assert.Equal(t, "p", s.Pending[0].Name)
 }
 
+// TestDumpUnknownFields: unknown fields inside a dump's objects (a newer
+// cluster's) are warnings, one per kind and field whatever the number of
+// objects carrying it.
+func TestDumpUnknownFields(t *testing.T) {
+	doc := `apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Pod, metadata: {name: a}, spec: {newThing: 1, containers: [{name: c}]}}
+- {apiVersion: v1, kind: Pod, metadata: {name: b}, spec: {newThing: 2}}
+- {apiVersion: v1, kind: Pod, metadata: {name: c}, spec: {newThing: 3}, status: {newStatus: x}}
+- {apiVersion: v1, kind: Pod, metadata: {name: d}, spec: {newThing: 4}}
+- {apiVersion: v1, kind: Node, metadata: {name: n1}, spec: {newThing: 5}}
+`
+	s, warnings, err := Decode([]byte(doc))
+	require.NoError(t, err)
+	require.Len(t, s.Pending, 4)
+	assert.Equal(t, []string{
+		`unknown field "spec.newThing" of Node ignored in 1 object(s): items[4] (n1)`,
+		`unknown field "spec.newThing" of Pod ignored in 4 object(s): items[0] (default/a), items[1] (default/b), items[2] (default/c) and 1 more`,
+		`unknown field "status.newStatus" of Pod ignored in 1 object(s): items[2] (default/c)`,
+	}, warnings)
+}
+
 // TestSplitYAML pins the document markers.
 func TestSplitYAML(t *testing.T) {
 	doc := "a: 1\n---\nb: |\n  ---\n  x\n--- # c\nc: 2\n...\n--- {d: 3}\n"
