@@ -137,14 +137,21 @@ func TestTextReport(t *testing.T) {
 		{"crowded-1", "schedule", ""},
 		{"tiny", "filter-score", "default/p-big"},
 		{"tiny", "schedule", "default/p-big"},
+		// A kind cluster's dump as kubectl writes it (testdata/kind-cluster.yaml).
+		{"kind-cluster", "filter-score", ""},
+		{"kind-cluster", "schedule", ""},
 	} {
+		in := filepath.Join(casesDir, tc.scenario+".json")
+		if tc.scenario == "kind-cluster" {
+			in = filepath.Join("testdata", "kind-cluster.yaml")
+		}
 		golden := tc.scenario + "." + tc.mode
 		if tc.explain != "" {
 			golden += ".explain-" + tc.explain[strings.LastIndex(tc.explain, "/")+1:]
 		}
 		golden = filepath.Join("testdata", golden+".txt")
 		t.Run(golden, func(t *testing.T) {
-			out, _, err := runCmd(t, config{mode: tc.mode, in: filepath.Join(casesDir, tc.scenario+".json"), format: "text", explain: tc.explain}, nil)
+			out, _, err := runCmd(t, config{mode: tc.mode, in: in, format: "text", explain: tc.explain}, nil)
 			require.NoError(t, err)
 			if *update {
 				require.NoError(t, os.MkdirAll("testdata", 0o755))

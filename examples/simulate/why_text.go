@@ -162,8 +162,11 @@ func shortfall(reason, node, pod string, ctx *textContext) (text string, frac fl
 		return "", 0, false
 	}
 	free := max(alloc-used, 0)
-	return fmt.Sprintf("requests %s, free %s of %s allocatable", quantity(name, need), quantity(name, free), quantity(name, alloc)),
-		fraction(need-free, alloc), true
+	text = fmt.Sprintf("requests %s, free %s of %s allocatable", quantity(name, need), quantity(name, free), quantity(name, alloc))
+	if need > alloc {
+		text += ": more than the node has, even empty"
+	}
+	return text, fraction(need-free, alloc), true
 }
 
 func fraction(missing, of int64) float64 {
