@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
 
 	"github.com/schedkit/schedkit/internal/scenario/scenariotest"
 	"github.com/schedkit/schedkit/placement"
@@ -26,7 +27,8 @@ func writeTemp(t *testing.T, name string, data []byte) string {
 // dump its objects, with the fields a real cluster adds (managedFields,
 // node conditions, resourceVersion), gives the same output as the
 // scenario file in both modes: as a kind List in JSON and in YAML, as a
-// multi-document YAML stream, and split over two -in files.
+// multi-document YAML stream, and split over two -in files; and the
+// scenario itself as two scenario documents of one YAML stream (merged).
 func TestDumpInputMatchesScenario(t *testing.T) {
 	path := filepath.Join(casesDir, "small-1.json")
 	data, err := os.ReadFile(path)
@@ -39,6 +41,24 @@ func TestDumpInputMatchesScenario(t *testing.T) {
 	multi, err := scenariotest.MultiDocYAML(data, opts)
 	require.NoError(t, err)
 	docs := strings.SplitAfter(string(multi), "\n---\n")
+	// The scenario itself as two scenario documents in one YAML stream:
+	// the cluster, then the pods.
+	var fields map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(data, &fields))
+	cluster, podsOnly := map[string]json.RawMessage{}, map[string]json.RawMessage{}
+	for k, v := range fields {
+		if k == "pods" || k == "pending" {
+			podsOnly[k] = v
+		} else {
+			cluster[k] = v
+		}
+	}
+	y1, err := yaml.Marshal(cluster)
+	require.NoError(t, err)
+	y2, err := yaml.Marshal(podsOnly)
+	require.NoError(t, err)
+	scenarioDocs := append(append(append([]byte(nil), y1...), "---\n"...), y2...)
+
 	first := writeTemp(t, "a.yaml", []byte(strings.Join(docs[:len(docs)/2], "")))
 	second := writeTemp(t, "b.yaml", []byte("---\n"+strings.Join(docs[len(docs)/2:], "")))
 
@@ -53,6 +73,7 @@ func TestDumpInputMatchesScenario(t *testing.T) {
 			{"List YAML", config{in: writeTemp(t, "dump.yaml", listYAML)}},
 			{"multi-document YAML", config{in: writeTemp(t, "dump.yaml", multi)}},
 			{"two -in files", config{in: first, moreIn: []string{second}}},
+			{"two scenario documents", config{in: writeTemp(t, "scenario.yaml", scenarioDocs)}},
 		} {
 			tc.cfg.mode, tc.cfg.version = mode, placement.V1_36
 			got, stderr, err := runCmd(t, tc.cfg, nil)
