@@ -153,7 +153,7 @@ func writePodText(b *strings.Builder, r *placement.Result, ctx *textContext) {
 	writeScoreTable(b, r)
 	writeSkipped(b, r)
 	writeRejections(b, r)
-	writePreemptionHint(b, r)
+	writePreemptionHint(b, r, ctx)
 	writeClosest(b, r, ctx)
 	if ctx != nil && ctx.explain {
 		writeEveryNode(b, r, ctx)

@@ -242,3 +242,48 @@ func TestExplain(t *testing.T) {
 		assert.Empty(t, out)
 	}
 }
+
+// TestExplainAtTurn: -explain's evaluation of a pod at its turn in the
+// schedule mode (the initial cluster with the earlier pods' bindings and
+// evictions) is the one the queue made: the same number of feasible
+// nodes, the same chosen node, the same fit error.
+func TestExplainAtTurn(t *testing.T) {
+	for _, name := range []string{"tiny", "small-1", "crowded-1"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(casesDir, name+".json"))
+			require.NoError(t, err)
+			cfg := config{mode: "schedule", version: placement.V1_36}
+			in, err := prepare(data, cfg)
+			require.NoError(t, err)
+			in.snap, err = buildSnapshot(in)
+			require.NoError(t, err)
+			prepareQueue(in)
+			require.NoError(t, in.queueErr)
+			out, err := runSchedule(in.snap, in.queue, in.warnings, in.opts)
+			require.NoError(t, err)
+			checked := 0
+			for _, r := range out.Results {
+				if r.Gated != nil || r.Error != "" {
+					continue
+				}
+				in.explain = r.Pod
+				res, ctx, err := explainAtTurn(in, out)
+				require.NoError(t, err)
+				require.NotNil(t, res, r.Pod)
+				require.NotNil(t, ctx)
+				assert.Equal(t, r.FeasibleNodes, len(res.FeasibleNodes), r.Pod)
+				switch r.Outcome {
+				case "Scheduled":
+					require.NotEmpty(t, res.BestNodes, r.Pod)
+					assert.Equal(t, r.Node, res.BestNodes[0], r.Pod)
+				case "PreemptionNominated":
+					assert.Equal(t, r.Message, res.Message, r.Pod)
+				case "Unschedulable":
+					assert.True(t, strings.HasPrefix(r.Message, res.Message), "%s: %q does not start with %q", r.Pod, r.Message, res.Message)
+				}
+				checked++
+			}
+			assert.NotZero(t, checked)
+		})
+	}
+}

@@ -22,7 +22,8 @@
 // scheduler rules) and -explain namespace/name (the report of that pending
 // pod alone, with every node's verdict for it: filter-score evaluates that
 // pod only, in both formats; schedule runs the whole queue and limits the
-// text report; why_text.go).
+// text report, where the pod is evaluated against the cluster as it was at
+// its turn; why_text.go).
 //
 // The input (JSON or YAML: a scenario document, or Kubernetes objects as
 // kubectl get -o yaml|json writes them, see INPUT.md) is decoded and
@@ -151,7 +152,20 @@ func runScheduleMode(in *input) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &output{doc: out, text: func(w io.Writer) error { return writeScheduleText(w, onlyExplained(out, in.explain)) }}, nil
+	text := func(w io.Writer) error { return writeScheduleText(w, onlyExplained(out, in.explain)) }
+	if in.explain != "" {
+		// The report shows the pod's evaluation at its turn.
+		turn, ctx, err := explainAtTurn(in, out)
+		if err != nil {
+			return nil, err
+		}
+		text = func(w io.Writer) error {
+			o := onlyExplained(out, in.explain)
+			o.turn, o.turnCtx = turn, ctx
+			return writeScheduleText(w, o)
+		}
+	}
+	return &output{doc: out, text: text}, nil
 }
 
 func main() {

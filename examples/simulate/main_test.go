@@ -137,6 +137,9 @@ func TestTextReport(t *testing.T) {
 		{"crowded-1", "schedule", ""},
 		{"tiny", "filter-score", "default/p-big"},
 		{"tiny", "schedule", "default/p-big"},
+		{"tiny", "schedule", "default/p-small"},
+		{"crowded-1", "schedule", "team-a/proxy-13-h8d52lt6s-slzcv"},
+		{"crowded-1", "schedule", "default/batch-37-7"},
 		// A kind cluster's dump as kubectl writes it (testdata/kind-cluster.yaml).
 		{"kind-cluster", "filter-score", ""},
 		{"kind-cluster", "schedule", ""},

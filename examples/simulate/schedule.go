@@ -22,8 +22,11 @@ type scheduleOutput struct {
 	QueueOrder []string         `json:"queueOrder"`
 	Results    []scheduleResult `json:"results"`
 	Final      scheduleFinal    `json:"final"`
-	// explain: the report is -explain's one pod, with its node statuses.
+	// explain: the report is -explain's one pod, with its node statuses;
+	// turn, when set, is that pod evaluated at its turn (explainAtTurn).
 	explain bool
+	turn    *placement.Result
+	turnCtx *textContext
 }
 
 type scheduleMeta struct {
@@ -235,8 +238,20 @@ func writeScheduleText(w io.Writer, out *scheduleOutput) error {
 		if r.Message != "" {
 			fmt.Fprintf(&b, "   %s\n", r.Message)
 		}
-		if out.explain {
+		if out.explain && out.turn == nil {
 			writeNodeStatuses(&b, r)
+		}
+		if out.turn != nil {
+			b.WriteString("   evaluated at its turn, after the earlier pods' bindings and evictions (as -mode filter-score reports):\n")
+			var t strings.Builder
+			writePodText(&t, out.turn, out.turnCtx)
+			for _, line := range strings.Split(strings.TrimRight(t.String(), "\n"), "\n") {
+				if line == "" {
+					b.WriteString("\n")
+					continue
+				}
+				b.WriteString("   " + line + "\n")
+			}
 		}
 		p := r.Preemption
 		if p == nil {

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/scenario"
 	"github.com/schedkit/schedkit/placement"
 )
 
@@ -207,9 +208,15 @@ func quantity(name string, v int64) string {
 // writePreemptionHint says whether preemption could help an unschedulable
 // pod: only nodes whose status is Unschedulable (not Unresolvable) are
 // candidates (DefaultPreemption's nodesWherePreemptionMightHelp).
-func writePreemptionHint(b *strings.Builder, r *placement.Result) {
+func writePreemptionHint(b *strings.Builder, r *placement.Result, ctx *textContext) {
 	if len(r.FeasibleNodes) > 0 || r.Gated != nil || len(r.Nodes) == 0 {
 		return
+	}
+	if ctx != nil {
+		if p := ctx.pods[r.Pod]; p != nil && p.Spec.PreemptionPolicy != nil && *p.Spec.PreemptionPolicy == corev1.PreemptNever {
+			b.WriteString("  preemption will not be tried: the pod's preemptionPolicy is Never\n")
+			return
+		}
 	}
 	var may []string
 	for _, n := range r.Nodes {
@@ -348,4 +355,45 @@ func writeNodeStatuses(b *strings.Builder, r scheduleResult) {
 		t.add(ns.Node, code, verdict)
 	}
 	t.write(b, "     ")
+}
+
+// explainAtTurn evaluates -explain's pod against the cluster as it was
+// when its turn came in the schedule mode: the initial cluster, with every
+// earlier pod's victims evicted and every earlier pod bound to its node
+// (the queue binds a preemptor at once). Filters and scores read nothing
+// else that the run changed (start times only order preemption victims),
+// so this is the evaluation the queue made, with every node's filters and
+// scores kept for the report.
+func explainAtTurn(in *input, out *scheduleOutput) (*placement.Result, *textContext, error) {
+	byKey := make(map[string]*corev1.Pod, len(in.pending))
+	for _, p := range in.pending {
+		byKey[scenario.PodKey(p)] = p
+	}
+	snap := in.snap
+	for _, r := range out.Results {
+		if r.Pod == in.explain {
+			pod := byKey[r.Pod]
+			res, err := placement.Evaluate(snap, pod, in.opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			return res, &textContext{snap: snap, pods: map[string]*corev1.Pod{r.Pod: pod}, explain: true}, nil
+		}
+		if p := r.Preemption; p != nil && len(p.Victims) > 0 {
+			keys := make([]string, len(p.Victims))
+			for i, v := range p.Victims {
+				keys[i] = v.Pod
+			}
+			snap = snap.WithoutPods(keys...)
+		}
+		if (r.Outcome == "Scheduled" || r.Outcome == "PreemptionNominated") && r.Node != "" && byKey[r.Pod] != nil {
+			bound := byKey[r.Pod].DeepCopy()
+			bound.Spec.NodeName = r.Node
+			var err error
+			if snap, err = snap.WithPod(bound); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return nil, nil, nil
 }
