@@ -11,6 +11,7 @@ import (
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/scenario"
 	"github.com/schedkit/schedkit/placement"
@@ -20,6 +21,8 @@ import (
 type filterScoreOutput struct {
 	Meta filterScoreMeta     `json:"meta"`
 	Pods []*placement.Result `json:"pods"`
+	// ctx is what the text report reads beside the results.
+	ctx *textContext
 }
 
 type filterScoreMeta struct {
@@ -32,6 +35,10 @@ type filterScoreMeta struct {
 }
 
 func runFilterScoreMode(in *input) (*output, error) {
+	if in.explain != "" {
+		// -explain: only that pod is evaluated and reported.
+		in.pending = explained(in.pending, in.explain)
+	}
 	out, err := runFilterScore(in)
 	if err != nil {
 		return nil, err
@@ -57,6 +64,10 @@ func runFilterScore(in *input) (*filterScoreOutput, error) {
 			Warnings:          warnings,
 		},
 		Pods: make([]*placement.Result, len(in.pending)),
+		ctx:  &textContext{snap: in.snap, pods: map[string]*corev1.Pod{}, explain: in.explain != ""},
+	}
+	for _, p := range in.pending {
+		out.ctx.pods[scenario.PodKey(p)] = p
 	}
 	// Errors are kept by index too: every invalid pod is reported, in input
 	// order, whichever goroutine finishes first.

@@ -89,7 +89,7 @@ func (out *filterScoreOutput) writeText(w io.Writer) error {
 	}
 	for _, r := range out.Pods {
 		b.WriteString("\n")
-		writePodText(&b, r)
+		writePodText(&b, r, out.ctx)
 	}
 	if len(m.Warnings) > 0 {
 		b.WriteString("\nwarnings:\n")
@@ -123,7 +123,7 @@ func scoreLegend(results []*placement.Result) string {
 	return strings.Join(parts, ", ")
 }
 
-func writePodText(b *strings.Builder, r *placement.Result) {
+func writePodText(b *strings.Builder, r *placement.Result, ctx *textContext) {
 	fmt.Fprintf(b, "%s (priority %d)\n", r.Pod, r.Priority)
 	if r.Gated != nil {
 		fmt.Fprintf(b, "  gated by %s: %s; not evaluated\n", r.Gated.Plugin, strings.Join(r.Gated.Reasons, ", "))
@@ -151,7 +151,13 @@ func writePodText(b *strings.Builder, r *placement.Result) {
 		fmt.Fprintf(b, "  PreFilter: candidates restricted to %s by %s\n", nameList(r.PreFilter.NodeNames, maxNamesPerReason), strings.Join(r.PreFilter.RestrictedBy, ", "))
 	}
 	writeScoreTable(b, r)
+	writeSkipped(b, r)
 	writeRejections(b, r)
+	writePreemptionHint(b, r, ctx)
+	writeClosest(b, r, ctx)
+	if ctx != nil && ctx.explain {
+		writeEveryNode(b, r, ctx)
+	}
 }
 
 func bestTotal(r *placement.Result) int64 {

@@ -12,17 +12,35 @@
 //	              (filterscore.go)
 //	schedule      pending pods scheduled one by one in queue order, with
 //	              preemption (schedule.go)
+//	replicas      every pending pod is a template: how many replicas of it
+//	              fit, placed one after another without preemption
+//	              (-replicas N, default 10; the annotation
+//	              schedkit.io/replicas overrides it per template; whatif.go)
+//	drain         the nodes of -node a,b cordoned, their pods other than
+//	              DaemonSet and mirror pods re-created and scheduled in
+//	              queue order without preemption (whatif.go)
 //
-// Flags: -mode (filter-score, the default, or schedule), -in and -out ("-",
-// the default, for stdin and stdout), -format (json, the conformance format,
+// The what-if modes write the format of the conformance oracle's whatif
+// command (preemption/whatif answers them).
+//
+// Flags: -mode (filter-score, the default, schedule, replicas or drain),
+// -replicas and -node (the what-if modes' questions), -in and -out ("-",
+// the default, for stdin and stdout; -in may be repeated, and the files are
+// read as one input, see INPUT.md), -format (json, the conformance format,
 // or text, a readable report), -pretty (indent the JSON), -timing,
-// -cpuprofile (a CPU profile of the span -timing measures) and
+// -cpuprofile (a CPU profile of the span -timing measures),
 // -kubernetes-version (1.36, the default, 1.35 or 1.34: that release's
-// scheduler rules).
+// scheduler rules) and -explain namespace/name (the report of that pending
+// pod alone, with every node's verdict for it: filter-score evaluates that
+// pod only, in both formats; schedule runs the whole queue and limits the
+// text report, where the pod is evaluated against the cluster as it was at
+// its turn; why_text.go).
 //
-// The input (JSON or YAML) is decoded and normalized as the API server would
-// have stored it (internal/scenario); malformed input gives exit status 1
-// with every problem named by object and field, and no output. Warnings go
+// The input (JSON or YAML: a scenario document, or Kubernetes objects as
+// kubectl get -o yaml|json writes them, see INPUT.md) is decoded and
+// normalized as the API server would have stored it (internal/scenario);
+// malformed input gives exit status 1 with every problem named by file,
+// document, object and field, and no output. Warnings go
 // to stderr and into the output's meta.warnings. -timing prints
 // "timing: evaluation 0.123s (snapshot 0.045s, schedule 0.078s)" to stderr:
 // the seconds from after decoding and normalization to before encoding, and
@@ -71,6 +89,11 @@ type config struct {
 	replicas int
 	// drainNodes is -node: the drain mode's nodes.
 	drainNodes []string
+	// moreIn are the further -in files, read after in as one input.
+	moreIn []string
+	// explain, "namespace/name", limits the report to that pending pod
+	// and shows every node's verdict for it (why_text.go).
+	explain string
 }
 
 // input is what every mode receives: the normalized scenario, its snapshot
@@ -87,6 +110,8 @@ type input struct {
 	// replicas and drainNodes are the what-if modes' questions.
 	replicas   int
 	drainNodes []string
+	// explain is -explain's pod key, or "".
+	explain string
 }
 
 // output is what a mode produces: the JSON document and its text rendering.
@@ -147,7 +172,20 @@ func runScheduleMode(in *input) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &output{doc: out, text: func(w io.Writer) error { return writeScheduleText(w, out) }}, nil
+	text := func(w io.Writer) error { return writeScheduleText(w, onlyExplained(out, in.explain)) }
+	if in.explain != "" {
+		// The report shows the pod's evaluation at its turn.
+		turn, ctx, err := explainAtTurn(in, out)
+		if err != nil {
+			return nil, err
+		}
+		text = func(w io.Writer) error {
+			o := onlyExplained(out, in.explain)
+			o.turn, o.turnCtx = turn, ctx
+			return writeScheduleText(w, o)
+		}
+	}
+	return &output{doc: out, text: text}, nil
 }
 
 func main() {
@@ -162,8 +200,10 @@ func main() {
 	flag.StringVar(&cfg.mode, "mode", "filter-score", "filter-score | schedule | replicas | drain")
 	flag.IntVar(&cfg.replicas, "replicas", 10, "replicas mode: replicas per template without a schedkit.io/replicas annotation")
 	flag.StringVar(&drain, "node", "", "drain mode: comma-separated nodes to drain")
-	flag.StringVar(&cfg.in, "in", "-", "scenario file, JSON or YAML (- for stdin)")
+	cfg.in = "-"
+	flag.Var(&inFlag{cfg: &cfg}, "in", "input file, JSON or YAML: a scenario or kubectl's objects (- for stdin); repeat -in to read several files as one input")
 	flag.StringVar(&cfg.out, "out", "-", "output file (- for stdout)")
+	flag.StringVar(&cfg.explain, "explain", "", "namespace/name of a pending pod: report that pod alone, with every node's verdict for it")
 	flag.StringVar(&cfg.format, "format", "json", "json | text")
 	flag.BoolVar(&cfg.pretty, "pretty", false, "indent the JSON output")
 	flag.BoolVar(&cfg.timing, "timing", false, `print "timing: evaluation S.SSSs (snapshot S.SSSs, MODE S.SSSs)" to stderr`)
@@ -216,6 +256,29 @@ func inputError(path string, err error) error {
 	return fmt.Errorf("%s%w", prefix, err)
 }
 
+// inFlag is the repeatable -in: the first sets cfg.in (replacing the
+// default "-"), the others are appended to cfg.moreIn.
+type inFlag struct {
+	cfg *config
+	set bool
+}
+
+func (f *inFlag) String() string {
+	if f == nil || f.cfg == nil {
+		return ""
+	}
+	return strings.Join(append([]string{f.cfg.in}, f.cfg.moreIn...), " ")
+}
+
+func (f *inFlag) Set(v string) error {
+	if !f.set {
+		f.cfg.in, f.set = v, true
+		return nil
+	}
+	f.cfg.moreIn = append(f.cfg.moreIn, v)
+	return nil
+}
+
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
@@ -233,16 +296,25 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if cfg.replicas < 0 {
 		return usageError{fmt.Sprintf("-replicas %d: must be non-negative", cfg.replicas)}
 	}
+	if cfg.explain != "" && (cfg.mode == "replicas" || cfg.mode == "drain") {
+		return usageError{"-explain applies to -mode filter-score and schedule"}
+	}
 	if cfg.format != "json" && cfg.format != "text" {
 		return usageError{fmt.Sprintf("unknown -format %q (json or text)", cfg.format)}
 	}
-	data, err := readInput(cfg.in, stdin)
+	srcs, err := readInputs(cfg, stdin)
 	if err != nil {
 		return err
 	}
-	in, err := prepare(data, cfg)
+	in, err := prepareSources(srcs, cfg)
 	if err != nil {
+		if len(srcs) > 1 {
+			return inputError("-", err) // the problems name their files
+		}
 		return inputError(cfg.in, err)
+	}
+	if err := setExplain(in, cfg.explain); err != nil {
+		return err
 	}
 
 	// Decoding leaves a large heap of garbage; collect it here, as part of
@@ -292,7 +364,13 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 
 // prepare decodes and normalizes the scenario.
 func prepare(data []byte, cfg config) (*input, error) {
-	norm, warnings, err := scenario.Load(data)
+	return prepareSources([]scenario.Source{{Name: cfg.in, Data: data}}, cfg)
+}
+
+// prepareSources decodes the input files as one and normalizes the
+// scenario.
+func prepareSources(srcs []scenario.Source, cfg config) (*input, error) {
+	norm, warnings, err := scenario.LoadSources(srcs...)
 	if err != nil {
 		return nil, err
 	}
@@ -358,6 +436,27 @@ func pointers[T any](items []T) []*T {
 		out[i] = &items[i]
 	}
 	return out
+}
+
+// readInputs reads every -in file, in order; stdin at most once.
+func readInputs(cfg config, stdin io.Reader) ([]scenario.Source, error) {
+	paths := append([]string{cfg.in}, cfg.moreIn...)
+	srcs := make([]scenario.Source, 0, len(paths))
+	stdinRead := false
+	for _, p := range paths {
+		if p == "-" || p == "" {
+			if stdinRead {
+				return nil, usageError{"-in - (stdin) given twice"}
+			}
+			stdinRead = true
+		}
+		data, err := readInput(p, stdin)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, scenario.Source{Name: p, Data: data})
+	}
+	return srcs, nil
 }
 
 func readInput(path string, stdin io.Reader) ([]byte, error) {

@@ -123,14 +123,39 @@ func TestFilterScoreDeterministic(t *testing.T) {
 	assert.Equal(t, one, four)
 }
 
-// TestTextReport compares the filter-score text report with golden files
-// (schedkit's own output; rewrite with -update after a deliberate change).
+// TestTextReport compares the text reports with golden files (schedkit's
+// own output, reviewed by reading them; rewrite with -update after a
+// deliberate change): filter-score and schedule, and -explain for one pod.
 func TestTextReport(t *testing.T) {
-	for _, name := range []string{"tiny", "small-2"} {
-		t.Run(name, func(t *testing.T) {
-			out, _, err := runCmd(t, config{mode: "filter-score", in: filepath.Join(casesDir, name+".json"), format: "text"}, nil)
+	for _, tc := range []struct {
+		scenario, mode, explain string
+	}{
+		{"tiny", "filter-score", ""},
+		{"small-2", "filter-score", ""},
+		{"crowded-1", "filter-score", ""},
+		{"tiny", "schedule", ""},
+		{"crowded-1", "schedule", ""},
+		{"tiny", "filter-score", "default/p-big"},
+		{"tiny", "schedule", "default/p-big"},
+		{"tiny", "schedule", "default/p-small"},
+		{"crowded-1", "schedule", "team-a/proxy-13-h8d52lt6s-slzcv"},
+		{"crowded-1", "schedule", "default/batch-37-7"},
+		// A kind cluster's dump as kubectl writes it (testdata/kind-cluster.yaml).
+		{"kind-cluster", "filter-score", ""},
+		{"kind-cluster", "schedule", ""},
+	} {
+		in := filepath.Join(casesDir, tc.scenario+".json")
+		if tc.scenario == "kind-cluster" {
+			in = filepath.Join("testdata", "kind-cluster.yaml")
+		}
+		golden := tc.scenario + "." + tc.mode
+		if tc.explain != "" {
+			golden += ".explain-" + tc.explain[strings.LastIndex(tc.explain, "/")+1:]
+		}
+		golden = filepath.Join("testdata", golden+".txt")
+		t.Run(golden, func(t *testing.T) {
+			out, _, err := runCmd(t, config{mode: tc.mode, in: in, format: "text", explain: tc.explain}, nil)
 			require.NoError(t, err)
-			golden := filepath.Join("testdata", name+".filter-score.txt")
 			if *update {
 				require.NoError(t, os.MkdirAll("testdata", 0o755))
 				require.NoError(t, os.WriteFile(golden, []byte(out), 0o644))
@@ -179,6 +204,10 @@ func FuzzSimulate(f *testing.F) {
 	require.NoError(f, err)
 	f.Add(hand)
 	f.Add([]byte(`{"nodes":[{"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"1","pods":"3"}}}],"pending":[{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}}]}`))
+	dump, err := os.ReadFile(filepath.Join("testdata", "tiny-cluster.yaml"))
+	require.NoError(f, err)
+	f.Add(dump)
+	f.Add([]byte("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', pods: '3'}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n"))
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		for _, mode := range []string{"filter-score", "schedule"} {
 			out, _, err := runCmd(t, config{mode: mode, in: "-", version: placement.V1_36}, doc)

@@ -22,6 +22,11 @@ type scheduleOutput struct {
 	QueueOrder []string         `json:"queueOrder"`
 	Results    []scheduleResult `json:"results"`
 	Final      scheduleFinal    `json:"final"`
+	// explain: the report is -explain's one pod, with its node statuses;
+	// turn, when set, is that pod evaluated at its turn (explainAtTurn).
+	explain bool
+	turn    *placement.Result
+	turnCtx *textContext
 }
 
 type scheduleMeta struct {
@@ -202,6 +207,11 @@ func writeScheduleText(w io.Writer, out *scheduleOutput) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "schedule: %d pending pod(s) in queue order, Kubernetes v%s default profile with DefaultPreemption\n",
 		len(out.QueueOrder), strings.TrimPrefix(out.Meta.KubernetesVersion, "v"))
+	explained := ""
+	if out.explain && len(out.Results) == 1 {
+		explained = out.Results[0].Pod
+		fmt.Fprintf(&b, "-explain: %s alone (the whole queue ran)\n", explained)
+	}
 	for _, wn := range out.Meta.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", wn)
 	}
@@ -227,6 +237,21 @@ func writeScheduleText(w io.Writer, out *scheduleOutput) error {
 		}
 		if r.Message != "" {
 			fmt.Fprintf(&b, "   %s\n", r.Message)
+		}
+		if out.explain && out.turn == nil {
+			writeNodeStatuses(&b, r)
+		}
+		if out.turn != nil {
+			b.WriteString("   evaluated at its turn, after the earlier pods' bindings and evictions (as -mode filter-score reports):\n")
+			var t strings.Builder
+			writePodText(&t, out.turn, out.turnCtx)
+			for _, line := range strings.Split(strings.TrimRight(t.String(), "\n"), "\n") {
+				if line == "" {
+					b.WriteString("\n")
+					continue
+				}
+				b.WriteString("   " + line + "\n")
+			}
 		}
 		p := r.Preemption
 		if p == nil {
@@ -263,6 +288,9 @@ func writeScheduleText(w io.Writer, out *scheduleOutput) error {
 	}
 	b.WriteString("\nfinal placements:\n")
 	for _, k := range out.QueueOrder {
+		if explained != "" && k != explained {
+			continue
+		}
 		n := out.Final.Placements[k]
 		if n == "" {
 			n = "(none)"

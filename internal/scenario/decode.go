@@ -13,80 +13,20 @@ import (
 	"strings"
 	"sync"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	policyv1 "k8s.io/api/policy/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"sigs.k8s.io/yaml"
 )
 
-// Decode parses one scenario document, JSON or YAML, into typed API objects.
-// It returns warnings for fields no Kubernetes type knows (they are
-// ignored, as kube-apiserver ignores them with a warning) and, when any item
-// is malformed, an ErrorList naming every malformed object and field; then
-// the scenario is nil. data is not retained.
+// Decode parses one input file, JSON or YAML, into typed API objects: a
+// scenario document, or Kubernetes objects as kubectl writes them (see
+// DecodeSources, which it calls with data as the only source). It returns
+// warnings for fields no Kubernetes type knows inside objects (they are
+// ignored, as kube-apiserver ignores them with a warning) and, when
+// anything is malformed, an ErrorList naming every malformed object and
+// field; then the scenario is nil. data is not retained.
 func Decode(data []byte) (*Scenario, []string, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 {
-		return nil, nil, ErrorList{{Index: -1, Detail: "empty scenario document"}}
-	}
-	if trimmed[0] != '{' {
-		// Not JSON: YAML (JSON is YAML too, but the JSON path is faster
-		// and its syntax errors carry better positions).
-		j, err := yaml.YAMLToJSON(data)
-		if err != nil {
-			return nil, nil, ErrorList{{Index: -1, Detail: "invalid YAML: " + err.Error()}}
-		}
-		trimmed = bytes.TrimSpace(j)
-		data = j
-		if len(trimmed) == 0 || trimmed[0] != '{' {
-			return nil, nil, ErrorList{{Index: -1, Detail: "the scenario must be an object with fields such as nodes, pods and pending"}}
-		}
-	}
-	lists, wrongKind, unknownTop, err := splitTop(data)
-	if err != nil {
-		// The streaming decoder's syntax errors count offsets from the
-		// start of the value being read; a whole-document check gives the
-		// position in the document.
-		var whole json.RawMessage
-		if werr := json.Unmarshal(data, &whole); werr != nil {
-			err = werr
-		}
-		return nil, nil, ErrorList{{Index: -1, Detail: "invalid JSON: " + describeSyntax(data, err)}}
-	}
-
-	d := &decoder{}
-	s := &Scenario{}
-	list := func(name string) []json.RawMessage {
-		if kind, ok := wrongKind[name]; ok {
-			d.errs = append(d.errs, &ObjectError{List: name, Index: -1, Detail: "expected a list, got " + kind})
-		}
-		return lists[name]
-	}
-	s.Nodes = decodeList[corev1.Node](d, "nodes", list("nodes"), false)
-	s.Pods = decodeList[corev1.Pod](d, "pods", list("pods"), true)
-	s.Namespaces = decodeList[corev1.Namespace](d, "namespaces", list("namespaces"), false)
-	s.PDBs = decodeList[policyv1.PodDisruptionBudget](d, "pdbs", list("pdbs"), true)
-	s.PriorityClasses = decodeList[schedulingv1.PriorityClass](d, "priorityClasses", list("priorityClasses"), false)
-	s.Pending = decodeList[corev1.Pod](d, "pending", list("pending"), true)
-	s.Services = decodeList[corev1.Service](d, "services", list("services"), true)
-	s.ReplicaSets = decodeList[appsv1.ReplicaSet](d, "replicaSets", list("replicaSets"), true)
-	s.StatefulSets = decodeList[appsv1.StatefulSet](d, "statefulSets", list("statefulSets"), true)
-	s.ReplicationControllers = decodeList[corev1.ReplicationController](d, "replicationControllers", list("replicationControllers"), true)
-
-	warnings := make([]string, 0, len(unknownTop)+len(d.warnings))
-	for _, k := range unknownTop {
-		warnings = append(warnings, fmt.Sprintf("unknown field %q ignored", k))
-	}
-	warnings = append(warnings, d.warnings...)
-	if len(d.errs) > 0 {
-		return nil, warnings, d.errs
-	}
-	return s, warnings, nil
+	return DecodeSources(Source{Data: data})
 }
 
 // topLevelLists are the scenario's fields, all lists of objects.
@@ -98,55 +38,62 @@ var topLevelLists = map[string]bool{
 // splitTop reads the top-level object in one streaming pass, keeping each
 // list item's raw bytes, so that every byte is scanned once here and then
 // once more by its item's decoder. A known field that is not a list is
-// reported in wrongKind (its JSON kind); unknown fields are listed, sorted.
-// As with encoding/json, a repeated field's last value wins and null is
-// the same as absent.
-func splitTop(data []byte) (lists map[string][]json.RawMessage, wrongKind map[string]string, unknown []string, err error) {
+// reported in wrongKind (its JSON kind); unknown fields are listed, sorted,
+// and their raw values kept in extra, except "items" (a Kubernetes List's),
+// which is split like a known field (and is not listed as unknown). As with
+// encoding/json, a repeated field's last value wins and null is the same as
+// absent.
+func splitTop(data []byte) (lists map[string][]json.RawMessage, wrongKind map[string]string, unknown []string, extra map[string]json.RawMessage, err error) {
+	fail := func(err error) (map[string][]json.RawMessage, map[string]string, []string, map[string]json.RawMessage, error) {
+		return nil, nil, nil, nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if _, err := dec.Token(); err != nil { // the opening brace, checked by the caller
-		return nil, nil, nil, err
+		return fail(err)
 	}
 	lists = map[string][]json.RawMessage{}
 	wrongKind = map[string]string{}
+	extra = map[string]json.RawMessage{}
 	unknownSet := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, nil, nil, err
+			return fail(err)
 		}
 		key, _ := tok.(string)
-		if !topLevelLists[key] {
+		if !topLevelLists[key] && key != "items" {
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
-				return nil, nil, nil, err
+				return fail(err)
 			}
 			unknownSet[key] = true
+			extra[key] = skip
 			continue
 		}
 		delete(lists, key)
 		delete(wrongKind, key)
 		tok, err = dec.Token()
 		if err != nil {
-			return nil, nil, nil, err
+			return fail(err)
 		}
 		switch tok {
 		case json.Delim('['):
-			var items []json.RawMessage
+			items := []json.RawMessage{} // not nil: present, if empty
 			for dec.More() {
 				var raw json.RawMessage
 				if err := dec.Decode(&raw); err != nil {
-					return nil, nil, nil, err
+					return fail(err)
 				}
 				items = append(items, raw)
 			}
 			if _, err := dec.Token(); err != nil { // ']'
-				return nil, nil, nil, err
+				return fail(err)
 			}
 			lists[key] = items
 		case nil:
 		case json.Delim('{'):
 			if err := skipRest(dec); err != nil {
-				return nil, nil, nil, err
+				return fail(err)
 			}
 			wrongKind[key] = "an object"
 		default:
@@ -154,20 +101,24 @@ func splitTop(data []byte) (lists map[string][]json.RawMessage, wrongKind map[st
 		}
 	}
 	if _, err := dec.Token(); err != nil { // '}'
-		return nil, nil, nil, err
+		return fail(err)
 	}
-	if tok, err := dec.Token(); err != io.EOF {
+	if _, err := dec.Token(); err != io.EOF {
 		if err != nil {
-			return nil, nil, nil, err
+			return fail(err)
 		}
-		return nil, nil, nil, fmt.Errorf("unexpected %v after the scenario object", tok)
+		return fail(errTrailing)
 	}
 	for k := range unknownSet {
 		unknown = append(unknown, k)
 	}
 	sort.Strings(unknown)
-	return lists, wrongKind, unknown, nil
+	return lists, wrongKind, unknown, extra, nil
 }
+
+// errTrailing is splitTop's error when something follows the object: the
+// file is then read as a stream of JSON values.
+var errTrailing = errors.New("more after the first object")
 
 // skipRest consumes the rest of an object or list whose opening delimiter
 // has been read.
@@ -202,12 +153,25 @@ func tokenKind(tok json.Token) string {
 type decoder struct {
 	errs     ErrorList
 	warnings []string
+	// unknown groups the unknown fields of objects read as Kubernetes
+	// objects, by kind and path, naming the objects that carry each: a
+	// dump from a newer cluster has the same new field in every pod.
+	unknown map[unknownKey][]string
 }
+
+type unknownKey struct{ kind, path string }
 
 // decodeList decodes each item on its own so that problems name the item.
 // Items are independent, so they are decoded in parallel; results and
 // problems are kept by index and reported in document order.
-func decodeList[T any](d *decoder, list string, raws []json.RawMessage, namespaced bool) []T {
+// The items are b's of that list; their origins, when b has located
+// items, say where each came from (ObjectError.Source).
+func decodeList[T any](d *decoder, b *builder, list string, namespaced bool) []T {
+	raws := b.raws[list]
+	var origins []origin
+	if b.located {
+		origins = b.origins[list]
+	}
 	if raws == nil {
 		return nil
 	}
@@ -234,12 +198,28 @@ func decodeList[T any](d *decoder, list string, raws []json.RawMessage, namespac
 			continue
 		}
 		name := itemName(raws[i], namespaced)
+		var o origin
+		if origins != nil {
+			o = origins[i]
+		}
 		for _, u := range r.unknown {
-			e := ObjectError{List: list, Index: i, Name: name, Detail: fmt.Sprintf("unknown field %q ignored", u)}
+			e := ObjectError{List: list, Index: i, Name: name, Detail: fmt.Sprintf("unknown field %q ignored", u), Source: o.Source, Kind: o.Kind}
+			if o.Kind != "" {
+				if d.unknown == nil {
+					d.unknown = map[unknownKey][]string{}
+				}
+				k := unknownKey{o.Kind, u}
+				who := o.Source
+				if name != "" {
+					who += " (" + name + ")"
+				}
+				d.unknown[k] = append(d.unknown[k], who)
+				continue
+			}
 			d.warnings = append(d.warnings, e.Error())
 		}
 		for _, p := range r.problems {
-			d.errs = append(d.errs, &ObjectError{List: list, Index: i, Name: name, Field: p.path, Detail: p.detail})
+			d.errs = append(d.errs, &ObjectError{List: list, Index: i, Name: name, Field: p.path, Detail: p.detail, Source: o.Source, Kind: o.Kind})
 		}
 	}
 	return out

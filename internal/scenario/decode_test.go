@@ -69,7 +69,7 @@ func TestDecodeErrors(t *testing.T) {
 		{
 			name: "a YAML list is not a scenario",
 			doc:  "- a\n- b\n",
-			want: []string{`the scenario must be an object with fields such as nodes, pods and pending`},
+			want: []string{`the document must be an object: a scenario with fields such as nodes, pods and pending, or a Kubernetes object or List with apiVersion and kind`},
 		},
 		{
 			name: "YAML boolean where a string is expected",
@@ -99,15 +99,16 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
-// TestDecodeUnknownFields: unknown fields are ignored with a warning naming
-// them, as kube-apiserver's "unknown field" warnings do.
+// TestDecodeUnknownFields: an unknown top-level field of a scenario is an
+// error suggesting the closest field (a typo there would drop a whole list);
+// unknown fields inside objects are ignored with a warning naming them, as
+// kube-apiserver's "unknown field" warnings do.
 func TestDecodeUnknownFields(t *testing.T) {
 	doc := `{"nodes": [{"metadata": {"name": "n1", "lables": {"a": "b"}}, "spec": {"unschedulable": true}}],
-	         "pendng": [], "pending": [{"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "cpu": 1}]}}]}`
+	         "pending": [{"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "cpu": 1}]}}]}`
 	s, warnings, err := Decode([]byte(doc))
 	require.NoError(t, err)
 	assert.Equal(t, []string{
-		`unknown field "pendng" ignored`,
 		`nodes[0] (n1): unknown field "metadata.lables" ignored`,
 		`pending[0] (default/p): unknown field "spec.containers[0].cpu" ignored`,
 	}, warnings)
@@ -115,6 +116,28 @@ func TestDecodeUnknownFields(t *testing.T) {
 	assert.True(t, s.Nodes[0].Spec.Unschedulable, "known fields of an item with unknown ones are kept")
 	require.Len(t, s.Pending, 1)
 	assert.Equal(t, "c", s.Pending[0].Spec.Containers[0].Name)
+
+	tests := []struct {
+		name string
+		doc  string
+		want string
+	}{
+		{"typo", `{"pendng": [], "nodes": []}`, `unknown field "pendng" (did you mean "pending"?)`},
+		{"case", `{"PriorityClasses": []}`, `unknown field "PriorityClasses" (did you mean "priorityClasses"?)`},
+		{"singular", `{"pdb": []}`, `unknown field "pdb" (did you mean "pdbs"?)`},
+		{"far from every field", `{"workloads": []}`, `unknown field "workloads" (the fields are namespaces, nodes, pdbs, pending, pods, priorityClasses, replicaSets, replicationControllers, services, statefulSets)`},
+		{"a List without kind", `{"apiVersion": "v1", "items": []}`, "unknown field \"apiVersion\" (a Kubernetes object or List needs apiVersion and kind)\n" +
+			`unknown field "items" (a Kubernetes object or List needs apiVersion and kind)`},
+		{"YAML", "nodes: []\npendng: []\n", `unknown field "pendng" (did you mean "pending"?)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _, err := Decode([]byte(tt.doc))
+			require.Error(t, err)
+			assert.Nil(t, s, "no partial result")
+			assert.Equal(t, tt.want, err.Error())
+		})
+	}
 }
 
 // TestDecodeYAMLAndJSONAgree: the same scenario as JSON and as YAML decodes

@@ -5,16 +5,36 @@
 //
 // # Decoding
 //
-// [Decode] accepts one JSON or YAML document (YAML is converted with
-// sigs.k8s.io/yaml, so the same Kubernetes JSON field names apply). Every
-// list item is decoded on its own, so that an error names the object and the
-// field inside it:
+// [Decode] accepts one input file, JSON or YAML (YAML is converted with
+// sigs.k8s.io/yaml, so the same Kubernetes JSON field names apply);
+// [DecodeSources] accepts several, read as one input. A YAML file may be a
+// stream of documents separated by "---" lines, a JSON file a stream of
+// objects one after another, and each document is
+// either a scenario object (nodes, pods, pending, ...) or Kubernetes
+// objects as kubectl get -o yaml|json writes them: one object, a kind
+// List, or a typed list (PodList, ...). Documents are merged in order and
+// objects sorted into the scenario's lists by apiVersion and kind (a Pod
+// with spec.nodeName is bound, one without is pending, a terminal one is
+// left out, all of them in one warning, as kube-scheduler's informer
+// leaves them out); other kinds are counted in one warning; a known kind of another
+// apiVersion is an error. examples/simulate/INPUT.md documents the format
+// for users.
+//
+// Every list item is decoded on its own, so that an error names the object
+// and the field inside it, and, for objects read from a List, from one of
+// several documents or files, where it was written:
 //
 //	pods[3] (default/web-1): spec.containers[0].resources.requests.cpu: invalid quantity "abc"
+//	b.yaml: document 2 at line 14: items[5] (Pod default/web-1): spec.containers[0]...: invalid quantity "abc"
 //
-// Every malformed item is reported, not only the first. Fields that no
+// Every malformed item is reported, not only the first, in input order,
+// and a partial scenario is never returned. An unknown top-level field of
+// a scenario document is an error naming the closest valid field (a typo
+// there would drop a whole list). Fields inside objects that no
 // Kubernetes type knows are kept out and reported as warnings, as
-// kube-apiserver's "unknown field" warnings are.
+// kube-apiserver's default field validation reports them: a real
+// cluster's dump from a newer release carries fields these types lack.
+// Normalize's problems name the object's origin too.
 //
 // # Normalization
 //

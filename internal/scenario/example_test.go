@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/schedkit/schedkit/internal/scenario"
@@ -70,4 +71,50 @@ func ExampleDecode_errors() {
 	// Output:
 	// nodes[0] (n1): status.allocatable.cpu: invalid quantity "four"
 	// pending[0] (shop/web-1): spec.containers[0].resources.requests.memory: invalid quantity "1GB!"
+}
+
+// Read a cluster's dump as kubectl writes it, plus a file of new pods:
+// objects are sorted by kind, bound pods into the cluster and unbound ones
+// into the queue; other kinds are counted in one warning.
+func ExampleDecodeSources() {
+	dump := []byte(`apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n1, resourceVersion: "42"}
+  status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: web-1, namespace: shop}
+  spec: {nodeName: n1, containers: [{name: c}]}
+  status: {phase: Running}
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: shop}
+`)
+	newPods := []byte(`apiVersion: v1
+kind: Pod
+metadata: {name: web-2, namespace: shop}
+spec: {containers: [{name: c}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-3, namespace: shop}
+spec: {containers: [{name: c, resources: {requests: {cpu: lots}}}]}
+`)
+	_, _, err := scenario.DecodeSources(scenario.Source{Name: "cluster.yaml", Data: dump}, scenario.Source{Name: "new.yaml", Data: newPods})
+	fmt.Println(err)
+
+	s, warnings, err := scenario.DecodeSources(scenario.Source{Name: "cluster.yaml", Data: dump}, scenario.Source{Name: "new.yaml", Data: newPods[:bytes.Index(newPods, []byte("---"))]})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("nodes:", len(s.Nodes), "bound:", scenario.PodKey(&s.Pods[0]), "pending:", scenario.PodKey(&s.Pending[0]))
+	fmt.Println(warnings)
+	// Output:
+	// new.yaml: document 2 at line 6 (Pod shop/web-3): spec.containers[0].resources.requests.cpu: invalid quantity "lots"
+	// nodes: 1 bound: shop/web-1 pending: shop/web-2
+	// [1 object(s) of kinds the simulation does not read ignored: apps/v1 Deployment (1)]
 }

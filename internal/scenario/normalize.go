@@ -52,6 +52,7 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 	var warnings []string
 	warn := func(list string, i int, name, format string, args ...any) {
 		e := ObjectError{List: list, Index: i, Name: name, Detail: fmt.Sprintf(format, args...)}
+		n.locate(&e)
 		warnings = append(warnings, e.Error())
 	}
 
@@ -63,7 +64,7 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 			return false
 		}
 		if prev, dup := seen[name]; dup {
-			errs = append(errs, &ObjectError{List: list, Index: i, Name: name, Field: "metadata.name", Detail: fmt.Sprintf("Duplicate value: same name as %s[%d]", list, prev)})
+			errs = append(errs, &ObjectError{List: list, Index: i, Name: name, Field: "metadata.name", Detail: "Duplicate value: same name as " + n.where(list, prev)})
 			return false
 		}
 		seen[name] = i
@@ -119,7 +120,7 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 		}
 		key := PodKey(p)
 		if prev, dup := podKeys[key]; dup {
-			errs = append(errs, &ObjectError{List: list, Index: i, Name: key, Field: "metadata.name", Detail: fmt.Sprintf("Duplicate value: same namespace/name as %s[%d]", prev.list, prev.index)})
+			errs = append(errs, &ObjectError{List: list, Index: i, Name: key, Field: "metadata.name", Detail: "Duplicate value: same namespace/name as " + n.where(prev.list, prev.index)})
 			return false
 		}
 		podKeys[key] = seenPod{list, i}
@@ -202,6 +203,9 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 	}
 
 	if len(errs) > 0 {
+		for _, e := range errs {
+			n.locate(e)
+		}
 		return nil, warnings, errs
 	}
 	return n, warnings, nil

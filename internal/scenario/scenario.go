@@ -26,6 +26,40 @@ type Scenario struct {
 	ReplicaSets            []appsv1.ReplicaSet            `json:"replicaSets,omitempty"`
 	StatefulSets           []appsv1.StatefulSet           `json:"statefulSets,omitempty"`
 	ReplicationControllers []corev1.ReplicationController `json:"replicationControllers,omitempty"`
+
+	// origins, when the scenario was read from Kubernetes objects or from
+	// several documents, says where each list item came from (by list
+	// name, aligned with the list), so that Normalize's problems name the
+	// document and item the user wrote rather than a merged index.
+	origins map[string][]origin
+}
+
+// origin is where one list item was read: Source as ObjectError.Source
+// renders it ("" when the item's list and index say it), Kind the
+// object's kind when it was read as a Kubernetes object.
+type origin struct {
+	Source string
+	Kind   string
+	seq    int // order of reading, across documents and lists
+}
+
+// locate rewrites e's location to the item's origin, when known.
+func (s *Scenario) locate(e *ObjectError) {
+	if e.Source != "" || e.List == "" || e.Index < 0 {
+		return
+	}
+	if o := s.origins[e.List]; e.Index < len(o) && o[e.Index].Source != "" {
+		e.Source, e.Kind = o[e.Index].Source, o[e.Index].Kind
+	}
+}
+
+// where names item i of list for a message: its origin when known, else
+// "list[i]".
+func (s *Scenario) where(list string, i int) string {
+	if o := s.origins[list]; i < len(o) && o[i].Source != "" {
+		return o[i].Source
+	}
+	return list + "[" + strconv.Itoa(i) + "]"
 }
 
 // DeepCopy returns a copy sharing no memory with s.
@@ -44,6 +78,7 @@ func (s *Scenario) DeepCopy() *Scenario {
 	out.ReplicaSets = copyEach(s.ReplicaSets, (*appsv1.ReplicaSet).DeepCopyInto)
 	out.StatefulSets = copyEach(s.StatefulSets, (*appsv1.StatefulSet).DeepCopyInto)
 	out.ReplicationControllers = copyEach(s.ReplicationControllers, (*corev1.ReplicationController).DeepCopyInto)
+	out.origins = s.origins // never modified after decoding
 	return out
 }
 
@@ -63,24 +98,42 @@ func PodKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
 
 // ObjectError is one problem with one input object: the list it is in, its
 // index there, its name when known, the field path inside it and what is
-// wrong.
+// wrong. Objects read from a Kubernetes List, from a document other than
+// the only one, or from one of several sources carry their Source instead,
+// which names the file, the document and the item as the user wrote them.
 type ObjectError struct {
 	List   string // top-level field: "pods", "pending", "nodes", ...
 	Index  int    // position in that list; -1 for the document itself
 	Name   string // "namespace/name" or "name"; empty when unknown
 	Field  string // path inside the object, e.g. "spec.containers[0].resources.requests.cpu"
 	Detail string
+	// Source, when set, replaces List and Index in the message:
+	// "dump.yaml: document 2: items[5]" (file name only when there are
+	// several sources, document number only when the file has several).
+	Source string
+	Kind   string // the object's kind when read as a Kubernetes object ("Pod")
 }
 
-// Error renders `pods[3] (default/web-1): spec.x: detail`.
+// Error renders `pods[3] (default/web-1): spec.x: detail`, or
+// `dump.yaml: items[5] (Pod default/web-1): spec.x: detail` for an object
+// with a Source.
 func (e *ObjectError) Error() string {
 	var b strings.Builder
-	if e.List != "" {
-		b.WriteString(e.List)
-		if e.Index >= 0 {
-			b.WriteString("[" + strconv.Itoa(e.Index) + "]")
+	if e.Source != "" || e.List != "" {
+		if e.Source != "" {
+			b.WriteString(e.Source)
+		} else {
+			b.WriteString(e.List)
+			if e.Index >= 0 {
+				b.WriteString("[" + strconv.Itoa(e.Index) + "]")
+			}
 		}
-		if e.Name != "" {
+		switch {
+		case e.Kind != "" && e.Name != "":
+			b.WriteString(" (" + e.Kind + " " + e.Name + ")")
+		case e.Kind != "":
+			b.WriteString(" (" + e.Kind + ")")
+		case e.Name != "":
 			b.WriteString(" (" + e.Name + ")")
 		}
 		b.WriteString(": ")
