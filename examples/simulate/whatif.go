@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -152,7 +153,7 @@ func writeReplicasText(w io.Writer, out *replicasOutput) error {
 	for _, t := range out.Templates {
 		fmt.Fprintf(&b, "\n%s: %d of %d replica(s) fit\n", t.Template, t.Placed, t.Requested)
 		if len(t.Nodes) > 0 {
-			fmt.Fprintf(&b, "   nodes: %s\n", strings.Join(countRuns(t.Nodes), ", "))
+			fmt.Fprintf(&b, "   per node: %s\n", strings.Join(perNode(t.Nodes), ", "))
 		}
 		switch {
 		case t.Outcome == "Gated":
@@ -165,20 +166,26 @@ func writeReplicasText(w io.Writer, out *replicasOutput) error {
 	return err
 }
 
-// countRuns writes consecutive repeats of a node as "node x3".
-func countRuns(nodes []string) []string {
-	var out []string
-	for i := 0; i < len(nodes); {
-		j := i
-		for j < len(nodes) && nodes[j] == nodes[i] {
-			j++
+// perNode counts the replicas per node: "node-a x3", most first, then by
+// name.
+func perNode(nodes []string) []string {
+	count := map[string]int{}
+	for _, n := range nodes {
+		count[n]++
+	}
+	names := make([]string, 0, len(count))
+	for n := range count {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if count[names[i]] != count[names[j]] {
+			return count[names[i]] > count[names[j]]
 		}
-		if j-i > 1 {
-			out = append(out, fmt.Sprintf("%s x%d", nodes[i], j-i))
-		} else {
-			out = append(out, nodes[i])
-		}
-		i = j
+		return names[i] < names[j]
+	})
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%s x%d", n, count[n])
 	}
 	return out
 }
