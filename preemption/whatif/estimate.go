@@ -494,3 +494,18 @@ func estimateScheduler(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Nod
 	}
 	return most.res, nil
 }
+
+// EstimateEach is Estimate for each node group's template, against the
+// same cluster: the per-template answers cluster-autoscaler's expander
+// chooses among, in the order of templates.
+func EstimateEach(snap *placement.Snapshot, pending []*corev1.Pod, templates []NodeTemplate, opts EstimateOptions) ([]*EstimateResult, error) {
+	out := make([]*EstimateResult, len(templates))
+	for i, tmpl := range templates {
+		r, err := Estimate(snap, pending, tmpl, opts)
+		if err != nil {
+			return nil, fmt.Errorf("node template %d: %w", i, err)
+		}
+		out[i] = r
+	}
+	return out, nil
+}

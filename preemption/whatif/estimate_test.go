@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
@@ -198,4 +199,25 @@ func TestEstimateProperties(t *testing.T) {
 		require.NoError(t, err)
 		require.LessOrEqual(t, len(got.NewNodes), limit)
 	}))
+}
+
+func TestEstimateEach(t *testing.T) {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{exampleNodeT("a")}})
+	require.NoError(t, err)
+	var backlog []*corev1.Pod
+	for i := range 4 {
+		p := benchTemplate("")
+		p.Name = fmt.Sprintf("job-%d", i)
+		p.Spec.Containers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("3")}
+		backlog = append(backlog, p)
+	}
+	small, big := exampleNodeT("small"), exampleNodeT("big")
+	small.Status.Allocatable[corev1.ResourceCPU] = resource.MustParse("4")
+	big.Status.Allocatable[corev1.ResourceCPU] = resource.MustParse("16")
+	rs, err := EstimateEach(snap, backlog, []NodeTemplate{{Node: small}, {Node: big}}, EstimateOptions{})
+	require.NoError(t, err)
+	require.Equal(t, 4, rs[0].NodeCount, "one 3-cpu job per 4-cpu node")
+	require.Equal(t, 1, rs[1].NodeCount, "all four on one 16-cpu node")
+	_, err = EstimateEach(snap, backlog, []NodeTemplate{{}}, EstimateOptions{})
+	require.ErrorIs(t, err, ErrInvalidQuestion)
 }
