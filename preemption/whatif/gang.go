@@ -174,3 +174,32 @@ func inGroup(pod *corev1.Pod, ns, name string) bool {
 	g := pod.Spec.SchedulingGroup
 	return g != nil && g.PodGroupName != nil && *g.PodGroupName == name && namespace(pod) == ns
 }
+
+// EstimateGang answers "how many nodes of this template does this gang
+// need": the fewest template nodes (from 0, up to opts.MaxNodes, else one
+// per pod) with which Gang places the gang, and that answer; nil when no
+// count up to the bound places it. Counts are tried upwards, one pod group
+// cycle each, as the placed count is not monotonic in the nodes added.
+func EstimateGang(snap *placement.Snapshot, group *schedulingv1alpha2.PodGroup, pods []*corev1.Pod, tmpl NodeTemplate, opts EstimateOptions) (int, *GangResult, error) {
+	if snap == nil || tmpl.Node == nil {
+		return 0, nil, fmt.Errorf("%w: a gang estimate needs a snapshot and a node template", ErrInvalidQuestion)
+	}
+	hi := len(pods)
+	if opts.MaxNodes > 0 {
+		hi = opts.MaxNodes
+	}
+	for k := 0; k <= hi; k++ {
+		cur, _, err := withNewNodes(snap, tmpl, 0, k)
+		if err != nil {
+			return 0, nil, err
+		}
+		r, err := Gang(cur, group, pods, opts.Options)
+		if err != nil {
+			return 0, nil, err
+		}
+		if r.Placed {
+			return k, r, nil
+		}
+	}
+	return 0, nil, nil
+}

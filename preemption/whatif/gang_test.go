@@ -105,3 +105,27 @@ func TestGangAllOrNothing(t *testing.T) {
 		require.Len(t, r.Pods, n, fmt.Sprint(r.Pods))
 	})
 }
+
+func TestEstimateGang(t *testing.T) {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{exampleNodeT("a")}})
+	require.NoError(t, err)
+	worker := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "worker", Namespace: "default", Labels: testbuild.Labels("app", "train")},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{Requests: testbuild.Resources("cpu", "1500m")}}}}}
+	group := podGroup("train", 4)
+	var pods []*corev1.Pod
+	name := group.Name
+	for i := range 4 {
+		p := Replica(worker, i)
+		p.Spec.SchedulingGroup = &corev1.PodSchedulingGroup{PodGroupName: &name}
+		pods = append(pods, p)
+	}
+	// One 1.5-cpu worker per 2-cpu node: a holds one, three more nodes.
+	k, r, err := EstimateGang(snap, group, pods, NodeTemplate{Node: exampleNodeT("pool")}, EstimateOptions{})
+	require.NoError(t, err)
+	require.Equal(t, 3, k)
+	require.True(t, r.Placed)
+	k, r, err = EstimateGang(snap, group, pods, NodeTemplate{Node: exampleNodeT("pool")}, EstimateOptions{MaxNodes: 2})
+	require.NoError(t, err)
+	require.Zero(t, k)
+	require.Nil(t, r, "two nodes are not enough for the gang")
+}
