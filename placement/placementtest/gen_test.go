@@ -89,3 +89,40 @@ func TestBoundPodsFit(t *testing.T) {
 		}
 	})
 }
+
+// TestShapes: every shape's cluster is valid (simulate reads it without a
+// warning), deterministic for a seed, and its bound pods fit where they are.
+func TestShapes(t *testing.T) {
+	for _, shape := range Shapes {
+		t.Run(shape, func(t *testing.T) {
+			c, err := Shape(shape, 12, 40, 6, 3)
+			require.NoError(t, err)
+			again, err := Shape(shape, 12, 40, 6, 3)
+			require.NoError(t, err)
+			require.Equal(t, c, again)
+			require.Len(t, c.Pending, 6)
+			var buf bytes.Buffer
+			require.NoError(t, c.WriteScenario(&buf))
+			_, warnings, err := scenario.Load(buf.Bytes())
+			require.NoError(t, err)
+			require.Empty(t, warnings)
+			snap, _, err := placement.NewSnapshot(c.SnapshotInput())
+			require.NoError(t, err)
+			require.Equal(t, len(c.Pods), snap.NumPods())
+			for _, p := range c.Pods {
+				without := snap.WithoutPods(p.Namespace + "/" + p.Name)
+				unbound := p.DeepCopy()
+				unbound.Spec.NodeName = ""
+				comp, err := placement.Compile(without, unbound, placement.Options{})
+				require.NoError(t, err)
+				n, _ := without.Node(p.Spec.NodeName)
+				st := comp.FilterEach(n)
+				for _, s := range st[:6] {
+					require.True(t, s.Code.Passes(), "%s on %s: %v", p.Name, n.Name, s)
+				}
+			}
+		})
+	}
+	_, err := Shape("bogus", 1, 0, 0, 1)
+	require.Error(t, err)
+}

@@ -1,0 +1,215 @@
+package placementtest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Shapes are the workload shapes of kube-scheduler's scheduler_perf suite
+// (test/integration/scheduler_perf, the pod templates named), which
+// Shape generates: every bound and pending pod of one shape.
+var Shapes = []string{
+	"basic",                   // pod-default.yaml
+	"anti-affinity",           // pod-with-pod-anti-affinity.yaml: required, hostname
+	"affinity",                // pod-with-pod-affinity.yaml: required, zone
+	"preferred-affinity",      // pod-with-preferred-pod-affinity.yaml: hostname
+	"preferred-anti-affinity", // pod-with-preferred-pod-anti-affinity.yaml: hostname
+	"node-affinity",           // pod-with-node-affinity.yaml: zone In [zone1, zone2]
+	"spread",                  // pod-with-topology-spreading.yaml: zone, DoNotSchedule
+	"preferred-spread",        // pod-with-preferred-topology-spreading.yaml: zone, ScheduleAnyway
+	"preemption",              // pod-low-priority.yaml filling nodes, pod-high-priority.yaml pending
+}
+
+// Shape generates a scheduler_perf-shaped cluster, deterministically from
+// seed: nodes like node-default.yaml (4 cpu, 32Gi, 110 pods, three zones),
+// bound pods of the shape in groups of one label value (placed where
+// their hard constraints and resources allow; a pod that fits nowhere is
+// left out), and pending pods of the shape (of new and existing groups).
+// Benchmarks compare with scheduler_perf's published throughput with it.
+// An unknown shape is an error.
+func Shape(name string, nodes, bound, pending int, seed uint64) (*Cluster, error) {
+	known := false
+	for _, s := range Shapes {
+		known = known || s == name
+	}
+	if !known || nodes < 1 || bound < 0 || pending < 0 {
+		return nil, fmt.Errorf("placementtest: unknown shape %q or negative size", name)
+	}
+	g := &shapeGen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), shape: name, c: &Cluster{}}
+	zones := []string{"zone1", "zone2", "zone3"}
+	for i := range nodes {
+		n := fmt.Sprintf("node-%05d", i)
+		rl := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("32Gi"),
+			corev1.ResourcePods: resource.MustParse("110")}
+		g.c.Nodes = append(g.c.Nodes, &corev1.Node{
+			ObjectMeta: metav1.ObjectMeta{Name: n, UID: types.UID("node-" + n),
+				Labels: map[string]string{hostnameKey: n, zoneKey: zones[i%3]}},
+			Status: corev1.NodeStatus{Capacity: rl, Allocatable: rl.DeepCopy()},
+		})
+		g.left = append(g.left, nodeLeft{cpu: 4000, mem: 32 << 30, pods: 110, zone: i % 3, groups: map[int]bool{}})
+	}
+	for _, ns := range []string{"sched-0", "sched-1"} {
+		g.c.Namespaces = append(g.c.Namespaces, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns,
+			Labels: map[string]string{corev1.LabelMetadataName: ns}}})
+	}
+	if name == "preemption" {
+		g.c.PriorityClasses = []*schedulingv1.PriorityClass{{ObjectMeta: metav1.ObjectMeta{Name: "high-priority"}, Value: 10}}
+		perNode := max(1, (bound+nodes-1)/nodes)
+		g.lowCPU = max(10, int64(3600/perNode/10*10))
+	}
+	groups := max(4, 2*((bound+nodes-1)/nodes)+2)
+	for range groups {
+		g.newGroup(false)
+	}
+	for i := range bound {
+		grp := g.groups[g.r.IntN(len(g.groups))]
+		if k := g.place(grp); k >= 0 {
+			p := g.pod(grp, fmt.Sprintf("%s-b%d", grp.name, i))
+			p.Spec.NodeName = g.c.Nodes[k].Name
+			p.Status = corev1.PodStatus{Phase: corev1.PodRunning, StartTime: ptrTime(startOf(i))}
+			g.c.Pods = append(g.c.Pods, p)
+		}
+	}
+	for j := range pending {
+		grp := g.groups[g.r.IntN(len(g.groups))]
+		if g.r.IntN(4) == 0 || name == "preemption" {
+			grp = g.newGroup(true)
+		}
+		g.c.Pending = append(g.c.Pending, g.pod(grp, fmt.Sprintf("%s-p%d", grp.name, j)))
+	}
+	return g.c, nil
+}
+
+type nodeLeft struct {
+	cpu, mem, pods int64
+	zone           int
+	groups         map[int]bool
+}
+
+type shapeGroup struct {
+	idx      int
+	name, ns string
+	cpu      int64 // milli
+	mem      int64
+	zone     int // affinity: the zone of the group's pods (-1: none yet)
+	high     bool
+}
+
+type shapeGen struct {
+	r      *rand.Rand
+	shape  string
+	c      *Cluster
+	left   []nodeLeft
+	groups []*shapeGroup
+	lowCPU int64
+}
+
+func (g *shapeGen) newGroup(pending bool) *shapeGroup {
+	grp := &shapeGroup{idx: len(g.groups), name: fmt.Sprintf("group-%d", len(g.groups)), ns: "sched-0", cpu: 100, mem: 500 << 20, zone: -1}
+	if pending || g.r.IntN(10) < 3 {
+		grp.ns = "sched-1"
+	}
+	if g.shape == "preemption" {
+		grp.cpu, grp.high = g.lowCPU, pending
+		if pending {
+			grp.cpu = 3000
+		}
+	}
+	g.groups = append(g.groups, grp)
+	return grp
+}
+
+// place picks a node for a bound pod of grp that its hard constraints and
+// resources allow (scanning from a random node), records it, and returns
+// its index, -1 when none.
+func (g *shapeGen) place(grp *shapeGroup) int {
+	n := len(g.left)
+	start := g.r.IntN(n)
+	for d := range n {
+		k := (start + d) % n
+		l := &g.left[k]
+		if l.pods < 1 || l.cpu < grp.cpu || l.mem < grp.mem {
+			continue
+		}
+		switch g.shape {
+		case "anti-affinity":
+			if l.groups[grp.idx] {
+				continue
+			}
+		case "affinity":
+			if grp.zone >= 0 && l.zone != grp.zone {
+				continue
+			}
+		case "node-affinity":
+			if l.zone == 2 {
+				continue
+			}
+		}
+		l.pods--
+		l.cpu -= grp.cpu
+		l.mem -= grp.mem
+		l.groups[grp.idx] = true
+		if grp.zone < 0 {
+			grp.zone = l.zone
+		}
+		return k
+	}
+	return -1
+}
+
+func (g *shapeGen) pod(grp *shapeGroup, name string) *corev1.Pod {
+	rl := corev1.ResourceList{corev1.ResourceCPU: *resource.NewMilliQuantity(grp.cpu, resource.DecimalSI),
+		corev1.ResourceMemory: *resource.NewQuantity(grp.mem, resource.BinarySI)}
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: grp.ns, UID: types.UID("pod-" + grp.ns + "-" + name),
+			Labels:            map[string]string{"color": grp.name},
+			CreationTimestamp: metav1.NewTime(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))},
+		Spec: corev1.PodSpec{SchedulerName: corev1.DefaultSchedulerName, Containers: []corev1.Container{{Name: "pause",
+			Image: "registry.k8s.io/pause:3.10.1", Ports: []corev1.ContainerPort{{ContainerPort: 80, Protocol: corev1.ProtocolTCP}},
+			Resources: corev1.ResourceRequirements{Limits: rl, Requests: rl.DeepCopy()}}}},
+	}
+	prio := int32(0)
+	if grp.high {
+		prio = 10
+		p.Spec.PriorityClassName = "high-priority"
+	}
+	p.Spec.Priority = &prio
+	policy := corev1.PreemptLowerPriority
+	p.Spec.PreemptionPolicy = &policy
+	sel := &metav1.LabelSelector{MatchLabels: map[string]string{"color": grp.name}}
+	term := func(key string) corev1.PodAffinityTerm {
+		return corev1.PodAffinityTerm{LabelSelector: sel, TopologyKey: key, Namespaces: []string{"sched-1", "sched-0"}}
+	}
+	switch g.shape {
+	case "anti-affinity":
+		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term(hostnameKey)}}}
+	case "affinity":
+		p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term(zoneKey)}}}
+	case "preferred-affinity":
+		p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 1, PodAffinityTerm: term(hostnameKey)}}}}
+	case "preferred-anti-affinity":
+		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 1, PodAffinityTerm: term(hostnameKey)}}}}
+	case "node-affinity":
+		p.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+			NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"zone1", "zone2"}}}}}}}}
+	case "spread", "preferred-spread":
+		when := corev1.DoNotSchedule
+		if g.shape == "preferred-spread" {
+			when = corev1.ScheduleAnyway
+		}
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: zoneKey, WhenUnsatisfiable: when, LabelSelector: sel}}
+	case "preemption":
+		if !grp.high {
+			zero := int64(0)
+			p.Spec.TerminationGracePeriodSeconds = &zero
+		}
+	}
+	return p
+}
