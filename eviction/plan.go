@@ -227,6 +227,20 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 		from int // the scan may start here
 	}
 	templates := map[types.UID][]*template{}
+	// fold binds the pending placements into the view; the templates were
+	// compiled against the old one.
+	fold := func() error {
+		for _, pi := range pending {
+			v, err := view.WithPodInfo(pi)
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+			}
+			view = v
+		}
+		pending, antiPending = pending[:0], false
+		clear(templates)
+		return nil
+	}
 	for i := range evs {
 		src := evs[i].Pod
 		pod := new(corev1.Pod)
@@ -234,15 +248,9 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 		pod.Spec.NodeName = ""
 		reads := readsPlacements(pod)
 		if antiPending || reads {
-			for _, pi := range pending {
-				v, err := view.WithPodInfo(pi)
-				if err != nil {
-					return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
-				}
-				view = v
+			if err := fold(); err != nil {
+				return nil, err
 			}
-			pending, antiPending = pending[:0], false
-			clear(templates) // compiled against the old view
 		}
 		var tpl *template
 		ref := metav1.GetControllerOf(src)
@@ -293,15 +301,9 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 			}
 			// The scheduler's own report for the pod, on the cluster as
 			// the plan has it at this pod's turn.
-			for _, pi := range pending {
-				v, err := view.WithPodInfo(pi)
-				if err != nil {
-					return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
-				}
-				view = v
+			if err := fold(); err != nil {
+				return nil, err
 			}
-			pending, antiPending = pending[:0], false
-			clear(templates)
 			qr, err := whatif.Reschedule(view, drainedList, []*corev1.Pod{src}, whatif.Options{Placement: opts})
 			if err != nil {
 				return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)

@@ -47,29 +47,7 @@ func TestPlanDrainSchedulerAgreesWithUpstreamDrain(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(data, &exp))
 
-			in := placement.SnapshotInput{}
-			for i := range sc.Nodes {
-				in.Nodes = append(in.Nodes, &sc.Nodes[i])
-			}
-			for i := range sc.Pods {
-				in.Pods = append(in.Pods, &sc.Pods[i])
-			}
-			for i := range sc.Namespaces {
-				in.Namespaces = append(in.Namespaces, &sc.Namespaces[i])
-			}
-			// Workloads feed PodTopologySpread's system default constraints.
-			for i := range sc.Services {
-				in.Services = append(in.Services, &sc.Services[i])
-			}
-			for i := range sc.ReplicaSets {
-				in.ReplicaSets = append(in.ReplicaSets, &sc.ReplicaSets[i])
-			}
-			for i := range sc.StatefulSets {
-				in.StatefulSets = append(in.StatefulSets, &sc.StatefulSets[i])
-			}
-			for i := range sc.ReplicationControllers {
-				in.ReplicationControllers = append(in.ReplicationControllers, &sc.ReplicationControllers[i])
-			}
+			in := sc.ClusterInput(false)
 			snap, _, err := placement.NewSnapshot(in)
 			require.NoError(t, err)
 			// The DaemonSets the cases' pods name exist (the generator gave

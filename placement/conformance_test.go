@@ -55,28 +55,7 @@ func loadScenario(t *testing.T, path string) (*Snapshot, []*corev1.Pod) {
 	require.NoError(t, err)
 	s, _, err = scenario.Normalize(s)
 	require.NoError(t, err)
-	in := cluster.Input{}
-	for i := range s.Nodes {
-		in.Nodes = append(in.Nodes, &s.Nodes[i])
-	}
-	for i := range s.Pods {
-		in.Pods = append(in.Pods, &s.Pods[i])
-	}
-	for i := range s.Namespaces {
-		in.Namespaces = append(in.Namespaces, &s.Namespaces[i])
-	}
-	for i := range s.Services {
-		in.Services = append(in.Services, &s.Services[i])
-	}
-	for i := range s.ReplicaSets {
-		in.ReplicaSets = append(in.ReplicaSets, &s.ReplicaSets[i])
-	}
-	for i := range s.StatefulSets {
-		in.StatefulSets = append(in.StatefulSets, &s.StatefulSets[i])
-	}
-	for i := range s.ReplicationControllers {
-		in.ReplicationControllers = append(in.ReplicationControllers, &s.ReplicationControllers[i])
-	}
+	in := s.ClusterInput(false)
 	snap, _, err := cluster.New(in)
 	require.NoError(t, err)
 	pending := make([]*corev1.Pod, len(s.Pending))

@@ -26,16 +26,7 @@ func FuzzQuestions(f *testing.F) {
 		if err != nil {
 			return
 		}
-		in := placement.SnapshotInput{}
-		for i := range sc.Nodes {
-			in.Nodes = append(in.Nodes, &sc.Nodes[i])
-		}
-		for i := range sc.Pods {
-			in.Pods = append(in.Pods, &sc.Pods[i])
-		}
-		for i := range sc.PDBs {
-			in.PDBs = append(in.PDBs, &sc.PDBs[i])
-		}
+		in := sc.ClusterInput(false)
 		snap, _, err := placement.NewSnapshot(in)
 		if err != nil || len(sc.Nodes) == 0 {
 			return
