@@ -62,7 +62,7 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 		return d
 	}
 	d.PreFilter = c.preFilter
-	nodes := c.snap.Nodes()
+	nodes := cluster.NodesOf(c.snap)
 	d.Codes = make([]sched.Code, len(nodes))
 	if !c.preFilter.Code.Passes() {
 		d.Statuses = make([]sched.Status, len(nodes))
@@ -219,7 +219,7 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 		r.PreFilter.NodeNames = sets.List(c.nodeNames)
 		r.PreFilter.RestrictedBy = c.restrictedBy
 	}
-	nodes := c.snap.Nodes()
+	nodes := cluster.NodesOf(c.snap)
 	r.Nodes = make([]NodeResult, len(nodes))
 	if !c.preFilter.Code.Passes() {
 		for i, n := range nodes {

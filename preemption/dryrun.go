@@ -31,7 +31,7 @@ func Preempt(c *placement.Compiled, statuses []placement.Status, opts Options) (
 
 func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Options, nm *nominator, b *budgets) (*Result, error) {
 	snap := c.Snapshot()
-	nodes := snap.Nodes()
+	nodes := cluster.NodesOf(snap)
 	if len(statuses) != len(nodes) {
 		return nil, fmt.Errorf("preemption: %d statuses for %d nodes", len(statuses), len(nodes))
 	}

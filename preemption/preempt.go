@@ -151,7 +151,7 @@ func Eligible(snap *placement.Snapshot, pod *corev1.Pod, nominatedCode placement
 	if snap == nil || pod == nil {
 		return false, "no pod or snapshot"
 	}
-	return eligible(snap.Nodes(), pod, nominatedCode)
+	return eligible(cluster.NodesOf(snap), pod, nominatedCode)
 }
 
 func findNode(nodes []*cluster.NodeInfo, name string) (*cluster.NodeInfo, bool) {

@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/par"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
@@ -185,7 +186,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		clock = DefaultStartClock()
 	}
 	// The clock starts after every bound pod's start time.
-	for _, n := range snap.Nodes() {
+	for _, n := range cluster.NodesOf(snap) {
 		for _, pi := range n.Pods {
 			if t, ok := pi.StartTime(); ok && t.After(clock) {
 				clock = t
@@ -282,7 +283,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		}
 		if opts.KeepNodeStatuses {
 			out.NodeStatuses = make([]NodeStatus, len(d.Statuses))
-			nodes := cur.Nodes()
+			nodes := cluster.NodesOf(cur)
 			const chunk = 256
 			par.Run(opts.Placement.Parallelism, (len(nodes)+chunk-1)/chunk, func(k int) {
 				for i := k * chunk; i < min((k+1)*chunk, len(nodes)); i++ {

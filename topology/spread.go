@@ -325,11 +325,11 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 	if len(s.hard) > 0 || len(s.soft) > 0 {
 		s.ix = newInterned(snap)
 	} else if snap != nil {
-		s.ix.nodes = snap.Nodes()
+		s.ix.nodes = cluster.NodesOf(snap)
 	}
 	if snap != nil && s.incl.affinity.any() && (honorsAffinity(s.hard) || honorsAffinity(s.soft)) {
 		s.incl.indexed = s.incl.affinity.index(snap)
-		s.incl.nodes = snap.Nodes()
+		s.incl.nodes = cluster.NodesOf(snap)
 	}
 	if len(hard) > 0 {
 		s.countHard()

@@ -11,7 +11,7 @@ func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot)
 	if built == nil || view == nil || !built.SharesIndex(view) {
 		return nil, false
 	}
-	nodes := view.Nodes()
+	nodes := cluster.NodesOf(view)
 	if len(nodes) != len(ix.nodes) {
 		return nil, false
 	}
@@ -39,7 +39,7 @@ func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot)
 func (x *interned) onView(view *cluster.Snapshot) interned {
 	if direct, ok := view.ChangedFrom(x.snap); ok {
 		if lv, ok := x.view.Patched(view, direct); ok {
-			return interned{snap: view, view: lv, nodes: view.Nodes()}
+			return interned{snap: view, view: lv, nodes: cluster.NodesOf(view)}
 		}
 	}
 	return newInterned(view)
@@ -68,7 +68,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 	v := *s
 	v.snap = view
 	if len(s.hard) == 0 && len(s.soft) == 0 {
-		v.ix = interned{nodes: view.Nodes()}
+		v.ix = interned{nodes: cluster.NodesOf(view)}
 		return &v, nil
 	}
 	if _, direct := view.ChangedFrom(s.snap); !direct && len(s.soft) == 0 && len(s.hard) > 0 {
@@ -111,7 +111,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 // count on it walks the pods), and each changed node's count moves by its
 // pods after minus before, the pods being deleted included (updateWithPod).
 func (s *Spread) onHardOnly(v *Spread, view *Snapshot, changed []int) *Spread {
-	v.ix = interned{snap: view, nodes: view.Nodes()}
+	v.ix = interned{snap: view, nodes: cluster.NodesOf(view)}
 	if len(changed) == 0 {
 		return v
 	}

@@ -768,22 +768,6 @@ func containsPort(set []HostPort, hp HostPort) bool {
 	return false
 }
 
-// Nodes returns the nodes in name order. The slice must not be modified.
-func (s *Snapshot) Nodes() []*NodeInfo { return s.nodes }
-
-// Node returns the named node.
-func (s *Snapshot) Node(name string) (*NodeInfo, bool) {
-	i, ok := s.byName[name]
-	if !ok {
-		return nil, false
-	}
-	return s.nodes[i], true
-}
-
-// NamespaceLabels returns a namespace's labels (with kubernetes.io/metadata.name),
-// or nil when the namespace is unknown. The map must not be modified.
-func (s *Snapshot) NamespaceLabels(ns string) map[string]string { return s.namespaces[ns] }
-
 // Input returns the objects the snapshot was built from (workloads, PDBs).
 // Its slices must not be modified.
 func (s *Snapshot) Input() *Input { return &s.in }
@@ -795,22 +779,6 @@ func (s *Snapshot) NumPods() int {
 		n += len(ni.Pods)
 	}
 	return n
-}
-
-// Pod returns the bound pod of the given key (namespace/name) and its node.
-func (s *Snapshot) Pod(key string) (*PodInfo, *NodeInfo, bool) {
-	i, ok := s.extraLoc[key]
-	if !ok {
-		i, ok = s.podLoc[key]
-	}
-	if !ok || i < 0 {
-		return nil, nil, false
-	}
-	ni := s.nodes[i]
-	if j, found := findPod(ni.Pods, key); found {
-		return ni.Pods[j], ni, true
-	}
-	return nil, nil, false
 }
 
 func findPod(pods []*PodInfo, key string) (int, bool) {
@@ -923,7 +891,7 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: pod %s is bound to unknown node %q", ErrInvalidView, pi.Key, nodeName)
 	}
-	if _, _, dup := s.Pod(pi.Key); dup {
+	if _, _, dup := PodOf(s, pi.Key); dup {
 		return nil, fmt.Errorf("%w: pod %s is already bound", ErrInvalidView, pi.Key)
 	}
 	old := s.nodes[i]
@@ -1019,7 +987,7 @@ func (s *Snapshot) reindex() {
 func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 	drop := map[int]map[string]bool{}
 	for _, k := range keys {
-		_, ni, ok := s.Pod(k)
+		_, ni, ok := PodOf(s, k)
 		if !ok {
 			continue
 		}
@@ -1063,7 +1031,7 @@ func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 		v.nodes[i].Order = append([]*PodInfo(nil), s.nodes[i].Order...)
 	}
 	for _, k := range keys {
-		if _, ni, ok := s.Pod(k); ok {
+		if _, ni, ok := PodOf(s, k); ok {
 			n := v.nodes[ni.Index]
 			n.Order = swapRemove(n.Order, k)
 		}
