@@ -161,9 +161,13 @@ func (d *Decision) DisruptionTarget() *corev1.PodCondition {
 // the budget's disruptionsAllowed is decremented and the pod recorded in
 // disruptedPods).
 //
+// A pod without metadata.resourceVersion is taken as stored with version
+// "1" (see the package's deliberate differences).
+//
 // Decide never modifies its arguments. It returns an error wrapping
-// ErrInvalidRequest only for input it cannot answer: no pod and no name, or
-// a budget that fails API validation (ValidatePDB).
+// ErrInvalidRequest only for input it cannot answer: no pod and no name, a
+// pod whose resourceVersion is set but not a decimal number, or a budget
+// that fails API validation (ValidatePDB).
 func Decide(req Request) (*Decision, error) {
 	name, ns := req.Name, req.Namespace
 	if req.Pod != nil {
@@ -179,6 +183,11 @@ func Decide(req Request) (*Decision, error) {
 	}
 	if ns == "" {
 		ns = metav1.NamespaceDefault
+	}
+	if req.Pod != nil {
+		if e := validateResourceVersion(req.Pod, field.NewPath("pod")); e != nil {
+			return nil, fmt.Errorf("%w: pod %s/%s: %v", ErrInvalidRequest, ns, req.Pod.Name, field.ErrorList{e}.ToAggregate())
+		}
 	}
 	pdbs := make([]*policyv1.PodDisruptionBudget, 0, len(req.PDBs))
 	for i, p := range req.PDBs {
