@@ -165,9 +165,8 @@ func (d *Decision) DisruptionTarget() *corev1.PodCondition {
 // "1" (see the package's deliberate differences).
 //
 // Decide never modifies its arguments. It returns an error wrapping
-// ErrInvalidRequest only for input it cannot answer: no pod and no name, a
-// pod whose resourceVersion is set but not a decimal number, or a budget
-// that fails API validation (ValidatePDB).
+// ErrInvalidRequest only for input it cannot answer: no pod and no name, or
+// a budget that fails API validation (ValidatePDB).
 func Decide(req Request) (*Decision, error) {
 	name, ns := req.Name, req.Namespace
 	if req.Pod != nil {
@@ -183,11 +182,6 @@ func Decide(req Request) (*Decision, error) {
 	}
 	if ns == "" {
 		ns = metav1.NamespaceDefault
-	}
-	if req.Pod != nil {
-		if e := validateResourceVersion(req.Pod, field.NewPath("pod")); e != nil {
-			return nil, fmt.Errorf("%w: pod %s/%s: %v", ErrInvalidRequest, ns, req.Pod.Name, field.ErrorList{e}.ToAggregate())
-		}
 	}
 	pdbs := make([]*policyv1.PodDisruptionBudget, 0, len(req.PDBs))
 	for i, p := range req.PDBs {

@@ -115,9 +115,9 @@
 //     grow by at least one). The API server never holds a pod without a
 //     version, so upstream has no answer of its own here; without this
 //     rule the DisruptionTarget write would fail as upstream's storage does
-//     on a version it cannot parse (500). A resourceVersion that is set but
-//     not a decimal number is an error wrapping ErrInvalidRequest with the
-//     field path (pod.metadata.resourceVersion).
+//     on a version it cannot parse. A version that is set but not a decimal
+//     number keeps upstream's answer for such a stored object, the evl
+//     oracle's too: 500 "resourceVersion \"abc\" is not a number".
 //   - Status knows the REST mappings of the built-in kinds that commonly own
 //     pods (core, apps, extensions, batch, and a few others); other
 //     controllers are described by a Scale. Discovery is modelled as serving

@@ -1,7 +1,6 @@
 package eviction
 
 import (
-	"errors"
 	"net/http"
 	"testing"
 
@@ -59,13 +58,13 @@ func TestDecidePodWithoutResourceVersion(t *testing.T) {
 	assert.Equal(t, b, a)
 }
 
-// A resourceVersion no storage assigns is the caller's mistake: an error
-// with the field path, naming the pod.
-func TestDecideRejectsMalformedResourceVersion(t *testing.T) {
+// A resourceVersion that is set but not a number keeps upstream's answer
+// for such a stored pod (the evl oracle's case rv-nonnumeric): 500.
+func TestDecideMalformedResourceVersionAsUpstream(t *testing.T) {
 	pod := newPod("ns", "web-0").obj()
 	pod.ResourceVersion = "abc"
-	_, err := Decide(Request{Pod: pod, Now: testNow})
-	require.Error(t, err)
-	assert.True(t, errors.Is(err, ErrInvalidRequest))
-	assert.Equal(t, `eviction: invalid request: pod ns/web-0: pod.metadata.resourceVersion: Invalid value: "abc": must be a decimal number, as the API server's storage assigns`, err.Error())
+	d, err := Decide(Request{Pod: pod, Now: testNow})
+	require.NoError(t, err)
+	assert.Equal(t, int32(http.StatusInternalServerError), d.Status.Code)
+	assert.Equal(t, `Internal error occurred: resourceVersion "abc" is not a number`, d.Status.Message)
 }

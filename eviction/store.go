@@ -11,7 +11,6 @@ import (
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // podStore is the part of kube-apiserver's pod storage the eviction handler
@@ -37,19 +36,6 @@ var podKindResource = schema.GroupResource{Resource: "Pod"}
 
 // firstResourceVersion is the version a pod without one is stored with.
 const firstResourceVersion = "1"
-
-// validateResourceVersion returns the problem with a stored pod's
-// resourceVersion: set and not a decimal number, which no storage assigns.
-// An empty one is allowed (newPodStore stores it as firstResourceVersion).
-func validateResourceVersion(pod *corev1.Pod, path *field.Path) *field.Error {
-	if pod.ResourceVersion == "" {
-		return nil
-	}
-	if _, err := strconv.ParseUint(pod.ResourceVersion, 10, 64); err != nil {
-		return field.Invalid(path.Child("metadata", "resourceVersion"), pod.ResourceVersion, "must be a decimal number, as the API server's storage assigns")
-	}
-	return nil
-}
 
 func newPodStore(ns string, pod *corev1.Pod, now time.Time) *podStore {
 	s := &podStore{ns: ns, now: now}
