@@ -101,7 +101,8 @@ type Compiled struct {
 }
 
 // Compile compiles pod against snap with the given profile options. It
-// validates the pod's node selectors, node affinity, pod affinity terms and
+// validates the pod's resource quantities (a negative request, limit or
+// overhead, which the API server refuses), node selectors, node affinity, pod affinity terms and
 // spread constraints and the options' added affinity, and reports every
 // problem at once (an error wrapping ErrInvalidPod, whose text lists each
 // field path). Neither the snapshot nor the pod is modified.
@@ -194,6 +195,9 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 		pi = &cluster.PodInfo{Pod: pod, Key: pod.Namespace + "/" + pod.Name}
 	}
 	c.pi = pi
+	// Quantities the API server refuses (a negative request would reach
+	// scoring with a negative sum).
+	errs = append(errs, cluster.PodResourceErrors(pod, nil)...)
 
 	// SchedulingGates (PreEnqueue).
 	if len(pod.Spec.SchedulingGates) > 0 {

@@ -482,16 +482,16 @@ func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int,
 		}
 		p := func() *field.Path { return podsPath.Index(i) }
 		// A pod the int64 fast path accepts has no negative request
-		// (it checks every list podNegativeRequests does), so only the
-		// others are walked again.
+		// (it checks every list PodResourceErrors does), so only the
+		// others, and pods with limits, are walked again.
 		var res [2]Resource
 		var fast bool
 		res[0], res[1], fast = fastPodResources(pod)
+		if (!fast || hasLimits(pod)) && podResourceProblem(pod) {
+			pp.errs = PodResourceErrors(pod, p())
+			continue
+		}
 		if !fast {
-			if e := podNegativeRequests(pod, p); e != nil {
-				pp.errs = e
-				continue
-			}
 			res[0], res[1] = quantityPodResources(pod, withoutPodLevelResize)
 		}
 		pi := &infos[i-lo]
@@ -571,27 +571,20 @@ func negativeQuantities(rl corev1.ResourceList, path func() *field.Path) field.E
 	return errs
 }
 
-// podNegativeRequests checks a pod's container, init container, pod-level
-// and overhead requests.
-func podNegativeRequests(pod *corev1.Pod, p func() *field.Path) field.ErrorList {
-	var errs field.ErrorList
+// hasLimits reports whether any of the pod's containers, init containers
+// or pod-level resources sets a limit.
+func hasLimits(pod *corev1.Pod) bool {
 	for i := range pod.Spec.Containers {
-		errs = append(errs, negativeQuantities(pod.Spec.Containers[i].Resources.Requests, func() *field.Path {
-			return p().Child("spec", "containers").Index(i).Child("resources", "requests")
-		})...)
+		if len(pod.Spec.Containers[i].Resources.Limits) > 0 {
+			return true
+		}
 	}
 	for i := range pod.Spec.InitContainers {
-		errs = append(errs, negativeQuantities(pod.Spec.InitContainers[i].Resources.Requests, func() *field.Path {
-			return p().Child("spec", "initContainers").Index(i).Child("resources", "requests")
-		})...)
+		if len(pod.Spec.InitContainers[i].Resources.Limits) > 0 {
+			return true
+		}
 	}
-	if pod.Spec.Resources != nil {
-		errs = append(errs, negativeQuantities(pod.Spec.Resources.Requests, func() *field.Path {
-			return p().Child("spec", "resources", "requests")
-		})...)
-	}
-	errs = append(errs, negativeQuantities(pod.Spec.Overhead, func() *field.Path { return p().Child("spec", "overhead") })...)
-	return errs
+	return pod.Spec.Resources != nil
 }
 
 // prefixErrors turns a field.ErrorList aggregate about one object into errors
@@ -870,12 +863,16 @@ func PodHostPorts(pod *corev1.Pod) []HostPort {
 }
 
 // WithPod returns a view with pod bound to pod.Spec.NodeName. The receiver is
-// unchanged; unchanged nodes are shared. The error wraps ErrInvalidView or is
+// unchanged; unchanged nodes are shared. The error wraps ErrInvalidView
+// (also for quantities the API server refuses, PodResourceErrors) or is
 // NewPodInfo's.
 func (s *Snapshot) WithPod(pod *corev1.Pod) (*Snapshot, error) {
 	pi, err := newPodInfo(pod, s.in.WithoutPodLevelResize)
 	if err != nil {
 		return nil, err
+	}
+	if errs := PodResourceErrors(pod, nil); len(errs) > 0 {
+		return nil, fmt.Errorf("%w: pod %s: %w", ErrInvalidView, pi.Key, errs.ToAggregate())
 	}
 	return s.WithPodInfo(pi)
 }
