@@ -156,6 +156,25 @@ func (p *Prepared) Compile(snap *Snapshot) (*Compiled, error) {
 	return p.c.onSnapshot(snap)
 }
 
+// CompileWith is Compile for the prepared pod with w lending its helpers
+// to the parallel work, in place of the prepared options' Workers (nil w:
+// the prepared options' own): the same result. A queue that prepares its
+// pods once and schedules them in several runs gives each run its Workers.
+func (p *Prepared) CompileWith(snap *Snapshot, w *Workers) (*Compiled, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	if w == nil {
+		return p.c.onSnapshot(snap)
+	}
+	c := *p.c
+	c.opts.Workers = w
+	return c.onSnapshot(snap)
+}
+
 // onSnapshot completes a pod-only Compiled (compilePod) against snap: the
 // node affinity index over its label columns and the PreFilters. c is not
 // modified.
@@ -472,7 +491,7 @@ func (c *Compiled) compileTopology() error {
 		// builds it.
 		c.snap.Labels()
 	}
-	both(c.opts.Parallelism, spread, affinity)
+	both(c.opts.runner(), spread, affinity)
 	if spErr != nil {
 		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.PodTopologySpread, Reasons: []string{spErr.Error()}}
 		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.PodTopologySpread, spErr)

@@ -73,7 +73,7 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 		d.Message = fitErrorMessage(len(nodes), &c.preFilter, nil)
 		return d
 	}
-	forChunks(len(nodes), c.opts.Parallelism, func(lo, hi int) {
+	forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			n := nodes[i]
 			if !c.InPreFilterResult(n.Name) {
@@ -97,7 +97,7 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 	d.Feasible = len(feasible)
 	if len(feasible) == 0 || hasErr {
 		d.Statuses = make([]sched.Status, len(nodes))
-		forChunks(len(nodes), c.opts.Parallelism, func(lo, hi int) {
+		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if n := nodes[i]; c.InPreFilterResult(n.Name) {
 					d.Statuses[i] = c.Filter(n)

@@ -138,7 +138,7 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 			ipaRaw, ipaNorm, ipaSkipped = c.ipa.Score(feasible)
 		}
 	})
-	runAll(c.opts.Parallelism, tasks)
+	runAll(c.opts.runner(), tasks)
 	c.normalizeLocal(s)
 	// PodTopologySpread and InterPodAffinity come normalized.
 	if spreadOn {

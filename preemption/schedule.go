@@ -8,7 +8,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
-	"github.com/schedkit/schedkit/internal/par"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
 )
@@ -157,7 +156,7 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 	order := SortQueue(pending)
 	q := &Queue{order: order, keys: make([]string, len(order)), prepared: make([]*placement.Prepared, len(order)),
 		copies: make([]*corev1.Pod, len(order)), opts: opts}
-	par.Run(opts.Placement.Parallelism, len(order), func(i int) {
+	opts.Placement.Workers.Run(opts.Placement.Parallelism, len(order), func(i int) {
 		q.keys[i] = podNamespace(order[i]) + "/" + order[i].Name
 		q.prepared[i] = placement.Prepare(order[i], opts.Placement)
 		q.copies[i] = order[i].DeepCopy()
@@ -207,6 +206,17 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		// The dry run may use the goroutines the cycle's filter and score use.
 		popts.Parallelism = opts.Placement.Parallelism
 	}
+	// The run is a chain of short fork-joins, one series per pod: unless
+	// the caller lends its own, helpers are kept for the run (and only for
+	// it) so that each fork finds them awake.
+	workers := opts.Placement.Workers
+	if workers == nil && max(opts.Placement.Parallelism, popts.Parallelism) > 1 {
+		workers = placement.NewWorkers()
+		defer workers.Close()
+	}
+	if popts.Workers == nil {
+		popts.Workers = workers
+	}
 	// PDB status is static during the run: the budgets are compiled once.
 	pdbs := compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
 	prepared := q.prepared
@@ -240,7 +250,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	}
 	for pos, pod := range order {
 		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
-		c, err := prepared[pos].Compile(cur)
+		c, err := prepared[pos].CompileWith(cur, workers)
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)
@@ -285,7 +295,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			out.NodeStatuses = make([]NodeStatus, len(d.Statuses))
 			nodes := cluster.NodesOf(cur)
 			const chunk = 256
-			par.Run(opts.Placement.Parallelism, (len(nodes)+chunk-1)/chunk, func(k int) {
+			workers.Run(opts.Placement.Parallelism, (len(nodes)+chunk-1)/chunk, func(k int) {
 				for i := k * chunk; i < min((k+1)*chunk, len(nodes)); i++ {
 					out.NodeStatuses[i] = NodeStatus{Node: nodes[i].Name, Status: d.Statuses[i]}
 				}

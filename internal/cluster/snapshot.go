@@ -87,6 +87,13 @@ type Input struct {
 	// !placement.Version.UsesPodLevelResizeStatus()). Views keep it.
 	WithoutPodLevelResize bool
 
+	// Parallelism is the number of goroutines New may use (0 or 1: the
+	// calling goroutine only; never more than GOMAXPROCS): from 2048 pods
+	// on, the pods are compiled in parallel and the label index is built
+	// beside the nodes. Every goroutine exits before New returns, and the
+	// snapshot does not depend on it. Views keep it.
+	Parallelism int
+
 	// workloads is the lazily built Workloads index of a snapshot's Input
 	// (set by New, shared by views); nil for an Input the caller built.
 	workloads *workloadsCache
@@ -136,7 +143,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// The per-pod work (requests, host ports, affinity terms, validation)
 	// is independent and done ahead, in parallel for large inputs; the
 	// pass below keeps input order for duplicates, errors and warnings.
-	par := runtime.GOMAXPROCS(0)
+	par := min(in.Parallelism, runtime.GOMAXPROCS(0))
 	// The label index's interning of every bound pod's label set (what the
 	// topology plugins' first walk would do) overlaps with the ordered pass
 	// and the node building below, on another CPU; preparePods builds the
