@@ -120,10 +120,18 @@
 //
 // Compiled values and snapshots are immutable: any number of goroutines may
 // share them. Options.Parallelism lets Schedule split the node range over
-// goroutines (internal/par's helpers, each writing only its own range), Compile build the
+// goroutines (each writing only its own range), Compile build the
 // PodTopologySpread and InterPodAffinity PreFilter states side by side, and
 // Score run those two plugins beside the node-local ones; results are
-// identical for any value (property tests check it). Admit compiles
+// identical for any value (property tests check it).
+// SnapshotInput.Parallelism does the same for NewSnapshot's per-pod work.
+// No goroutine outlives the call that started it: a call's helpers exit
+// before it returns (or just after, having found nothing left to do), and
+// nothing runs between calls. A caller making a chain of short calls (a
+// scheduling loop) may lend them a Workers instead (Options.Workers), whose
+// helpers stay parked between calls until Close; preemption.ScheduleQueue
+// keeps one for its own run. A test counts goroutines before and after
+// every entry point. Admit compiles
 // without the topology plugins, which the kubelet does not run. Compile
 // does the per-pod work once (request vectors, compiled node selector terms, tolerations, host ports, image names, the topology
 // plugins' per-domain counts); Filter then costs a few loads and compares per
