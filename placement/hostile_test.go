@@ -98,3 +98,20 @@ func TestSnapshotNodeCopiesFilterAlike(t *testing.T) {
 	assert.Equal(t, []string{"Insufficient cpu"}, c.Filter(n).Reasons)
 	assert.Equal(t, c.Filter(n), c.Filter(snap.Nodes()[0]))
 }
+
+// Input hands out new slices: changing them changes no later answer.
+func TestSnapshotInputIsACopy(t *testing.T) {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{exampleNode("a", "2")},
+		Pods:  []*corev1.Pod{examplePod("busy", "a", "1500m")},
+	})
+	require.NoError(t, err)
+	in := snap.Input()
+	in.Nodes[0] = exampleNode("z", "64")
+	in.Pods = nil
+	in.WithoutPodLevelResize = true
+	assert.Equal(t, "a", snap.Input().Nodes[0].Name)
+	assert.Len(t, snap.Input().Pods, 1)
+	_, err = placement.Compile(snap, examplePod("web", "", "1"), placement.Options{})
+	require.NoError(t, err, "the snapshot still holds its version rule")
+}

@@ -26,7 +26,7 @@ func Preempt(c *placement.Compiled, statuses []placement.Status, opts Options) (
 	if err != nil {
 		return nil, err
 	}
-	return preemptCompiled(c, statuses, opts, nm, compileBudgets(c.Snapshot().Input().PDBs, opts.PDBRule))
+	return preemptCompiled(c, statuses, opts, nm, compileBudgets(cluster.InputOf(c.Snapshot()).PDBs, opts.PDBRule))
 }
 
 func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Options, nm *nominator, b *budgets) (*Result, error) {

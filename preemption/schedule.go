@@ -218,11 +218,11 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		popts.Workers = workers
 	}
 	// PDB status is static during the run: the budgets are compiled once.
-	pdbs := compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
+	pdbs := compileBudgets(cluster.InputOf(snap).PDBs, opts.Preemption.PDBRule)
 	prepared := q.prepared
 	// A bound pod's PodInfo is its compiled one (same spec) unless the
 	// snapshot computes requests by the pre-v1.36 rule.
-	reuseInfo := !snap.Input().WithoutPodLevelResize
+	reuseInfo := !cluster.InputOf(snap).WithoutPodLevelResize
 	cur := snap
 	bind := func(pos int, c *placement.Compiled, node string) error {
 		pod := c.Pod()

@@ -211,7 +211,7 @@ func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev
 	}
 	var in *cluster.Input
 	if snap != nil {
-		in = snap.Input()
+		in = cluster.InputOf(snap)
 	}
 	sel := DefaultSelector(pod, in)
 	if sel.Empty() {

@@ -127,7 +127,7 @@ func TestSnapshotWorkloads(t *testing.T) {
 	got := make([]*Workloads, 8)
 	var wg sync.WaitGroup
 	for i := range got {
-		wg.Go(func() { got[i] = snap.Input().Workloads() })
+		wg.Go(func() { got[i] = InputOf(snap).Workloads() })
 	}
 	wg.Wait()
 	for _, w := range got {
@@ -136,12 +136,13 @@ func TestSnapshotWorkloads(t *testing.T) {
 	view := snap.WithoutPods()
 	v, err := view.WithPod(pod("ns", "p", "n1", nil))
 	require.NoError(t, err)
-	assert.Same(t, got[0], v.Input().Workloads(), "views share the index")
+	assert.Same(t, got[0], InputOf(v).Workloads(), "views share the index")
 	assert.NotSame(t, got[0], in.Workloads(), "the caller's Input is not indexed")
 
-	changed := *snap.Input()
+	changed := *InputOf(snap)
 	changed.ReplicaSets = []*appsv1.ReplicaSet{replicaSet("x", "b")}
 	assert.NotNil(t, changed.Workloads().ReplicaSet("x", "b"), "a copy with other slices is indexed afresh")
 	assert.Nil(t, changed.Workloads().ReplicaSet("x", "a"))
-	assert.NotNil(t, snap.Input().Workloads().ReplicaSet("x", "a"))
+	assert.NotNil(t, InputOf(snap).Workloads().ReplicaSet("x", "a"))
+	assert.NotNil(t, snap.Input().Workloads().ReplicaSet("x", "a"), "a copy handed out is indexed too")
 }

@@ -768,9 +768,26 @@ func containsPort(set []HostPort, hp HostPort) bool {
 	return false
 }
 
-// Input returns the objects the snapshot was built from (workloads, PDBs).
-// Its slices must not be modified.
-func (s *Snapshot) Input() *Input { return &s.in }
+// Input returns a copy of what the snapshot was built from (workloads,
+// PDBs): new slices of the same objects, which the caller may change
+// without changing the snapshot (see InputOf for schedkit's own reads).
+func (s *Snapshot) Input() *Input {
+	c := s.in
+	c.Nodes = slices.Clone(c.Nodes)
+	c.Pods = slices.Clone(c.Pods)
+	c.Namespaces = slices.Clone(c.Namespaces)
+	c.Services = slices.Clone(c.Services)
+	c.ReplicaSets = slices.Clone(c.ReplicaSets)
+	c.StatefulSets = slices.Clone(c.StatefulSets)
+	c.ReplicationControllers = slices.Clone(c.ReplicationControllers)
+	c.PDBs = slices.Clone(c.PDBs)
+	c.workloads = newWorkloadsCache(&c)
+	return &c
+}
+
+// InputOf returns s's own Input, for schedkit's packages: it must not be
+// modified.
+func InputOf(s *Snapshot) *Input { return &s.in }
 
 // NumPods returns the number of bound pods in the snapshot (or view).
 func (s *Snapshot) NumPods() int {
