@@ -59,8 +59,15 @@ var snapshotIDs atomic.Uint64
 // ChangedFrom returns the indexes of the nodes whose NodeInfo in s is not
 // base's, in increasing order, when s is a view made from base by one
 // WithPod or WithoutPods; ok is false for any other pair (the caller then
-// compares the nodes itself). The slice must not be modified.
+// compares the nodes itself). The slice is the caller's.
 func (s *Snapshot) ChangedFrom(base *Snapshot) (changed []int32, ok bool) {
+	changed, ok = ChangedFromOf(s, base)
+	return slices.Clone(changed), ok
+}
+
+// ChangedFromOf is s.ChangedFrom(base) without the copy, for schedkit's
+// packages: the slice must not be modified.
+func ChangedFromOf(s, base *Snapshot) (changed []int32, ok bool) {
 	if s == nil || base == nil || base.id == 0 || s.parentID != base.id {
 		return nil, false
 	}
