@@ -3,6 +3,7 @@ package placement
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -557,15 +558,23 @@ func (c *Compiled) On(view *Snapshot) (*Compiled, error) {
 // Pod returns the compiled pod. It must not be modified.
 func (c *Compiled) Pod() *corev1.Pod { return c.pod }
 
-// PodInfo returns the compiled pod's requests and affinity terms.
-func (c *Compiled) PodInfo() *PodInfo { return c.pi }
+// PodInfo returns a copy of the compiled pod's requests, host ports and
+// affinity terms (PodInfo.Clone): changing it changes nothing in c.
+func (c *Compiled) PodInfo() *PodInfo { return c.pi.Clone() }
 
 // Snapshot returns the snapshot the pod was compiled against.
 func (c *Compiled) Snapshot() *Snapshot { return c.snap }
 
-// Gated returns SchedulingGates' PreEnqueue rejection, or nil when the pod
-// has no scheduling gate.
-func (c *Compiled) Gated() *Status { return c.gated }
+// Gated returns a copy of SchedulingGates' PreEnqueue rejection, or nil
+// when the pod has no scheduling gate.
+func (c *Compiled) Gated() *Status {
+	if c.gated == nil {
+		return nil
+	}
+	g := *c.gated
+	g.Reasons = slices.Clone(g.Reasons)
+	return &g
+}
 
 // PreFilterStatus returns the aggregated PreFilter status: Success, an
 // UnschedulableAndUnresolvable rejection of every node, or Error.

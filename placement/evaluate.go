@@ -58,7 +58,7 @@ func (c *Compiled) Decide() Decision { return c.schedule(false) }
 func (c *Compiled) schedule(scoreSingle bool) Decision {
 	var d Decision
 	if c.gated != nil {
-		d.Gated = c.gated
+		d.Gated = c.Gated() // a copy: the caller owns its Decision
 		return d
 	}
 	d.PreFilter = c.preFilter

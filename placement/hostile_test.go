@@ -115,3 +115,28 @@ func TestSnapshotInputIsACopy(t *testing.T) {
 	_, err = placement.Compile(snap, examplePod("web", "", "1"), placement.Options{})
 	require.NoError(t, err, "the snapshot still holds its version rule")
 }
+
+// What a Compiled hands out (its PodInfo, its gate, a Decision's gate) is
+// the caller's: changing it changes no later answer.
+func TestCompiledHandsOutCopies(t *testing.T) {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{exampleNode("a", "2")}})
+	require.NoError(t, err)
+	pod := examplePod("web", "", "1")
+	c, err := placement.Compile(snap, pod, placement.Options{})
+	require.NoError(t, err)
+	before := c.Schedule()
+	c.PodInfo().Requests.MilliCPU = 1 << 40
+	assert.Equal(t, before, c.Schedule())
+	assert.Equal(t, int64(1000), c.PodInfo().Requests.MilliCPU)
+
+	gated := examplePod("gated", "", "1")
+	gated.Spec.SchedulingGates = []corev1.PodSchedulingGate{{Name: "g"}}
+	g, err := placement.Compile(snap, gated, placement.Options{})
+	require.NoError(t, err)
+	want := *g.Gated()
+	want.Reasons = append([]string(nil), want.Reasons...)
+	g.Gated().Reasons[0] = "changed"
+	g.Schedule().Gated.Reasons[0] = "changed"
+	assert.Equal(t, &want, g.Gated())
+	assert.Equal(t, &want, g.Schedule().Gated)
+}
