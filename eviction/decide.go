@@ -161,6 +161,9 @@ func (d *Decision) DisruptionTarget() *corev1.PodCondition {
 // the budget's disruptionsAllowed is decremented and the pod recorded in
 // disruptedPods).
 //
+// A pod without metadata.resourceVersion is taken as stored with version
+// "1" (see the package's deliberate differences).
+//
 // Decide never modifies its arguments. It returns an error wrapping
 // ErrInvalidRequest only for input it cannot answer: no pod and no name, or
 // a budget that fails API validation (ValidatePDB).

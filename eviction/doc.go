@@ -108,6 +108,16 @@
 //     the API server's. Admission, authorization, finalizers and concurrent
 //     writers are not modelled, so the 504 "couldn't update
 //     PodDisruptionBudget due to conflicts" never happens.
+//   - A pod without metadata.resourceVersion (any pod built in Go rather
+//     than read from the API server) is taken as stored with
+//     resourceVersion "1", the first version a storage gives a created
+//     object; each write Decide models then adds one (etcd's revisions
+//     grow by at least one). The API server never holds a pod without a
+//     version, so upstream has no answer of its own here; without this
+//     rule the DisruptionTarget write would fail as upstream's storage does
+//     on a version it cannot parse. A version that is set but not a decimal
+//     number keeps upstream's answer for such a stored object, the evl
+//     oracle's too: 500 "resourceVersion \"abc\" is not a number".
 //   - Status knows the REST mappings of the built-in kinds that commonly own
 //     pods (core, apps, extensions, batch, and a few others); other
 //     controllers are described by a Scale. Discovery is modelled as serving

@@ -1,6 +1,7 @@
 package eviction
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -10,7 +11,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
+
+// ErrDuplicatePod wraps SelectDrainPods' error for pods that share a
+// namespace and name: the API server stores one object per name, so the
+// list cannot be a cluster's.
+var ErrDuplicatePod = errors.New("eviction: duplicate pod")
 
 // kubectl drain's filter messages (k8s.io/kubectl/pkg/drain/filters.go,
 // v0.36).
@@ -146,12 +153,17 @@ func (s *DrainSelection) grouped(status DrainStatus, format string) []string {
 // pod has a controller, as upstream). daemonSets are the cluster's
 // DaemonSets, used to tell a live DaemonSet from a vanished one.
 //
-// It returns an error only for a malformed opts.PodSelector (kubectl's
-// error text). Nothing is modified.
+// It returns an error for a malformed opts.PodSelector (kubectl's error
+// text) and, wrapping ErrDuplicatePod, for pods that share a namespace and
+// name (a pod without a namespace is in "default"), each repeat named with
+// its path (pods[i].metadata.name). Nothing is modified.
 func SelectDrainPods(nodeName string, pods []*corev1.Pod, daemonSets []*appsv1.DaemonSet, opts DrainOptions) (*DrainSelection, error) {
 	sel, err := labels.Parse(opts.PodSelector)
 	if err != nil {
 		return nil, err
+	}
+	if errs := duplicatePods(pods); len(errs) > 0 {
+		return nil, fmt.Errorf("%w: %w", ErrDuplicatePod, errs.ToAggregate())
 	}
 	ds := make(map[nsName]bool, len(daemonSets))
 	for _, d := range daemonSets {
@@ -173,6 +185,28 @@ func SelectDrainPods(nodeName string, pods []*corev1.Pod, daemonSets []*appsv1.D
 		out.Verdicts = append(out.Verdicts, v)
 	}
 	return out, nil
+}
+
+// duplicatePods returns a Duplicate error for every pod whose namespace and
+// name an earlier pod of the list has, in input order; nil pods are skipped
+// as SelectDrainPods skips them.
+func duplicatePods(pods []*corev1.Pod) field.ErrorList {
+	var errs field.ErrorList
+	seen := make(map[nsName]bool, len(pods))
+	for i, p := range pods {
+		if p == nil {
+			continue
+		}
+		k := nsName{p.Namespace, p.Name}
+		if k.ns == "" {
+			k.ns = metav1.NamespaceDefault
+		}
+		if seen[k] {
+			errs = append(errs, field.Duplicate(field.NewPath("pods").Index(i).Child("metadata", "name"), k.ns+"/"+k.name))
+		}
+		seen[k] = true
+	}
+	return errs
 }
 
 type drainFilter func(p *corev1.Pod, ds map[nsName]bool, o *DrainOptions) DrainVerdict

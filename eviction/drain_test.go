@@ -1,6 +1,7 @@
 package eviction
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -108,4 +109,23 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// Issue 21: two pods with one namespace and name cannot come from a
+// cluster; SelectDrainPods names every repeat instead of answering.
+func TestSelectDrainPodsRefusesDuplicates(t *testing.T) {
+	a := newPod("ns", "web-0").obj()
+	b := newPod("ns", "web-0").obj()
+	c := newPod("", "solo").obj()
+	d := newPod("default", "solo").obj()
+	_, err := SelectDrainPods("node-1", []*corev1.Pod{a, nil, b, c, d}, nil, DrainOptions{})
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ErrDuplicatePod))
+	assert.Equal(t, `eviction: duplicate pod: [pods[2].metadata.name: Duplicate value: "ns/web-0", pods[4].metadata.name: Duplicate value: "default/solo"]`, err.Error())
+
+	// Same name in two namespaces is two pods.
+	e := newPod("other", "web-0").obj()
+	sel, err := SelectDrainPods("node-1", []*corev1.Pod{a, e}, nil, DrainOptions{})
+	require.NoError(t, err)
+	assert.Len(t, sel.Verdicts, 2)
 }

@@ -141,7 +141,7 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 	sort.Strings(names)
 	drained := make(map[string]bool, len(names))
 	for _, n := range names {
-		if _, ok := snap.Node(n); !ok {
+		if _, ok := cluster.NodeOf(snap, n); !ok {
 			return nil, fmt.Errorf("%w: unknown node %q", ErrInvalidPlan, n)
 		}
 		drained[n] = true
@@ -154,7 +154,7 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 	plan := &DrainPlan{}
 	var keys []string
 	for _, name := range names {
-		ni, _ := snap.Node(name)
+		ni, _ := cluster.NodeOf(snap, name)
 		pods := make([]*corev1.Pod, len(ni.Pods))
 		for i, p := range ni.Pods {
 			pods[i] = p.Pod
@@ -209,7 +209,7 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 // (cluster-autoscaler's hinting, made exact).
 func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []PlannedEviction, opts placement.Options) (map[string]int, error) {
 	unplaced := map[string]int{}
-	nodes := append([]*cluster.NodeInfo(nil), view.Nodes()...)
+	nodes := append([]*cluster.NodeInfo(nil), cluster.NodesOf(view)...)
 	drainedList := make([]string, 0, len(drainedNames))
 	for n := range drainedNames {
 		drainedList = append(drainedList, n)

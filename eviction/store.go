@@ -34,12 +34,20 @@ var podsResource = schema.GroupResource{Resource: "pods"}
 // check name the pod in a Conflict: by Kind, "Pod".
 var podKindResource = schema.GroupResource{Resource: "Pod"}
 
+// firstResourceVersion is the version a pod without one is stored with.
+const firstResourceVersion = "1"
+
 func newPodStore(ns string, pod *corev1.Pod, now time.Time) *podStore {
 	s := &podStore{ns: ns, now: now}
 	if pod != nil {
 		s.pod = pod.DeepCopy()
 		if s.pod.Namespace == "" {
 			s.pod.Namespace = metav1.NamespaceDefault
+		}
+		if s.pod.ResourceVersion == "" {
+			// A pod the caller built rather than read: stored as a
+			// create would store it (doc.go, deliberate differences).
+			s.pod.ResourceVersion = firstResourceVersion
 		}
 	}
 	return s

@@ -75,14 +75,14 @@ func Admit(snap *Snapshot, pod *corev1.Pod) (AdmitResult, error) {
 	if snap == nil || pod == nil {
 		return AdmitResult{}, fmt.Errorf("%w: nil snapshot or pod", ErrInvalidPod)
 	}
-	n, ok := snap.Node(pod.Spec.NodeName)
+	n, ok := cluster.NodeOf(snap, pod.Spec.NodeName)
 	if !ok {
 		return AdmitResult{}, fmt.Errorf("%w: pod %s/%s is bound to unknown node %q", ErrInvalidPod, pod.Namespace, pod.Name, pod.Spec.NodeName)
 	}
 	key := pod.Namespace + "/" + pod.Name
-	if _, _, present := snap.Pod(key); present {
+	if _, _, present := cluster.PodOf(snap, key); present {
 		snap = snap.WithoutPods(key)
-		n, _ = snap.Node(pod.Spec.NodeName)
+		n, _ = cluster.NodeOf(snap, pod.Spec.NodeName)
 	}
 	node := n.Node
 

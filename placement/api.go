@@ -11,6 +11,8 @@ import (
 // Snapshot is the indexed cluster every schedkit package reads: nodes in
 // name order with their bound pods and summed requests, built once by
 // NewSnapshot, with cheap copy-on-write views (WithPod, WithoutPods).
+// Nodes, Node and Pod return copies that share no slice or map with the
+// snapshot: changing them changes no later answer.
 type Snapshot = cluster.Snapshot
 
 // SnapshotInput is what NewSnapshot indexes: nodes and bound pods, plus

@@ -3,6 +3,7 @@ package placement
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -107,7 +108,8 @@ type Compiled struct {
 }
 
 // Compile compiles pod against snap with the given profile options. It
-// validates the pod's node selectors, node affinity, pod affinity terms and
+// validates the pod's resource quantities (a negative request, limit or
+// overhead, which the API server refuses), node selectors, node affinity, pod affinity terms and
 // spread constraints and the options' added affinity, and reports every
 // problem at once (an error wrapping ErrInvalidPod, whose text lists each
 // field path). Neither the snapshot nor the pod is modified.
@@ -161,6 +163,25 @@ func (p *Prepared) Compile(snap *Snapshot) (*Compiled, error) {
 	return p.c.onSnapshot(snap)
 }
 
+// CompileWith is Compile for the prepared pod with w lending its helpers
+// to the parallel work, in place of the prepared options' Workers (nil w:
+// the prepared options' own): the same result. A queue that prepares its
+// pods once and schedules them in several runs gives each run its Workers.
+func (p *Prepared) CompileWith(snap *Snapshot, w *Workers) (*Compiled, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	if w == nil {
+		return p.c.onSnapshot(snap)
+	}
+	c := *p.c
+	c.opts.Workers = w
+	return c.onSnapshot(snap)
+}
+
 // onSnapshot completes a pod-only Compiled (compilePod) against snap: the
 // node affinity index over its label columns and the PreFilters. c is not
 // modified.
@@ -200,6 +221,9 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 		pi = &cluster.PodInfo{Pod: pod, Key: pod.Namespace + "/" + pod.Name}
 	}
 	c.pi = pi
+	// Quantities the API server refuses (a negative request would reach
+	// scoring with a negative sum).
+	errs = append(errs, cluster.PodResourceErrors(pod, nil)...)
 
 	// SchedulingGates (PreEnqueue).
 	if len(pod.Spec.SchedulingGates) > 0 {
@@ -474,7 +498,7 @@ func (c *Compiled) compileTopology() error {
 		// builds it.
 		c.snap.Labels()
 	}
-	both(c.opts.Parallelism, spread, affinity)
+	both(c.opts.runner(), spread, affinity)
 	if spErr != nil {
 		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.PodTopologySpread, Reasons: []string{spErr.Error()}}
 		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.PodTopologySpread, spErr)
@@ -546,15 +570,23 @@ func (c *Compiled) On(view *Snapshot) (*Compiled, error) {
 // Pod returns the compiled pod. It must not be modified.
 func (c *Compiled) Pod() *corev1.Pod { return c.pod }
 
-// PodInfo returns the compiled pod's requests and affinity terms.
-func (c *Compiled) PodInfo() *PodInfo { return c.pi }
+// PodInfo returns a copy of the compiled pod's requests, host ports and
+// affinity terms (PodInfo.Clone): changing it changes nothing in c.
+func (c *Compiled) PodInfo() *PodInfo { return c.pi.Clone() }
 
 // Snapshot returns the snapshot the pod was compiled against.
 func (c *Compiled) Snapshot() *Snapshot { return c.snap }
 
-// Gated returns SchedulingGates' PreEnqueue rejection, or nil when the pod
-// has no scheduling gate.
-func (c *Compiled) Gated() *Status { return c.gated }
+// Gated returns a copy of SchedulingGates' PreEnqueue rejection, or nil
+// when the pod has no scheduling gate.
+func (c *Compiled) Gated() *Status {
+	if c.gated == nil {
+		return nil
+	}
+	g := *c.gated
+	g.Reasons = slices.Clone(g.Reasons)
+	return &g
+}
 
 // PreFilterStatus returns the aggregated PreFilter status: Success, an
 // UnschedulableAndUnresolvable rejection of every node, or Error.

@@ -96,6 +96,22 @@
 // Error: the API server rejects such pods, so no stored pod differs.
 // Insufficient-scalar reasons are in resource-name order (upstream: map order).
 //
+// Other objects the API server refuses at validation are refused too, with
+// its texts and paths, because upstream's framework, handed them anyway,
+// gives no meaningful answer: a negative request, limit or overhead of the
+// incoming pod (Compile, Evaluate, Prepare and the preemption queue) or of
+// a bound pod (NewSnapshot, Snapshot.WithPod), e.g.
+// `spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be
+// greater than or equal to 0` (upstream would fail scoring with "invalid
+// score 111"); and spread constraints repeating a {topologyKey,
+// whenUnsatisfiable} pair (a Duplicate at
+// spec.topologySpreadConstraints[i].{topologyKey, whenUnsatisfiable}). A
+// request above its limit is not refused: the scheduler reads requests
+// alone, and upstream's answer for such a pod is recorded in the conformance
+// cases. Not a difference: a request too large for MilliValue's int64 (cpu
+// 1e18) overflows to 0 millicores and the pod is placed, as upstream's
+// computePodResourceRequest reads the same value and places it too.
+//
 // Result.Why (and NodeResult.Why) render the report as text, one line per
 // node: the rejecting plugin and reasons plus every other plugin that would
 // also reject, or the total score and its weighted parts.
@@ -104,10 +120,18 @@
 //
 // Compiled values and snapshots are immutable: any number of goroutines may
 // share them. Options.Parallelism lets Schedule split the node range over
-// goroutines (internal/par's helpers, each writing only its own range), Compile build the
+// goroutines (each writing only its own range), Compile build the
 // PodTopologySpread and InterPodAffinity PreFilter states side by side, and
 // Score run those two plugins beside the node-local ones; results are
-// identical for any value (property tests check it). Admit compiles
+// identical for any value (property tests check it).
+// SnapshotInput.Parallelism does the same for NewSnapshot's per-pod work.
+// No goroutine outlives the call that started it: a call's helpers exit
+// before it returns (or just after, having found nothing left to do), and
+// nothing runs between calls. A caller making a chain of short calls (a
+// scheduling loop) may lend them a Workers instead (Options.Workers), whose
+// helpers stay parked between calls until Close; preemption.ScheduleQueue
+// keeps one for its own run. A test counts goroutines before and after
+// every entry point. Admit compiles
 // without the topology plugins, which the kubelet does not run. Compile
 // does the per-pod work once (request vectors, compiled node selector terms, tolerations, host ports, image names, the topology
 // plugins' per-domain counts); Filter then costs a few loads and compares per

@@ -58,11 +58,11 @@ func (c *Compiled) Decide() Decision { return c.schedule(false) }
 func (c *Compiled) schedule(scoreSingle bool) Decision {
 	var d Decision
 	if c.gated != nil {
-		d.Gated = c.gated
+		d.Gated = c.Gated() // a copy: the caller owns its Decision
 		return d
 	}
 	d.PreFilter = c.preFilter
-	nodes := c.snap.Nodes()
+	nodes := cluster.NodesOf(c.snap)
 	d.Codes = make([]sched.Code, len(nodes))
 	if !c.preFilter.Code.Passes() {
 		d.Statuses = make([]sched.Status, len(nodes))
@@ -73,7 +73,7 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 		d.Message = fitErrorMessage(len(nodes), &c.preFilter, nil)
 		return d
 	}
-	forChunks(len(nodes), c.opts.Parallelism, func(lo, hi int) {
+	forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			n := nodes[i]
 			if !c.InPreFilterResult(n.Name) {
@@ -97,7 +97,7 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 	d.Feasible = len(feasible)
 	if len(feasible) == 0 || hasErr {
 		d.Statuses = make([]sched.Status, len(nodes))
-		forChunks(len(nodes), c.opts.Parallelism, func(lo, hi int) {
+		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if n := nodes[i]; c.InPreFilterResult(n.Name) {
 					d.Statuses[i] = c.Filter(n)
@@ -219,7 +219,7 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 		r.PreFilter.NodeNames = sets.List(c.nodeNames)
 		r.PreFilter.RestrictedBy = c.restrictedBy
 	}
-	nodes := c.snap.Nodes()
+	nodes := cluster.NodesOf(c.snap)
 	r.Nodes = make([]NodeResult, len(nodes))
 	if !c.preFilter.Code.Passes() {
 		for i, n := range nodes {

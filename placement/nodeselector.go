@@ -60,7 +60,7 @@ func (c *Compiled) indexNodeAffinity() *nodeAffinityIndex {
 // snapshot (views share the node objects), so that the column index
 // decides for it.
 func (c *Compiled) indexes(n *cluster.NodeInfo) bool {
-	nodes := c.snap.Nodes()
+	nodes := cluster.NodesOf(c.snap)
 	return c.naIndex != nil && n.Index >= 0 && n.Index < len(nodes) && nodes[n.Index].Node == n.Node
 }
 

@@ -47,12 +47,12 @@ type Options struct {
 	// Parallelism is the number of goroutines Compile, Schedule and Score
 	// may use for the per-node work (0 or 1: the calling goroutine only).
 	// Results do not depend on it: each goroutine writes only its own range
-	// of nodes or its own plugin's scores. The other goroutines are
-	// process-wide helpers that stay awake for a moment after their last
-	// task, and the caller takes every share no helper has claimed, so a
-	// call never waits for a core to wake up: it pays off for large
-	// clusters and for a series of calls such as a scheduling queue.
+	// of nodes or its own plugin's scores. The other goroutines are started
+	// by the call and exit before it returns, or are Workers' helpers.
 	Parallelism int
+	// Workers, when set, lends its helpers to the parallel work (see
+	// Workers); nil: each call starts its own. It changes no result.
+	Workers *Workers
 
 	// ScoreWeights overrides Score plugin weights by plugin name; a plugin
 	// missing from the map keeps its default weight, weight 0 disables it.

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 )
 
@@ -23,7 +24,7 @@ func FilterNode(snap *Snapshot, pod *corev1.Pod, node string, opts Options) (Sta
 	if err != nil {
 		return sched.Status{}, err
 	}
-	n, ok := snap.Node(node)
+	n, ok := cluster.NodeOf(snap, node)
 	if !ok {
 		return sched.Status{}, fmt.Errorf("placement: unknown node %q", node)
 	}

@@ -289,12 +289,12 @@ func TestNonZeroDefaultsAreScoringOnly(t *testing.T) {
 // TestParallelismDoesNotChangeResults: Schedule and Score give the same
 // answer on any number of goroutines (each writes only its own node range).
 func TestParallelismDoesNotChangeResults(t *testing.T) {
-	var nodes []*corev1.Node
 	rapid.Check(t, func(t *rapid.T) {
-		if nodes == nil {
-			for i := range 3 * minChunk {
-				nodes = append(nodes, genNode(t, i))
-			}
+		// Drawn here, so that a failing seed reproduces: enough nodes for
+		// the node range to be split (forChunks: 2*minChunk and more).
+		var nodes []*corev1.Node
+		for i := range rapid.IntRange(2*minChunk, 2*minChunk+64).Draw(t, "nodes") {
+			nodes = append(nodes, genNode(t, i))
 		}
 		var bound []*corev1.Pod
 		for i := range rapid.IntRange(0, 40).Draw(t, "bound") {
@@ -302,14 +302,24 @@ func TestParallelismDoesNotChangeResults(t *testing.T) {
 			p.Spec.NodeName = nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")].Name
 			bound = append(bound, p)
 		}
+		par := rapid.IntRange(2, 8).Draw(t, "par")
 		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})
+		require.NoError(t, err)
+		psnap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound, Parallelism: par})
 		require.NoError(t, err)
 		pod := genPod(t, "pending")
 		seq, err := Compile(snap, pod, Options{})
 		require.NoError(t, err)
-		par, err := Compile(snap, pod, Options{Parallelism: rapid.IntRange(2, 8).Draw(t, "par")})
+		parallel, err := Compile(psnap, pod, Options{Parallelism: par})
 		require.NoError(t, err)
-		require.Equal(t, seq.Schedule(), par.Schedule())
-		require.Equal(t, seq.Score(snap.Nodes()), par.Score(snap.Nodes()))
+		w := NewWorkers()
+		defer w.Close()
+		lent, err := Compile(snap, pod, Options{Parallelism: par, Workers: w})
+		require.NoError(t, err)
+		want := seq.Schedule()
+		require.Equal(t, want, parallel.Schedule())
+		require.Equal(t, want, lent.Schedule())
+		require.Equal(t, seq.Score(snap.Nodes()), parallel.Score(psnap.Nodes()))
+		require.Equal(t, seq.Evaluate(), lent.Evaluate())
 	})
 }

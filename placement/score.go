@@ -138,7 +138,7 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 			ipaRaw, ipaNorm, ipaSkipped = c.ipa.Score(feasible)
 		}
 	})
-	runAll(c.opts.Parallelism, tasks)
+	runAll(c.opts.runner(), tasks)
 	c.normalizeLocal(s)
 	// PodTopologySpread and InterPodAffinity come normalized.
 	if spreadOn {
@@ -180,7 +180,7 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 func (c *Compiled) scoreLocal(s *Scores, feasible []*NodeInfo, lo, hi int) {
 	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
 	scorer := c.fitScorer(fitRes)
-	total := len(c.snap.Nodes())
+	total := len(cluster.NodesOf(c.snap))
 	fitBuf := make([]int64, 3*len(fitRes))
 	balBuf := make([]int64, 3*len(balRes))
 	for i := lo; i < hi; i++ {
@@ -237,7 +237,7 @@ func (c *Compiled) ipaPreScoreSkips() bool {
 	if len(c.pi.PreferredAffinityTerms) > 0 || len(c.pi.PreferredAntiAffinityTerms) > 0 {
 		return false
 	}
-	for _, n := range c.snap.Nodes() {
+	for _, n := range cluster.NodesOf(c.snap) {
 		for _, p := range n.PodsWithAffinity {
 			if len(p.RequiredAffinityTerms) > 0 || len(p.PreferredAffinityTerms) > 0 || len(p.PreferredAntiAffinityTerms) > 0 {
 				return false

@@ -223,10 +223,15 @@ func TestParallelHelpers(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 4*minChunk).Draw(t, "n")
 		par := rapid.IntRange(0, 5).Draw(t, "par")
+		r := runner{n: par}
+		if rapid.Bool().Draw(t, "workers") {
+			r.w = NewWorkers()
+			defer r.w.Close()
+		}
 		seen := make([]int32, n)
 		var mu sync.Mutex
 		var ranges [][2]int
-		forChunks(n, par, func(lo, hi int) {
+		forChunks(n, r, func(lo, hi int) {
 			mu.Lock()
 			ranges = append(ranges, [2]int{lo, hi})
 			mu.Unlock()
@@ -248,7 +253,7 @@ func TestParallelHelpers(t *testing.T) {
 		for i := range ran {
 			tasks = append(tasks, func() { ran[i]++ })
 		}
-		runAll(par, tasks)
+		runAll(r, tasks)
 		for i := range ran {
 			require.Equal(t, int32(1), ran[i], "task %d", i)
 		}

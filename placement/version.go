@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 )
 
@@ -104,7 +105,7 @@ var ErrVersionMismatch = errors.New("placement: snapshot built for another Kuber
 // of SnapshotInput.WithoutPodLevelResize, which must be
 // !v.UsesPodLevelResizeStatus(). A nil snapshot is not checked.
 func (v Version) CheckSnapshot(snap *Snapshot) error {
-	if snap != nil && snap.Input().WithoutPodLevelResize != !v.UsesPodLevelResizeStatus() {
+	if snap != nil && cluster.InputOf(snap).WithoutPodLevelResize != !v.UsesPodLevelResizeStatus() {
 		return fmt.Errorf("%w: Options.Version %s needs SnapshotInput.WithoutPodLevelResize = %t", ErrVersionMismatch, v, !v.UsesPodLevelResizeStatus())
 	}
 	return nil

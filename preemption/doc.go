@@ -103,6 +103,11 @@
 // are tried in rounds of the wanted candidate count, so an early stop
 // discards at most one round.
 //
+// ScheduleQueue and Queue.Schedule keep helper goroutines for their run
+// (a placement.Workers, unless Placement.Workers lends one), so that each
+// pod's short fork-joins find them awake; they exit before the call
+// returns. Preempt starts its helpers per call, or uses Options.Workers.
+//
 // # Deliberate differences from upstream
 //
 //   - Upstream's random choices (candidate sampling offset, the final

@@ -26,12 +26,12 @@ func Preempt(c *placement.Compiled, statuses []placement.Status, opts Options) (
 	if err != nil {
 		return nil, err
 	}
-	return preemptCompiled(c, statuses, opts, nm, compileBudgets(c.Snapshot().Input().PDBs, opts.PDBRule))
+	return preemptCompiled(c, statuses, opts, nm, compileBudgets(cluster.InputOf(c.Snapshot()).PDBs, opts.PDBRule))
 }
 
 func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Options, nm *nominator, b *budgets) (*Result, error) {
 	snap := c.Snapshot()
-	nodes := snap.Nodes()
+	nodes := cluster.NodesOf(snap)
 	if len(statuses) != len(nodes) {
 		return nil, fmt.Errorf("preemption: %d statuses for %d nodes", len(statuses), len(nodes))
 	}

@@ -101,7 +101,7 @@ func withNominated(c *placement.Compiled, d placement.Decision, nm *nominator) (
 	if nm == nil || d.Gated != nil || !d.PreFilter.Code.Passes() {
 		return d, nil
 	}
-	nodes := c.Snapshot().Nodes()
+	nodes := cluster.NodesOf(c.Snapshot())
 	scope := newTopologyScope(c)
 	var changed []int
 	var changedSt []sched.Status

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/internal/cluster"
-	"github.com/schedkit/schedkit/internal/par"
+	"github.com/schedkit/schedkit/placement"
 )
 
 // dryRun is one potential node's dry-run outcome.
@@ -30,6 +30,7 @@ type dryRuns struct {
 	next      int // positions below next are computed
 	round     int
 	par       int
+	helpers   *placement.Workers // nil: par.Run's per-call helpers
 	newTrials func() func(n *cluster.NodeInfo) trial
 	seq       func(n *cluster.NodeInfo) trial // the sequential worker's trials
 	workers   []*dryRunWorker
@@ -44,9 +45,9 @@ type dryRunWorker struct {
 const minParallelDryRuns = 4
 
 func newDryRuns(pr *preemptor, potential []*cluster.NodeInfo, offset, limit int, sampled bool,
-	newTrials func() func(n *cluster.NodeInfo) trial, par int) *dryRuns {
+	newTrials func() func(n *cluster.NodeInfo) trial, par int, workers *placement.Workers) *dryRuns {
 	d := &dryRuns{pr: pr, potential: potential, offset: offset, results: make([]dryRun, len(potential)),
-		round: len(potential), par: par, newTrials: newTrials}
+		round: len(potential), par: par, helpers: workers, newTrials: newTrials}
 	if sampled {
 		d.round = max(limit, minParallelDryRuns)
 	}
@@ -95,7 +96,7 @@ func (d *dryRuns) fillParallel(lo, hi int) {
 	// Each worker's scratch is used by one task; the tasks share the
 	// positions (internal/par: the caller runs them all when no helper is
 	// awake to take one).
-	par.Run(d.par, len(d.workers), func(k int) {
+	d.helpers.Run(d.par, len(d.workers), func(k int) {
 		w := d.workers[k]
 		for {
 			i := int(pos.Add(1) - 1)

@@ -34,6 +34,10 @@ type Options struct {
 	// only). Results do not depend on it: each node's outcome is its own,
 	// and they are taken in visiting order.
 	Parallelism int
+	// Workers, when set, lends its helpers to the dry runs (see
+	// placement.Workers); nil: each call starts its own, which exit before
+	// it returns. It changes no result.
+	Workers *placement.Workers
 	// Now is the start time of pods without status.startTime (upstream:
 	// time.Now()). When zero such pods count as started after every pod
 	// with a recorded start time.
@@ -151,7 +155,7 @@ func Eligible(snap *placement.Snapshot, pod *corev1.Pod, nominatedCode placement
 	if snap == nil || pod == nil {
 		return false, "no pod or snapshot"
 	}
-	return eligible(snap.Nodes(), pod, nominatedCode)
+	return eligible(cluster.NodesOf(snap), pod, nominatedCode)
 }
 
 func findNode(nodes []*cluster.NodeInfo, name string) (*cluster.NodeInfo, bool) {
@@ -235,7 +239,7 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 				offset += int32(len(potential))
 			}
 		}
-		dr := newDryRuns(pr, potential, int(offset), int(limit), opts.Sampling != nil, newTrials, opts.Parallelism)
+		dr := newDryRuns(pr, potential, int(offset), int(limit), opts.Sampling != nil, newTrials, opts.Parallelism, opts.Workers)
 		nonViolating, violating := int32(0), int32(0)
 		for i := range potential {
 			n, r := dr.at(i)

@@ -7,7 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/schedkit/schedkit/internal/par"
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
 )
@@ -163,7 +163,7 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 	order := SortQueue(pending)
 	q := &Queue{order: order, keys: make([]string, len(order)), prepared: make([]*placement.Prepared, len(order)),
 		copies: make([]*corev1.Pod, len(order)), opts: opts}
-	par.Run(opts.Placement.Parallelism, len(order), func(i int) {
+	opts.Placement.Workers.Run(opts.Placement.Parallelism, len(order), func(i int) {
 		q.keys[i] = podNamespace(order[i]) + "/" + order[i].Name
 		q.prepared[i] = placement.Prepare(order[i], opts.Placement)
 		q.copies[i] = order[i].DeepCopy()
@@ -192,7 +192,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		clock = DefaultStartClock()
 	}
 	// The clock starts after every bound pod's start time.
-	for _, n := range snap.Nodes() {
+	for _, n := range cluster.NodesOf(snap) {
 		for _, pi := range n.Pods {
 			if t, ok := pi.StartTime(); ok && t.After(clock) {
 				clock = t
@@ -213,12 +213,23 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		// The dry run may use the goroutines the cycle's filter and score use.
 		popts.Parallelism = opts.Placement.Parallelism
 	}
+	// The run is a chain of short fork-joins, one series per pod: unless
+	// the caller lends its own, helpers are kept for the run (and only for
+	// it) so that each fork finds them awake.
+	workers := opts.Placement.Workers
+	if workers == nil && max(opts.Placement.Parallelism, popts.Parallelism) > 1 {
+		workers = placement.NewWorkers()
+		defer workers.Close()
+	}
+	if popts.Workers == nil {
+		popts.Workers = workers
+	}
 	// PDB status is static during the run: the budgets are compiled once.
-	pdbs := compileBudgets(snap.Input().PDBs, opts.Preemption.PDBRule)
+	pdbs := compileBudgets(cluster.InputOf(snap).PDBs, opts.Preemption.PDBRule)
 	prepared := q.prepared
 	// A bound pod's PodInfo is its compiled one (same spec) unless the
 	// snapshot computes requests by the pre-v1.36 rule.
-	reuseInfo := !snap.Input().WithoutPodLevelResize
+	reuseInfo := !cluster.InputOf(snap).WithoutPodLevelResize
 	cur := snap
 	bind := func(pos int, c *placement.Compiled, node string) error {
 		pod := c.Pod()
@@ -251,7 +262,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			}
 		}
 		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
-		c, err := prepared[pos].Compile(cur)
+		c, err := prepared[pos].CompileWith(cur, workers)
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)
@@ -294,9 +305,9 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		}
 		if opts.KeepNodeStatuses {
 			out.NodeStatuses = make([]NodeStatus, len(d.Statuses))
-			nodes := cur.Nodes()
+			nodes := cluster.NodesOf(cur)
 			const chunk = 256
-			par.Run(opts.Placement.Parallelism, (len(nodes)+chunk-1)/chunk, func(k int) {
+			workers.Run(opts.Placement.Parallelism, (len(nodes)+chunk-1)/chunk, func(k int) {
 				for i := k * chunk; i < min((k+1)*chunk, len(nodes)); i++ {
 					out.NodeStatuses[i] = NodeStatus{Node: nodes[i].Name, Status: d.Statuses[i]}
 				}

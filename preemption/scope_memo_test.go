@@ -97,7 +97,7 @@ func TestScopeMemoMatchesScope(t *testing.T) {
 			p.Name = fmt.Sprintf("copy%d", i)
 			pods = append(pods, p)
 		}
-		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods, Parallelism: runtime.GOMAXPROCS(0)})
 		require.NoError(t, err)
 		c, err := placement.Compile(snap, pod, placement.Options{})
 		if err != nil {

@@ -71,7 +71,7 @@ func (t *incomingTerm) matchesNamespace(ns string, snap *cluster.Snapshot, cache
 	}
 	var nsLabels map[string]string
 	if snap != nil {
-		nsLabels = snap.NamespaceLabels(ns)
+		nsLabels = cluster.NamespaceLabelsOf(snap, ns)
 	}
 	ok := nsLabels != nil && t.nsSel.matches(nsLabels)
 	cache[nsCacheKey{t, ns}] = ok
@@ -201,7 +201,7 @@ func NewInterPodAffinity(pod *PodInfo, snap *Snapshot, opts AffinityOptions) (*I
 	p := pod.Pod
 	a := &InterPodAffinity{pi: pod, pod: p, snap: snap, ix: newInterned(snap), opts: opts}
 	if snap != nil {
-		if l := snap.NamespaceLabels(p.Namespace); l != nil {
+		if l := cluster.NamespaceLabelsOf(snap, p.Namespace); l != nil {
 			a.nsLabels = labels.Set(l)
 		}
 	}

@@ -18,7 +18,7 @@ func newInterned(snap *cluster.Snapshot) interned {
 	if snap == nil {
 		return interned{}
 	}
-	return interned{snap: snap, view: snap.Labels(), nodes: snap.Nodes()}
+	return interned{snap: snap, view: snap.Labels(), nodes: cluster.NodesOf(snap)}
 }
 
 // nodeLabels returns the interned pods of n when n belongs to the indexed

@@ -57,6 +57,9 @@ func genWorld(t *rapid.T) world {
 func genIncoming(t *rapid.T) *corev1.Pod {
 	app := rapid.SampledFrom(apps).Draw(t, "incomingApp")
 	var opts []podOpt
+	// The API server refuses two constraints with the same topologyKey and
+	// whenUnsatisfiable (ValidateSpreadConstraints): a repeat is skipped.
+	seen := map[[2]string]bool{}
 	for i, n := 0, rapid.IntRange(0, 2).Draw(t, "constraints"); i < n; i++ {
 		when := corev1.DoNotSchedule
 		if rapid.Bool().Draw(t, "soft") {
@@ -69,8 +72,13 @@ func genIncoming(t *rapid.T) *corev1.Pod {
 		if rapid.Bool().Draw(t, "honorTaints") {
 			mods = append(mods, policies("", corev1.NodeInclusionPolicyHonor))
 		}
-		opts = append(opts, spreadOn(int32(rapid.IntRange(1, 3).Draw(t, "maxSkew")), rapid.SampledFrom(keyPool).Draw(t, "key"),
-			when, selector("app", rapid.SampledFrom(apps).Draw(t, "selApp")), mods...))
+		skew, key := int32(rapid.IntRange(1, 3).Draw(t, "maxSkew")), rapid.SampledFrom(keyPool).Draw(t, "key")
+		sel := selector("app", rapid.SampledFrom(apps).Draw(t, "selApp"))
+		if seen[[2]string{key, string(when)}] {
+			continue
+		}
+		seen[[2]string{key, string(when)}] = true
+		opts = append(opts, spreadOn(skew, key, when, sel, mods...))
 	}
 	switch rapid.IntRange(0, 3).Draw(t, "affinity") {
 	case 1:

@@ -60,7 +60,11 @@ func compileConstraints(in []corev1.TopologySpreadConstraint, pod *corev1.Pod, a
 		c := &in[i]
 		// Every constraint is checked, whatever its action, so that the
 		// first call (DoNotSchedule) reports all of them at once.
-		if e := ValidateSpreadConstraint(c, path.Index(i)); e != nil {
+		e := ValidateSpreadConstraint(c, path.Index(i))
+		if d := repeatedConstraint(in, i, path); d != nil {
+			e = append(e, d)
+		}
+		if e != nil {
 			errs = append(errs, e...)
 			continue
 		}
@@ -119,7 +123,8 @@ func compileConstraints(in []corev1.TopologySpreadConstraint, pod *corev1.Pod, a
 // other than DoNotSchedule or ScheduleAnyway (upstream's filter and score
 // would both ignore the constraint), a set minDomains below 1. NewSpread
 // refuses a pod whose constraints (or SpreadOptions.DefaultConstraints) have
-// any of these. The label selector is checked when it is compiled.
+// any of these. The label selector is checked when it is compiled; a
+// repeated constraint by ValidateSpreadConstraints.
 func ValidateSpreadConstraint(c *corev1.TopologySpreadConstraint, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if c.MaxSkew <= 0 {
@@ -136,6 +141,38 @@ func ValidateSpreadConstraint(c *corev1.TopologySpreadConstraint, path *field.Pa
 		errs = append(errs, field.Invalid(path.Child("minDomains"), *c.MinDomains, "must be greater than zero"))
 	}
 	return errs
+}
+
+// ValidateSpreadConstraints returns what the API server's validation
+// (validateTopologySpreadConstraints, pkg/apis/core/validation, v1.36)
+// refuses in a pod's constraints, in order: each constraint's problems
+// (ValidateSpreadConstraint) followed by, for a constraint whose
+// {topologyKey, whenUnsatisfiable} pair a later constraint repeats, upstream's
+// ValidateSpreadConstraintNotRepeat error, a Duplicate at
+// path[i].{topologyKey, whenUnsatisfiable}. NewSpread refuses a pod (or
+// SpreadOptions.DefaultConstraints) with any of these. cs is not modified.
+func ValidateSpreadConstraints(cs []corev1.TopologySpreadConstraint, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i := range cs {
+		errs = append(errs, ValidateSpreadConstraint(&cs[i], path.Index(i))...)
+		if d := repeatedConstraint(cs, i, path); d != nil {
+			errs = append(errs, d)
+		}
+	}
+	return errs
+}
+
+// repeatedConstraint is ValidateSpreadConstraintNotRepeat for cs[i] against
+// the constraints after it: the tuple {topologyKey, whenUnsatisfiable}
+// denotes one kind of spread constraint, which a pod may have once.
+func repeatedConstraint(cs []corev1.TopologySpreadConstraint, i int, path *field.Path) *field.Error {
+	c := &cs[i]
+	for j := i + 1; j < len(cs); j++ {
+		if cs[j].TopologyKey == c.TopologyKey && cs[j].WhenUnsatisfiable == c.WhenUnsatisfiable {
+			return field.Duplicate(path.Index(i).Child("{topologyKey, whenUnsatisfiable}"), fmt.Sprintf("{%v, %v}", c.TopologyKey, c.WhenUnsatisfiable))
+		}
+	}
+	return nil
 }
 
 // mergeLabelSet is upstream's mergeLabelSetWithSelector: equality
@@ -174,7 +211,7 @@ func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev
 	}
 	var in *cluster.Input
 	if snap != nil {
-		in = snap.Input()
+		in = cluster.InputOf(snap)
 	}
 	sel := DefaultSelector(pod, in)
 	if sel.Empty() {
@@ -325,11 +362,11 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 	if len(s.hard) > 0 || len(s.soft) > 0 {
 		s.ix = newInterned(snap)
 	} else if snap != nil {
-		s.ix.nodes = snap.Nodes()
+		s.ix.nodes = cluster.NodesOf(snap)
 	}
 	if snap != nil && s.incl.affinity.any() && (honorsAffinity(s.hard) || honorsAffinity(s.soft)) {
 		s.incl.indexed = s.incl.affinity.index(snap)
-		s.incl.nodes = snap.Nodes()
+		s.incl.nodes = cluster.NodesOf(snap)
 	}
 	if len(hard) > 0 {
 		s.countHard()

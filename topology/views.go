@@ -11,11 +11,11 @@ func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot)
 	if built == nil || view == nil || !built.SharesIndex(view) {
 		return nil, false
 	}
-	nodes := view.Nodes()
+	nodes := cluster.NodesOf(view)
 	if len(nodes) != len(ix.nodes) {
 		return nil, false
 	}
-	if direct, ok := view.ChangedFrom(built); ok {
+	if direct, ok := cluster.ChangedFromOf(view, built); ok {
 		// A view made from built: only the nodes it names can differ.
 		for _, i := range direct {
 			if nodes[i] != ix.nodes[i] {
@@ -37,9 +37,9 @@ func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot)
 // changed when view was made directly from x's snapshot, else view's own
 // label view (a pass over every node).
 func (x *interned) onView(view *cluster.Snapshot) interned {
-	if direct, ok := view.ChangedFrom(x.snap); ok {
+	if direct, ok := cluster.ChangedFromOf(view, x.snap); ok {
 		if lv, ok := x.view.Patched(view, direct); ok {
-			return interned{snap: view, view: lv, nodes: view.Nodes()}
+			return interned{snap: view, view: lv, nodes: cluster.NodesOf(view)}
 		}
 	}
 	return newInterned(view)
@@ -68,10 +68,10 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 	v := *s
 	v.snap = view
 	if len(s.hard) == 0 && len(s.soft) == 0 {
-		v.ix = interned{nodes: view.Nodes()}
+		v.ix = interned{nodes: cluster.NodesOf(view)}
 		return &v, nil
 	}
-	if _, direct := view.ChangedFrom(s.snap); !direct && len(s.soft) == 0 && len(s.hard) > 0 {
+	if _, direct := cluster.ChangedFromOf(view, s.snap); !direct && len(s.soft) == 0 && len(s.hard) > 0 {
 		// Hard constraints only: Filter reads the nodes and the domain
 		// columns, not the label view, so the view's interned labels (a
 		// walk of every node) are not built; the changed nodes' pods are
@@ -111,7 +111,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 // count on it walks the pods), and each changed node's count moves by its
 // pods after minus before, the pods being deleted included (updateWithPod).
 func (s *Spread) onHardOnly(v *Spread, view *Snapshot, changed []int) *Spread {
-	v.ix = interned{snap: view, nodes: view.Nodes()}
+	v.ix = interned{snap: view, nodes: cluster.NodesOf(view)}
 	if len(changed) == 0 {
 		return v
 	}

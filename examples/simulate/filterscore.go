@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/scenario"
 	"github.com/schedkit/schedkit/placement"
 )
@@ -58,7 +59,7 @@ func runFilterScore(in *input) (*filterScoreOutput, error) {
 		Meta: filterScoreMeta{
 			Mode:              "filter-score",
 			KubernetesVersion: in.opts.Version.String(),
-			Nodes:             len(in.snap.Nodes()),
+			Nodes:             len(cluster.NodesOf(in.snap)),
 			BoundPods:         in.snap.NumPods(),
 			PendingPods:       len(in.pending),
 			Warnings:          warnings,

@@ -405,6 +405,8 @@ func buildSnapshot(in *input) (*placement.Snapshot, error) {
 		ReplicationControllers: pointers(sc.ReplicationControllers),
 		PDBs:                   pointers(sc.PDBs),
 		WithoutPodLevelResize:  !in.opts.Version.UsesPodLevelResizeStatus(),
+		// Every core, as the decisions use (queueOptions).
+		Parallelism: runtime.GOMAXPROCS(0),
 	}
 	snap, warnings, err := cluster.New(ci)
 	for _, w := range warnings {

@@ -102,9 +102,9 @@ func pluginStatus(s sched.Status) placement.PluginStatus {
 // the cores can only share each pod's work: its per-pod phases (filter,
 // scores, topology PreFilters, 20-100 us on 1000 nodes) and preemption's
 // dry runs. Waking an idle core costs about as much on small VMs (100 us),
-// so the sharing goes through internal/par's helpers, which stay awake
-// between the phases, and the caller never waits for one to wake. Results
-// do not depend on it.
+// so Queue.Schedule keeps helpers for its run (placement.Workers), which
+// stay awake between the phases and exit when the run ends; the caller
+// never waits for one to wake. Results do not depend on it.
 func queueOptions(opts placement.Options) preemption.QueueOptions {
 	opts.Parallelism = runtime.GOMAXPROCS(0)
 	return preemption.QueueOptions{Placement: opts, Preemption: preemption.Options{Parallelism: opts.Parallelism}, KeepNodeStatuses: true}

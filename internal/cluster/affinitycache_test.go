@@ -45,7 +45,7 @@ func TestNewSharesEqualAffinity(t *testing.T) {
 	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("cpu", "100"))}, Pods: pods})
 	require.NoError(t, err)
 	got := map[string]*PodInfo{}
-	for _, pi := range snap.Nodes()[0].Pods {
+	for _, pi := range NodesOf(snap)[0].Pods {
 		want, err := NewPodInfo(pi.Pod)
 		require.NoError(t, err)
 		require.Equal(t, want.RequiredAntiAffinityTerms, pi.RequiredAntiAffinityTerms, pi.Key)
@@ -228,7 +228,7 @@ func TestAffinityCacheKeepsSpecsApart(t *testing.T) {
 	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("cpu", "100"))}, Pods: pods})
 	require.NoError(t, err)
 	got := map[string]*PodInfo{}
-	for _, pi := range snap.Nodes()[0].Pods {
+	for _, pi := range NodesOf(snap)[0].Pods {
 		alone, err := NewPodInfo(pi.Pod)
 		require.NoError(t, err)
 		require.Equal(t, termsOf(alone), termsOf(pi), "%s compiles as if alone", pi.Key)
@@ -290,7 +290,7 @@ func TestAffinityCacheProperty(t *testing.T) {
 			return // an invalid selector was drawn; errors are TestNewValidates' business
 		}
 		alone := map[*corev1.Pod]*PodInfo{}
-		for _, pi := range snap.Nodes()[0].Pods {
+		for _, pi := range NodesOf(snap)[0].Pods {
 			want, err := NewPodInfo(pi.Pod)
 			require.NoError(t, err)
 			require.Equal(t, termsOf(want), termsOf(pi), pi.Key)

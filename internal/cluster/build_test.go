@@ -47,7 +47,7 @@ func TestSetPodsSumsScalars(t *testing.T) {
 		pod("ns", "d", "n1", rl("cpu", "1", "hugepages-2Mi", "4Mi"))}
 	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("cpu", "100"))}, Pods: pods})
 	require.NoError(t, err)
-	n := snap.Nodes()[0]
+	n := NodesOf(snap)[0]
 	assert.Equal(t, Resource{MilliCPU: 4000, Scalar: map[corev1.ResourceName]int64{"example.com/gpu": 3, "hugepages-2Mi": 4 << 20}}, n.Requested)
 	first := n.Pods[0]
 	assert.Equal(t, map[corev1.ResourceName]int64{"example.com/gpu": 1}, first.Requests.Scalar, "the pod's own map is unchanged")
@@ -70,15 +70,15 @@ func TestLeftOutPodsAreNotFound(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, warnings, 3)
 	for _, k := range []string{"ns/done", "ns/pending", "ns/lost", "ns/nothing"} {
-		_, _, ok := snap.Pod(k)
+		_, _, ok := PodOf(snap, k)
 		assert.False(t, ok, k)
 	}
-	_, ni, ok := snap.Pod("ns/here")
+	_, ni, ok := PodOf(snap, "ns/here")
 	require.True(t, ok)
 	assert.Equal(t, "n1", ni.Name)
 	v, err := snap.WithPod(pod("ns", "done", "n1", nil))
 	require.NoError(t, err)
-	_, _, ok = v.Pod("ns/done")
+	_, _, ok = PodOf(v, "ns/done")
 	assert.True(t, ok)
 	assert.Same(t, snap, snap.WithoutPods("ns/pending"))
 }
@@ -127,7 +127,7 @@ func TestSnapshotWorkloads(t *testing.T) {
 	got := make([]*Workloads, 8)
 	var wg sync.WaitGroup
 	for i := range got {
-		wg.Go(func() { got[i] = snap.Input().Workloads() })
+		wg.Go(func() { got[i] = InputOf(snap).Workloads() })
 	}
 	wg.Wait()
 	for _, w := range got {
@@ -136,12 +136,13 @@ func TestSnapshotWorkloads(t *testing.T) {
 	view := snap.WithoutPods()
 	v, err := view.WithPod(pod("ns", "p", "n1", nil))
 	require.NoError(t, err)
-	assert.Same(t, got[0], v.Input().Workloads(), "views share the index")
+	assert.Same(t, got[0], InputOf(v).Workloads(), "views share the index")
 	assert.NotSame(t, got[0], in.Workloads(), "the caller's Input is not indexed")
 
-	changed := *snap.Input()
+	changed := *InputOf(snap)
 	changed.ReplicaSets = []*appsv1.ReplicaSet{replicaSet("x", "b")}
 	assert.NotNil(t, changed.Workloads().ReplicaSet("x", "b"), "a copy with other slices is indexed afresh")
 	assert.Nil(t, changed.Workloads().ReplicaSet("x", "a"))
-	assert.NotNil(t, snap.Input().Workloads().ReplicaSet("x", "a"))
+	assert.NotNil(t, InputOf(snap).Workloads().ReplicaSet("x", "a"))
+	assert.NotNil(t, snap.Input().Workloads().ReplicaSet("x", "a"), "a copy handed out is indexed too")
 }

@@ -245,10 +245,10 @@ func TestNewWarnsAndIndexes(t *testing.T) {
 		objs = append(objs, w.Object)
 	}
 	assert.Equal(t, []string{"pod ns/done", "pod ns/pending", "pod ns/lost"}, objs)
-	require.Len(t, snap.Nodes(), 2)
-	assert.Equal(t, "a", snap.Nodes()[0].Name)
-	assert.Equal(t, int64(4000), snap.Nodes()[0].Allocatable.MilliCPU, "capacity when allocatable is unset")
-	b, ok := snap.Node("b")
+	require.Len(t, NodesOf(snap), 2)
+	assert.Equal(t, "a", NodesOf(snap)[0].Name)
+	assert.Equal(t, int64(4000), NodesOf(snap)[0].Allocatable.MilliCPU, "capacity when allocatable is unset")
+	b, ok := NodeOf(snap, "b")
 	require.True(t, ok)
 	assert.Equal(t, 1, b.Index)
 	var keys []string
@@ -274,14 +274,14 @@ func TestViews(t *testing.T) {
 		Pods:  []*corev1.Pod{p1},
 	})
 	require.NoError(t, err)
-	n1, n2 := snap.Nodes()[0], snap.Nodes()[1]
+	n1, n2 := NodesOf(snap)[0], NodesOf(snap)[1]
 
 	added, err := snap.WithPod(pod("ns", "p2", "n1", rl("cpu", "2")))
 	require.NoError(t, err)
-	assert.Same(t, n2, added.Nodes()[1], "untouched node shared")
-	assert.NotSame(t, n1, added.Nodes()[0])
-	assert.Equal(t, int64(3000), added.Nodes()[0].Requested.MilliCPU)
-	assert.Equal(t, int64(1000), snap.Nodes()[0].Requested.MilliCPU, "receiver unchanged")
+	assert.Same(t, n2, NodesOf(added)[1], "untouched node shared")
+	assert.NotSame(t, n1, NodesOf(added)[0])
+	assert.Equal(t, int64(3000), NodesOf(added)[0].Requested.MilliCPU)
+	assert.Equal(t, int64(1000), NodesOf(snap)[0].Requested.MilliCPU, "receiver unchanged")
 	_, _, ok := added.Pod("ns/p2")
 	assert.True(t, ok)
 
@@ -291,7 +291,7 @@ func TestViews(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidView, "unknown node")
 
 	removed := added.WithoutPods("ns/p1", "ns/unknown")
-	got := removed.Nodes()[0]
+	got := NodesOf(removed)[0]
 	assert.Equal(t, int64(2000), got.Requested.MilliCPU)
 	assert.Empty(t, got.UsedPorts)
 	assert.Len(t, got.Pods, 1)
@@ -301,7 +301,7 @@ func TestViews(t *testing.T) {
 
 	back, err := removed.WithPod(p1)
 	require.NoError(t, err)
-	assert.Equal(t, int64(3000), back.Nodes()[0].Requested.MilliCPU)
+	assert.Equal(t, int64(3000), NodesOf(back)[0].Requested.MilliCPU)
 	assert.Equal(t, 2, back.NumPods())
 }
 
@@ -323,19 +323,19 @@ func TestNodeOrder(t *testing.T) {
 	}
 	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("pods", "10"))}, Pods: pods})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"d", "b", "a", "c"}, names(snap.Nodes()[0].Order))
-	assert.Equal(t, []string{"a", "b", "c", "d"}, names(snap.Nodes()[0].Pods))
+	assert.Equal(t, []string{"d", "b", "a", "c"}, names(NodesOf(snap)[0].Order))
+	assert.Equal(t, []string{"a", "b", "c", "d"}, names(NodesOf(snap)[0].Pods))
 
 	added, err := snap.WithPod(pod("ns", "e", "n1", nil))
 	require.NoError(t, err)
-	assert.Equal(t, []string{"d", "b", "a", "c", "e"}, names(added.Nodes()[0].Order))
+	assert.Equal(t, []string{"d", "b", "a", "c", "e"}, names(NodesOf(added)[0].Order))
 
 	// Removed one at a time in the order given: b's slot takes e, then d's takes c.
 	removed := added.WithoutPods("ns/b", "ns/d")
-	assert.Equal(t, []string{"c", "e", "a"}, names(removed.Nodes()[0].Order))
-	assert.Equal(t, []string{"d", "b", "a", "c", "e"}, names(added.Nodes()[0].Order), "receiver unchanged")
+	assert.Equal(t, []string{"c", "e", "a"}, names(NodesOf(removed)[0].Order))
+	assert.Equal(t, []string{"d", "b", "a", "c", "e"}, names(NodesOf(added)[0].Order), "receiver unchanged")
 
-	n := added.Nodes()[0]
+	n := NodesOf(added)[0]
 	a, _, _ := added.Pod("ns/a")
 	assert.Equal(t, []string{"d", "b", "e", "c"}, names(n.WithoutPod(a).Order))
 	assert.Equal(t, []string{"d", "b", "e", "c", "a"}, names(n.WithoutPod(a).WithPodInfo(a).Order))
@@ -351,7 +351,7 @@ func TestViewChainCompacts(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.Equal(t, compactThreshold+10, snap.NumPods())
-	_, _, ok := snap.Pod("ns/pa0")
+	_, _, ok := PodOf(snap, "ns/pa0")
 	assert.True(t, ok)
 	assert.Equal(t, compactThreshold+9, snap.WithoutPods("ns/pa0").NumPods())
 }
@@ -365,7 +365,7 @@ func TestRemovedPodFreesSharedPort(t *testing.T) {
 	b.Spec.Containers[0].Ports = []corev1.ContainerPort{{HostPort: 80, Protocol: corev1.ProtocolTCP, HostIP: "0.0.0.0"}}
 	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("pods", "10"))}, Pods: []*corev1.Pod{a, b}})
 	require.NoError(t, err)
-	assert.Len(t, snap.Nodes()[0].UsedPorts, 1, "a set: one entry for both pods")
+	assert.Len(t, NodesOf(snap)[0].UsedPorts, 1, "a set: one entry for both pods")
 	assert.Empty(t, snap.WithoutPods("ns/a").Nodes()[0].UsedPorts)
 }
 

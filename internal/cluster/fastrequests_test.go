@@ -85,7 +85,7 @@ func TestFastPodResourcesMatchesGeneral(t *testing.T) {
 			pod.Spec.Overhead = genList(t, "o", common)
 		}
 		req, non0, ok := fastPodResources(pod)
-		if e := podNegativeRequests(pod, func() *field.Path { return field.NewPath("pod") }); e != nil {
+		if e := PodResourceErrors(pod, field.NewPath("pod")); e != nil {
 			require.False(t, ok, "a negative request is left to the general path's validation")
 		}
 		if !ok {

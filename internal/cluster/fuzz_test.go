@@ -26,12 +26,12 @@ func FuzzNew(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for i, n := range snap.Nodes() {
-			if n.Index != i || (i > 0 && snap.Nodes()[i-1].Name >= n.Name) {
+		for i, n := range NodesOf(snap) {
+			if n.Index != i || (i > 0 && NodesOf(snap)[i-1].Name >= n.Name) {
 				t.Fatalf("nodes out of order at %d", i)
 			}
 			for _, p := range n.Pods {
-				if _, got, ok := snap.Pod(p.Key); !ok || got != n {
+				if _, got, ok := PodOf(snap, p.Key); !ok || got != n {
 					t.Fatalf("pod %s not found on its node", p.Key)
 				}
 				_ = snap.WithoutPods(p.Key)

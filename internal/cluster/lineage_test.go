@@ -12,7 +12,7 @@ import (
 func TestChangedFrom(t *testing.T) {
 	s, _, err := New(prewarmWorld())
 	require.NoError(t, err)
-	nodes := s.Nodes()
+	nodes := NodesOf(s)
 	a, b := nodes[3].Pods[0].Key, nodes[1].Pods[0].Key
 	without := s.WithoutPods(a, b, "no/such-pod")
 	got, ok := without.ChangedFrom(s)
@@ -44,7 +44,7 @@ func TestLabelViewPatchedProperty(t *testing.T) {
 	s, _, err := New(prewarmWorld())
 	require.NoError(t, err)
 	var keys []string
-	for _, n := range s.Nodes() {
+	for _, n := range NodesOf(s) {
 		for _, p := range n.Pods {
 			keys = append(keys, p.Key)
 		}
@@ -57,7 +57,7 @@ func TestLabelViewPatchedProperty(t *testing.T) {
 		lv := base.Labels()
 		var view *Snapshot
 		if rapid.Bool().Draw(t, "add") {
-			n := base.Nodes()[rapid.IntRange(0, len(base.Nodes())-1).Draw(t, "node")]
+			n := NodesOf(base)[rapid.IntRange(0, len(NodesOf(base))-1).Draw(t, "node")]
 			p := pod("ns-1", "added", n.Name, rl("cpu", "1m"))
 			p.Labels = map[string]string{"app": rapid.SampledFrom([]string{"a1", "new"}).Draw(t, "app")}
 			var err error

@@ -189,7 +189,7 @@ func TestViewNodes(t *testing.T) {
 
 func podsOf(s *Snapshot) []*corev1.Pod {
 	var out []*corev1.Pod
-	for _, n := range s.Nodes() {
+	for _, n := range NodesOf(s) {
 		for _, pi := range n.Pods {
 			out = append(out, pi.Pod)
 		}

@@ -71,7 +71,9 @@ func prewarmWorld() Input {
 func TestPrewarmAgreesWithLazyIndex(t *testing.T) {
 	build := func(procs int) *Snapshot {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		s, _, err := New(prewarmWorld())
+		in := prewarmWorld()
+		in.Parallelism = procs
+		s, _, err := New(in)
 		require.NoError(t, err)
 		return s
 	}
@@ -176,6 +178,8 @@ func TestPrewarmAgreesWithLazyIndexProperty(t *testing.T) {
 		}
 		build := func(procs int) *Snapshot {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			in := in
+			in.Parallelism = procs
 			s, _, err := New(in)
 			require.NoError(t, err)
 			return s

@@ -39,7 +39,7 @@ func TestRemoveBelowInPlaceProperty(t *testing.T) {
 		}
 		s, _, err := New(Input{Nodes: []*corev1.Node{node}, Pods: pods})
 		require.NoError(t, err)
-		src := s.Nodes()[0]
+		src := NodesOf(s)[0]
 		before := *src
 		below := rapid.Int32Range(0, 4).Draw(t, "below")
 

@@ -64,8 +64,15 @@ var snapshotIDs atomic.Uint64
 // ChangedFrom returns the indexes of the nodes whose NodeInfo in s is not
 // base's, in increasing order, when s is a view made from base by one
 // WithPod or WithoutPods; ok is false for any other pair (the caller then
-// compares the nodes itself). The slice must not be modified.
+// compares the nodes itself). The slice is the caller's.
 func (s *Snapshot) ChangedFrom(base *Snapshot) (changed []int32, ok bool) {
+	changed, ok = ChangedFromOf(s, base)
+	return slices.Clone(changed), ok
+}
+
+// ChangedFromOf is s.ChangedFrom(base) without the copy, for schedkit's
+// packages: the slice must not be modified.
+func ChangedFromOf(s, base *Snapshot) (changed []int32, ok bool) {
 	if s == nil || base == nil || base.id == 0 || s.parentID != base.id {
 		return nil, false
 	}
@@ -91,6 +98,13 @@ type Input struct {
 	// InPlacePodLevelResourcesVerticalScaling gate is off (set it to
 	// !placement.Version.UsesPodLevelResizeStatus()). Views keep it.
 	WithoutPodLevelResize bool
+
+	// Parallelism is the number of goroutines New may use (0 or 1: the
+	// calling goroutine only; never more than GOMAXPROCS): from 2048 pods
+	// on, the pods are compiled in parallel and the label index is built
+	// beside the nodes. Every goroutine exits before New returns, and the
+	// snapshot does not depend on it. Views keep it.
+	Parallelism int
 
 	// workloads is the lazily built Workloads index of a snapshot's Input
 	// (set by New, shared by views); nil for an Input the caller built.
@@ -141,7 +155,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// The per-pod work (requests, host ports, affinity terms, validation)
 	// is independent and done ahead, in parallel for large inputs; the
 	// pass below keeps input order for duplicates, errors and warnings.
-	par := runtime.GOMAXPROCS(0)
+	par := min(in.Parallelism, runtime.GOMAXPROCS(0))
 	// The label index's interning of every bound pod's label set (what the
 	// topology plugins' first walk would do) overlaps with the ordered pass
 	// and the node building below, on another CPU; preparePods builds the
@@ -487,16 +501,16 @@ func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int,
 		}
 		p := func() *field.Path { return podsPath.Index(i) }
 		// A pod the int64 fast path accepts has no negative request
-		// (it checks every list podNegativeRequests does), so only the
-		// others are walked again.
+		// (it checks every list PodResourceErrors does), so only the
+		// others, and pods with limits, are walked again.
 		var res [2]Resource
 		var fast bool
 		res[0], res[1], fast = fastPodResources(pod)
+		if (!fast || hasLimits(pod)) && podResourceProblem(pod) {
+			pp.errs = PodResourceErrors(pod, p())
+			continue
+		}
 		if !fast {
-			if e := podNegativeRequests(pod, p); e != nil {
-				pp.errs = e
-				continue
-			}
 			res[0], res[1] = quantityPodResources(pod, withoutPodLevelResize)
 		}
 		pi := &infos[i-lo]
@@ -576,27 +590,20 @@ func negativeQuantities(rl corev1.ResourceList, path func() *field.Path) field.E
 	return errs
 }
 
-// podNegativeRequests checks a pod's container, init container, pod-level
-// and overhead requests.
-func podNegativeRequests(pod *corev1.Pod, p func() *field.Path) field.ErrorList {
-	var errs field.ErrorList
+// hasLimits reports whether any of the pod's containers, init containers
+// or pod-level resources sets a limit.
+func hasLimits(pod *corev1.Pod) bool {
 	for i := range pod.Spec.Containers {
-		errs = append(errs, negativeQuantities(pod.Spec.Containers[i].Resources.Requests, func() *field.Path {
-			return p().Child("spec", "containers").Index(i).Child("resources", "requests")
-		})...)
+		if len(pod.Spec.Containers[i].Resources.Limits) > 0 {
+			return true
+		}
 	}
 	for i := range pod.Spec.InitContainers {
-		errs = append(errs, negativeQuantities(pod.Spec.InitContainers[i].Resources.Requests, func() *field.Path {
-			return p().Child("spec", "initContainers").Index(i).Child("resources", "requests")
-		})...)
+		if len(pod.Spec.InitContainers[i].Resources.Limits) > 0 {
+			return true
+		}
 	}
-	if pod.Spec.Resources != nil {
-		errs = append(errs, negativeQuantities(pod.Spec.Resources.Requests, func() *field.Path {
-			return p().Child("spec", "resources", "requests")
-		})...)
-	}
-	errs = append(errs, negativeQuantities(pod.Spec.Overhead, func() *field.Path { return p().Child("spec", "overhead") })...)
-	return errs
+	return pod.Spec.Resources != nil
 }
 
 // prefixErrors turns a field.ErrorList aggregate about one object into errors
@@ -773,25 +780,26 @@ func containsPort(set []HostPort, hp HostPort) bool {
 	return false
 }
 
-// Nodes returns the nodes in name order. The slice must not be modified.
-func (s *Snapshot) Nodes() []*NodeInfo { return s.nodes }
-
-// Node returns the named node.
-func (s *Snapshot) Node(name string) (*NodeInfo, bool) {
-	i, ok := s.byName[name]
-	if !ok {
-		return nil, false
-	}
-	return s.nodes[i], true
+// Input returns a copy of what the snapshot was built from (workloads,
+// PDBs): new slices of the same objects, which the caller may change
+// without changing the snapshot (see InputOf for schedkit's own reads).
+func (s *Snapshot) Input() *Input {
+	c := s.in
+	c.Nodes = slices.Clone(c.Nodes)
+	c.Pods = slices.Clone(c.Pods)
+	c.Namespaces = slices.Clone(c.Namespaces)
+	c.Services = slices.Clone(c.Services)
+	c.ReplicaSets = slices.Clone(c.ReplicaSets)
+	c.StatefulSets = slices.Clone(c.StatefulSets)
+	c.ReplicationControllers = slices.Clone(c.ReplicationControllers)
+	c.PDBs = slices.Clone(c.PDBs)
+	c.workloads = newWorkloadsCache(&c)
+	return &c
 }
 
-// NamespaceLabels returns a namespace's labels (with kubernetes.io/metadata.name),
-// or nil when the namespace is unknown. The map must not be modified.
-func (s *Snapshot) NamespaceLabels(ns string) map[string]string { return s.namespaces[ns] }
-
-// Input returns the objects the snapshot was built from (workloads, PDBs).
-// Its slices must not be modified.
-func (s *Snapshot) Input() *Input { return &s.in }
+// InputOf returns s's own Input, for schedkit's packages: it must not be
+// modified.
+func InputOf(s *Snapshot) *Input { return &s.in }
 
 // NumPods returns the number of bound pods in the snapshot (or view).
 func (s *Snapshot) NumPods() int {
@@ -800,25 +808,6 @@ func (s *Snapshot) NumPods() int {
 		n += len(ni.Pods)
 	}
 	return n
-}
-
-// Pod returns the bound pod of the given key (namespace/name) and its node.
-func (s *Snapshot) Pod(key string) (*PodInfo, *NodeInfo, bool) {
-	i, ok := s.recent.find(key)
-	if !ok {
-		i, ok = s.extraLoc[key]
-	}
-	if !ok {
-		i, ok = s.podLoc[key]
-	}
-	if !ok || i < 0 {
-		return nil, nil, false
-	}
-	ni := s.nodes[i]
-	if j, found := findPod(ni.Pods, key); found {
-		return ni.Pods[j], ni, true
-	}
-	return nil, nil, false
 }
 
 func findPod(pods []*PodInfo, key string) (int, bool) {
@@ -910,12 +899,16 @@ func PodHostPorts(pod *corev1.Pod) []HostPort {
 }
 
 // WithPod returns a view with pod bound to pod.Spec.NodeName. The receiver is
-// unchanged; unchanged nodes are shared. The error wraps ErrInvalidView or is
+// unchanged; unchanged nodes are shared. The error wraps ErrInvalidView
+// (also for quantities the API server refuses, PodResourceErrors) or is
 // NewPodInfo's.
 func (s *Snapshot) WithPod(pod *corev1.Pod) (*Snapshot, error) {
 	pi, err := newPodInfo(pod, s.in.WithoutPodLevelResize)
 	if err != nil {
 		return nil, err
+	}
+	if errs := PodResourceErrors(pod, nil); len(errs) > 0 {
+		return nil, fmt.Errorf("%w: pod %s: %w", ErrInvalidView, pi.Key, errs.ToAggregate())
 	}
 	return s.WithPodInfo(pi)
 }
@@ -931,7 +924,7 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: pod %s is bound to unknown node %q", ErrInvalidView, pi.Key, nodeName)
 	}
-	if _, _, dup := s.Pod(pi.Key); dup {
+	if _, _, dup := PodOf(s, pi.Key); dup {
 		return nil, fmt.Errorf("%w: pod %s is already bound", ErrInvalidView, pi.Key)
 	}
 	old := s.nodes[i]
@@ -1067,7 +1060,7 @@ func (s *Snapshot) reindex() {
 func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 	drop := map[int]map[string]bool{}
 	for _, k := range keys {
-		_, ni, ok := s.Pod(k)
+		_, ni, ok := PodOf(s, k)
 		if !ok {
 			continue
 		}
@@ -1111,7 +1104,7 @@ func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 		v.nodes[i].Order = append([]*PodInfo(nil), s.nodes[i].Order...)
 	}
 	for _, k := range keys {
-		if _, ni, ok := s.Pod(k); ok {
+		if _, ni, ok := PodOf(s, k); ok {
 			n := v.nodes[ni.Index]
 			n.Order = swapRemove(n.Order, k)
 		}

@@ -1,19 +1,29 @@
 // Package par runs a call's independent tasks on the calling goroutine and
-// on helper goroutines that stay awake for a moment between calls.
+// on helper goroutines, in one of two ways, neither of which leaves anything
+// running once it is done.
 //
-// The scheduling queue is a chain of short fork-joins: every pod's
-// PreFilter, filter pass and score pass take 20-100 us on 1000 nodes, and
-// the next pod cannot start before the previous one is bound. A goroutine
-// started per fork costs a wake-up of an idle core, which on small VMs
-// (100 us and more) exceeds the work it would take over; so a fork-join
-// there only pays if a helper is already running. Run therefore hands out
-// a call's tasks from an atomic range that the caller draws from too (from
-// the front; helpers from the back, so that a series of calls over the same
-// range gives each core the same part): a helper that is spinning (it keeps
-// looking for work for spinFor after its last task) picks its share within
-// a microsecond; a parked one is woken but never waited for, since the
-// caller claims whatever nobody has claimed yet. A call is never slower than
-// running its tasks in order by more than the claiming, and the results
-// cannot depend on who ran which task because tasks must not share the
-// memory they write.
+// Run starts its helpers for the one call: they and the caller claim the
+// tasks from a shared atomic range (the caller from the front, helpers from
+// the back), a helper exits as soon as no task is left to claim, and the
+// caller, once it finds none left, waits (blocked, not spinning) for the
+// tasks a helper is still running. A helper that starts after the caller
+// claimed everything exits at once without running anything. A call is
+// never slower than running its tasks in order by more than starting the
+// helpers, and no helper outlives the call by more than its exit.
+//
+// A Group is for a chain of short fork-joins, such as a scheduling queue,
+// where every pod's PreFilter, filter pass and score pass take 20-100 us on
+// 1000 nodes and the next pod cannot start before the previous one is
+// bound: a goroutine started per fork costs a wake-up of an idle core,
+// which on small VMs (100 us and more) exceeds the work it would take over.
+// A Group's helpers are started by its first Run and stay until Close: they
+// keep looking for work for spinFor after their last task (yielding their
+// processor at every look), then park until a Run wakes them; the caller
+// claims whatever nobody has claimed yet, so it never waits for a core to
+// wake up. The owner of a Group (a call that creates and closes it, or a
+// caller holding placement.Workers) decides how long it lives; Close
+// returns once every helper has exited.
+//
+// In both, the results cannot depend on who ran which task because tasks
+// must not share the memory they write.
 package par

@@ -103,3 +103,65 @@ func TestRunWakesParkedHelper(t *testing.T) {
 		require.True(t, helped, "no helper took the second task")
 	}
 }
+
+// A Group's Run calls every task once, from many callers and nested, and
+// Close leaves no helper behind; Run after Close still works.
+func TestGroupRunAndClose(t *testing.T) {
+	before := runtime.NumGoroutine()
+	g := NewGroup()
+	rapid.Check(t, func(t *rapid.T) {
+		par := rapid.IntRange(-1, 4).Draw(t, "par")
+		n := rapid.IntRange(0, 64).Draw(t, "n")
+		calls := make([]atomic.Int32, n)
+		g.Run(par, n, func(i int) { calls[i].Add(1) })
+		for i := range calls {
+			if c := calls[i].Load(); c != 1 {
+				t.Fatalf("task %d ran %d times", i, c)
+			}
+		}
+	})
+	var wg sync.WaitGroup
+	var total atomic.Int64
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				g.Run(2, 4, func(i int) { g.Run(2, 3, func(j int) { total.Add(1) }) })
+			}
+		}()
+	}
+	wg.Wait()
+	require.Equal(t, int64(4*100*4*3), total.Load())
+	g.Close()
+	g.Close()
+	requireNoGrowth(t, before)
+	ran := 0
+	g.Run(2, 3, func(int) {})
+	var nilGroup *Group
+	nilGroup.Run(1, 3, func(int) { ran++ })
+	nilGroup.Close()
+	require.Equal(t, 3, ran)
+}
+
+// Run's helpers are the call's own: once it returns, they have exited or
+// are about to, having found nothing left to claim.
+func TestRunLeavesNothingRunning(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for range 50 {
+		Run(4, 16, func(int) { time.Sleep(time.Microsecond) })
+	}
+	requireNoGrowth(t, before)
+}
+
+// requireNoGrowth waits up to a second for the goroutines to number at
+// most before (helpers that found nothing to claim exit just after their
+// call; goroutines of earlier tests may still be exiting too).
+func requireNoGrowth(t *testing.T, before int) {
+	deadline := time.Now().Add(time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
+	}
+	require.LessOrEqual(t, runtime.NumGoroutine(), before)
+}

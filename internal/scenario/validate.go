@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/selection"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -20,7 +21,8 @@ import (
 // and node selectors that labels.NewRequirement or the node affinity helper
 // (component-helpers scheduling/corev1/nodeaffinity) refuse, spread
 // constraints without a positive maxSkew or a topology key or with an
-// unknown inclusion policy, tolerations with an unsupported operator or
+// unknown inclusion policy or repeated, negative resource quantities
+// (cluster.PodResourceErrors), tolerations with an unsupported operator or
 // effect, and taints with an unknown effect. The API server validates much more; objects it would
 // have refused for other reasons are simulated as given.
 
@@ -80,13 +82,15 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 	for j, tol := range spec.Tolerations {
 		probs = append(probs, tolerationProblems(fmt.Sprintf("spec.tolerations[%d]", j), &tol)...)
 	}
+	for _, e := range cluster.PodResourceErrors(p, nil) {
+		probs = append(probs, problem{e.Field, e.ErrorBody()})
+	}
+	for _, e := range topology.ValidateSpreadConstraints(spec.TopologySpreadConstraints, spreadPath) {
+		probs = append(probs, problem{e.Field, e.ErrorBody()})
+	}
 	for c := range spec.TopologySpreadConstraints {
 		tsc := &spec.TopologySpreadConstraints[c]
-		fp := spreadPath.Index(c)
-		path := fp.String()
-		for _, e := range topology.ValidateSpreadConstraint(tsc, fp) {
-			probs = append(probs, problem{e.Field, e.ErrorBody()})
-		}
+		path := spreadPath.Index(c).String()
 		for _, pol := range []struct {
 			name  string
 			value *corev1.NodeInclusionPolicy

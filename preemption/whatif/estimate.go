@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/preemption"
 )
@@ -310,7 +311,7 @@ func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Node
 			return "", nil
 		}
 		for _, name := range names {
-			if ni, ok := cur.Node(name); ok && c.Fits(ni) {
+			if ni, ok := cluster.NodeOf(cur, name); ok && c.Fits(ni) {
 				return name, nil
 			}
 		}

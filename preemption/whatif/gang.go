@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1alpha2 "k8s.io/api/scheduling/v1alpha2"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/preemption"
 )
@@ -98,7 +99,7 @@ func Gang(snap *placement.Snapshot, group *schedulingv1alpha2.PodGroup, pods []*
 		return res, nil
 	}
 	bound := 0
-	for _, ni := range snap.Nodes() {
+	for _, ni := range cluster.NodesOf(snap) {
 		for _, pi := range ni.Pods {
 			if inGroup(pi.Pod, ns, group.Name) {
 				bound++

@@ -9,6 +9,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/preemption"
 )
@@ -108,18 +109,18 @@ func ScaleDown(snap *placement.Snapshot, candidates []string, opts ScaleDownOpti
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidQuestion)
 	}
 	if len(candidates) == 0 {
-		for _, ni := range snap.Nodes() {
+		for _, ni := range cluster.NodesOf(snap) {
 			candidates = append(candidates, ni.Name)
 		}
 	}
 	seen := map[string]bool{}
 	for _, name := range candidates {
-		if _, ok := snap.Node(name); !ok || seen[name] {
+		if _, ok := cluster.NodeOf(snap, name); !ok || seen[name] {
 			return nil, fmt.Errorf("%w: candidate node %q is unknown or repeated", ErrInvalidQuestion, name)
 		}
 		seen[name] = true
 	}
-	pdbs := snap.Input().PDBs
+	pdbs := cluster.InputOf(snap).PDBs
 	allowed := make([]int32, len(pdbs))
 	for i, b := range pdbs {
 		allowed[i] = b.Status.DisruptionsAllowed
@@ -142,7 +143,7 @@ func ScaleDown(snap *placement.Snapshot, candidates []string, opts ScaleDownOpti
 // the cluster without it and the budgets left.
 func tryRemove(cur *placement.Snapshot, name string, pdbs []*policyv1.PodDisruptionBudget, allowed []int32, opts ScaleDownOptions) (NodeRemoval, *placement.Snapshot, []int32) {
 	verdict := NodeRemoval{Node: name}
-	ni, _ := cur.Node(name)
+	ni, _ := cluster.NodeOf(cur, name)
 	left := slices.Clone(allowed)
 	var moving []*corev1.Pod
 	for _, pi := range ni.Order {

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/preemption"
 )
@@ -190,7 +191,7 @@ func Drain(snap *placement.Snapshot, nodes []string, opts Options) (*DrainResult
 		if name == "" || seen[name] {
 			continue
 		}
-		if _, ok := snap.Node(name); !ok {
+		if _, ok := cluster.NodeOf(snap, name); !ok {
 			return nil, fmt.Errorf("%w: node %q to drain is not in the snapshot", ErrInvalidQuestion, name)
 		}
 		seen[name] = true
@@ -200,7 +201,7 @@ func Drain(snap *placement.Snapshot, nodes []string, opts Options) (*DrainResult
 	var pods []*corev1.Pod
 	from := map[string]string{}
 	for _, name := range res.Drained {
-		ni, _ := snap.Node(name)
+		ni, _ := cluster.NodeOf(snap, name)
 		for _, pi := range ni.Order {
 			if stays(pi.Pod) {
 				res.Stayed = append(res.Stayed, pi.Key)
@@ -249,7 +250,7 @@ func Drain(snap *placement.Snapshot, nodes []string, opts Options) (*DrainResult
 func Cordon(snap *placement.Snapshot, nodes ...string) (*placement.Snapshot, error) {
 	cur := snap
 	for _, name := range nodes {
-		ni, ok := cur.Node(name)
+		ni, ok := cluster.NodeOf(cur, name)
 		if !ok {
 			return nil, fmt.Errorf("%w: node %q to cordon is not in the snapshot", ErrInvalidQuestion, name)
 		}
@@ -289,7 +290,7 @@ func Reschedule(snap *placement.Snapshot, nodes []string, pods []*corev1.Pod, op
 	for _, p := range pods {
 		inputPos[namespace(p)+"/"+p.Name] = -1
 	}
-	for i, p := range snap.Input().Pods {
+	for i, p := range cluster.InputOf(snap).Pods {
 		if p == nil {
 			continue
 		}
