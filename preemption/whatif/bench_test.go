@@ -16,6 +16,11 @@ import (
 // benchCluster is nodes nodes in 3 zones (8 cpu each) with podsPerNode
 // replicated pods of 10 apps bound to each.
 func benchCluster(b *testing.B, nodes, podsPerNode int) *placement.Snapshot {
+	return benchClusterT(b, nodes, podsPerNode)
+}
+
+// benchClusterT is benchCluster for any test.
+func benchClusterT(b testing.TB, nodes, podsPerNode int) *placement.Snapshot {
 	b.Helper()
 	var ns []*corev1.Node
 	var ps []*corev1.Pod
