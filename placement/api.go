@@ -49,7 +49,10 @@ type (
 // bound to an unknown node or in phase Succeeded/Failed are left out with a
 // warning. The input objects are not modified and must not be modified
 // while the snapshot is in use.
-func NewSnapshot(in SnapshotInput) (*Snapshot, []SnapshotWarning, error) { return cluster.New(in) }
+func NewSnapshot(in SnapshotInput) (*Snapshot, []SnapshotWarning, error) {
+	in.Pods = storedPods(in.Pods)
+	return cluster.New(in)
+}
 
 // PluginStatus is one plugin's verdict in JSON form.
 type PluginStatus struct {

@@ -211,6 +211,9 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 	if !opts.Version.Valid() {
 		return nil, fmt.Errorf("%w: Options.Version %d", ErrUnsupportedVersion, uint8(opts.Version))
 	}
+	// The scheduler only sees stored pods: an undefaulted one is answered
+	// as its stored copy (a stored pod is used as is, not copied).
+	pod = StoredPod(pod)
 	c := &Compiled{pod: pod, opts: opts, noTopology: noTopology}
 	var errs field.ErrorList
 

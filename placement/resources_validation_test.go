@@ -34,9 +34,11 @@ func TestNegativeAndExcessRequestsAreRefused(t *testing.T) {
 		{"negative cpu request", func(p *corev1.Pod) {
 			p.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU] = q("-1")
 		}, `spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0`},
+		// The API server defaults before it validates: the memory request
+		// defaulted from the negative limit is refused too.
 		{"negative limits, every one", func(p *corev1.Pod) {
 			p.Spec.Containers[0].Resources.Limits = corev1.ResourceList{corev1.ResourceMemory: q("-1Gi"), corev1.ResourceCPU: q("-500m")}
-		}, `[spec.containers[0].resources.limits[cpu]: Invalid value: "-500m": must be greater than or equal to 0, spec.containers[0].resources.limits[memory]: Invalid value: "-1Gi": must be greater than or equal to 0]`},
+		}, `[spec.containers[0].resources.limits[cpu]: Invalid value: "-500m": must be greater than or equal to 0, spec.containers[0].resources.limits[memory]: Invalid value: "-1Gi": must be greater than or equal to 0, spec.containers[0].resources.requests[memory]: Invalid value: "-1Gi": must be greater than or equal to 0]`},
 		{"init container", func(p *corev1.Pod) {
 			p.Spec.InitContainers = []corev1.Container{{Name: "i", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{"example.com/gpu": q("-2")}}}}
 		}, `spec.initContainers[0].resources.requests[example.com/gpu]: Invalid value: "-2": must be greater than or equal to 0`},

@@ -165,8 +165,11 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 		copies: make([]*corev1.Pod, len(order)), opts: opts}
 	opts.Placement.Workers.Run(opts.Placement.Parallelism, len(order), func(i int) {
 		q.keys[i] = podNamespace(order[i]) + "/" + order[i].Name
-		q.prepared[i] = placement.Prepare(order[i], opts.Placement)
-		q.copies[i] = order[i].DeepCopy()
+		// Bindings hold the pod as the API server stores it (what Prepare
+		// compiles too).
+		stored := placement.StoredPod(order[i])
+		q.prepared[i] = placement.Prepare(stored, opts.Placement)
+		q.copies[i] = stored.DeepCopy()
 	})
 	return q, nil
 }

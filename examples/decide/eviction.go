@@ -13,7 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/eviction"
-	"github.com/schedkit/schedkit/internal/scenario"
+	"github.com/schedkit/schedkit/internal/cluster"
 )
 
 // answerEviction answers the kinds of the eviction package: eviction,
@@ -51,13 +51,13 @@ func evDecode(raw json.RawMessage, v any) error {
 
 // evDefaultPod returns a copy of in as the API server stores it (the
 // upstream code answering the cases only ever sees stored pods): the
-// namespace defaulted to ns, then v1 defaulting (scenario.DefaultPod).
+// namespace defaulted to ns, then v1 defaulting (cluster.DefaultPod).
 func evDefaultPod(in *corev1.Pod, ns string) *corev1.Pod {
 	p := in.DeepCopy()
 	if p.Namespace == "" {
 		p.Namespace = ns
 	}
-	scenario.DefaultPod(p)
+	cluster.DefaultPod(p)
 	return p
 }
 

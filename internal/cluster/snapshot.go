@@ -903,6 +903,8 @@ func PodHostPorts(pod *corev1.Pod) []HostPort {
 // (also for quantities the API server refuses, PodResourceErrors) or is
 // NewPodInfo's.
 func (s *Snapshot) WithPod(pod *corev1.Pod) (*Snapshot, error) {
+	// An undefaulted pod is bound as the API server would store it.
+	pod = StoredPod(pod)
 	pi, err := newPodInfo(pod, s.in.WithoutPodLevelResize)
 	if err != nil {
 		return nil, err

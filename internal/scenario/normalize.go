@@ -9,6 +9,8 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/schedkit/schedkit/internal/cluster"
 )
 
 // DefaultStartTime is the status.startTime of a bound pod that has neither a
@@ -77,7 +79,7 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 		if !uniqueName("nodes", i, node.Name, nodeNames) {
 			continue
 		}
-		defaultNode(node)
+		cluster.DefaultNode(node)
 		errs = append(errs, validateNode(i, node)...)
 	}
 
@@ -87,7 +89,7 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 		if !uniqueName("namespaces", i, ns.Name, nsNames) {
 			continue
 		}
-		defaultNamespace(ns)
+		cluster.DefaultNamespace(ns)
 	}
 
 	pcNames := map[string]int{}
@@ -127,7 +129,7 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 		if p.UID == "" {
 			p.UID = types.UID("uid-" + p.Namespace + "-" + p.Name)
 		}
-		DefaultPod(p)
+		cluster.DefaultPod(p)
 		mutatePodAffinity(p)
 		mutateTopologySpreadConstraints(p)
 		if w := prio.resolve(p); w != "" {
@@ -180,7 +182,7 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 		if rs.Namespace == "" {
 			rs.Namespace = metav1.NamespaceDefault
 		}
-		defaultPodSpec(&rs.Spec.Template.Spec)
+		cluster.DefaultPodSpec(&rs.Spec.Template.Spec)
 		errs = append(errs, validateLabelSelector("replicaSets", i, rs.Namespace+"/"+rs.Name, "spec.selector", rs.Spec.Selector)...)
 	}
 	for i := range n.StatefulSets {
@@ -188,7 +190,7 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 		if ss.Namespace == "" {
 			ss.Namespace = metav1.NamespaceDefault
 		}
-		defaultPodSpec(&ss.Spec.Template.Spec)
+		cluster.DefaultPodSpec(&ss.Spec.Template.Spec)
 		errs = append(errs, validateLabelSelector("statefulSets", i, ss.Namespace+"/"+ss.Name, "spec.selector", ss.Spec.Selector)...)
 	}
 	for i := range n.ReplicationControllers {
@@ -196,9 +198,9 @@ func normalizeInPlace(n *Scenario) (*Scenario, []string, error) {
 		if rc.Namespace == "" {
 			rc.Namespace = metav1.NamespaceDefault
 		}
-		defaultReplicationController(rc)
+		cluster.DefaultReplicationController(rc)
 		if rc.Spec.Template != nil {
-			defaultPodSpec(&rc.Spec.Template.Spec)
+			cluster.DefaultPodSpec(&rc.Spec.Template.Spec)
 		}
 	}
 

@@ -1,18 +1,17 @@
-package scenario
+package cluster
 
 import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-
-	"github.com/schedkit/schedkit/internal/cluster"
 )
 
 // The functions below reimplement the part of kube-apiserver's v1 defaulting
 // (k8s.io/kubernetes/pkg/apis/core/v1, defaults.go and
 // zz_generated.defaults.go, v1.36) that can change a scheduling decision or
 // that a reader of the normalized objects expects to see. They modify their
-// argument, which is always a copy owned by Normalize.
+// argument, which is always a copy its caller owns (scenario.Normalize,
+// StoredPod).
 
 // DefaultPod mirrors SetObjectDefaults_Pod: SetDefaults_Pod, SetDefaults_PodSpec,
 // the container defaults and SetDefaults_ResourceList, in that order (the
@@ -37,7 +36,7 @@ func DefaultPod(p *corev1.Pod) {
 		defaultHostNetworkPorts(p.Spec.InitContainers)
 	}
 
-	defaultPodSpec(&p.Spec)
+	DefaultPodSpec(&p.Spec)
 	// Status resources (read by the scheduler for bound pods when in-place
 	// resize is in progress) are rounded too.
 	for _, statuses := range [][]corev1.ContainerStatus{p.Status.InitContainerStatuses, p.Status.ContainerStatuses, p.Status.EphemeralContainerStatuses} {
@@ -56,11 +55,11 @@ func DefaultPod(p *corev1.Pod) {
 	}
 }
 
-// defaultPodSpec mirrors the pod spec part of the generated defaults, which
+// DefaultPodSpec mirrors the pod spec part of the generated defaults, which
 // pod templates (of ReplicaSets, StatefulSets, ReplicationControllers) get
 // too: SetDefaults_PodSpec, the container defaults and the rounding of
 // quantities.
-func defaultPodSpec(spec *corev1.PodSpec) {
+func DefaultPodSpec(spec *corev1.PodSpec) {
 	if spec.DNSPolicy == "" {
 		spec.DNSPolicy = corev1.DNSClusterFirst
 	}
@@ -175,9 +174,9 @@ func roundUpToMilli(list corev1.ResourceList) {
 	}
 }
 
-// defaultNode mirrors SetObjectDefaults_Node: allocatable is capacity when
+// DefaultNode mirrors SetObjectDefaults_Node: allocatable is capacity when
 // absent (nil, not merely empty), then both are rounded.
-func defaultNode(n *corev1.Node) {
+func DefaultNode(n *corev1.Node) {
 	if n.Status.Allocatable == nil && n.Status.Capacity != nil {
 		n.Status.Allocatable = make(corev1.ResourceList, len(n.Status.Capacity))
 		for name, q := range n.Status.Capacity {
@@ -188,8 +187,8 @@ func defaultNode(n *corev1.Node) {
 	roundUpToMilli(n.Status.Allocatable)
 }
 
-// defaultNamespace mirrors SetObjectDefaults_Namespace.
-func defaultNamespace(ns *corev1.Namespace) {
+// DefaultNamespace mirrors SetObjectDefaults_Namespace.
+func DefaultNamespace(ns *corev1.Namespace) {
 	if ns.Name != "" {
 		if ns.Labels == nil {
 			ns.Labels = map[string]string{}
@@ -201,10 +200,10 @@ func defaultNamespace(ns *corev1.Namespace) {
 	}
 }
 
-// defaultReplicationController mirrors SetDefaults_ReplicationController:
+// DefaultReplicationController mirrors SetDefaults_ReplicationController:
 // the selector (which PodTopologySpread's default constraints read) and the
 // labels default to the template's labels.
-func defaultReplicationController(rc *corev1.ReplicationController) {
+func DefaultReplicationController(rc *corev1.ReplicationController) {
 	if rc.Spec.Replicas == nil { // declarative default (+default=1)
 		one := int32(1)
 		rc.Spec.Replicas = &one
@@ -230,10 +229,6 @@ func copyLabels(in map[string]string) map[string]string {
 
 // Pod-level resources (KEP-2837), defaults.go defaultHugePagePodLimits and
 // defaultPodRequests.
-
-func isSupportedPodLevelResource(name corev1.ResourceName) bool {
-	return name == corev1.ResourceCPU || name == corev1.ResourceMemory || isHugePages(name)
-}
 
 func isHugePages(name corev1.ResourceName) bool {
 	return strings.HasPrefix(string(name), corev1.ResourceHugePagesPrefix)
@@ -308,7 +303,7 @@ func defaultPodRequests(p *corev1.Pod) {
 func aggregateContainers(p *corev1.Pod, of func(*corev1.Container) corev1.ResourceList) corev1.ResourceList {
 	total := corev1.ResourceList{}
 	for i := range p.Spec.Containers {
-		cluster.AddResources(total, of(&p.Spec.Containers[i]))
+		AddResources(total, of(&p.Spec.Containers[i]))
 	}
 	sidecars := corev1.ResourceList{}
 	initMax := corev1.ResourceList{}
@@ -316,16 +311,16 @@ func aggregateContainers(p *corev1.Pod, of func(*corev1.Container) corev1.Resour
 		c := &p.Spec.InitContainers[i]
 		var use corev1.ResourceList
 		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
-			cluster.AddResources(total, of(c))
-			cluster.AddResources(sidecars, of(c))
+			AddResources(total, of(c))
+			AddResources(sidecars, of(c))
 			use = sidecars
 		} else {
 			use = corev1.ResourceList{}
-			cluster.AddResources(use, of(c))
-			cluster.AddResources(use, sidecars)
+			AddResources(use, of(c))
+			AddResources(use, sidecars)
 		}
-		cluster.MaxResources(initMax, use)
+		MaxResources(initMax, use)
 	}
-	cluster.MaxResources(total, initMax)
+	MaxResources(total, initMax)
 	return total
 }
