@@ -184,6 +184,9 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 	if !opts.Version.Valid() {
 		return nil, fmt.Errorf("%w: Options.Version %d", ErrUnsupportedVersion, uint8(opts.Version))
 	}
+	if err := opts.checkPlugins(); err != nil {
+		return nil, err
+	}
 	c := &Compiled{pod: pod, opts: opts, noTopology: noTopology}
 	var errs field.ErrorList
 
@@ -196,7 +199,7 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 	c.pi = pi
 
 	// SchedulingGates (PreEnqueue).
-	if len(pod.Spec.SchedulingGates) > 0 {
+	if len(pod.Spec.SchedulingGates) > 0 && opts.runsPreEnqueue(sched.SchedulingGates) {
 		names := make([]string, len(pod.Spec.SchedulingGates))
 		for i, g := range pod.Spec.SchedulingGates {
 			names[i] = g.Name
@@ -394,6 +397,9 @@ func (c *Compiled) runPreFilter() error {
 	noRequired := na == nil || na.RequiredDuringSchedulingIgnoredDuringExecution == nil
 	if noRequired && c.added == nil && pod.Spec.NodeSelector == nil {
 		c.skip[fNodeAffinity] = true
+	} else if !c.opts.runsPreFilter(sched.NodeAffinity) {
+		// No PreFilter: no node restriction; the Filter computes the
+		// required selector itself (nodeaffinity Filter's fallback).
 	} else if !noRequired && len(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms) > 0 {
 		names, restricted := nodeNamesOf(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms)
 		if restricted && names.Len() == 0 {
@@ -420,8 +426,13 @@ func (c *Compiled) runPreFilter() error {
 	if len(c.features) == 0 {
 		c.skip[fNodeDeclaredFeatures] = true
 	}
+	for i := range numFilters {
+		if !c.opts.runsFilter(i) {
+			c.skip[i] = true
+		}
+	}
 	c.active = c.active[:0:0]
-	for i := 0; i < numFilters; i++ {
+	for _, i := range c.filterOrder() {
 		if c.skip[i] || (i == fNodeName && c.pod.Spec.NodeName == "") {
 			continue
 		}
@@ -429,6 +440,31 @@ func (c *Compiled) runPreFilter() error {
 	}
 	return nil
 }
+
+// filterOrder is the profile's Filter plugins as positions, in the order
+// they run.
+func (c *Compiled) filterOrder() []int {
+	if c.opts.Plugins == nil {
+		return defaultFilterOrder
+	}
+	out := make([]int, 0, numFilters)
+	for _, n := range c.opts.Plugins.Filter {
+		for i, fn := range filterNames {
+			if fn == n {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+var defaultFilterOrder = func() []int {
+	o := make([]int, numFilters)
+	for i := range o {
+		o[i] = i
+	}
+	return o
+}()
 
 // compileTopology is the PreFilter of PodTopologySpread and InterPodAffinity.
 // The two states are independent reads of the snapshot: with

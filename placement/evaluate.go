@@ -327,9 +327,10 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 	return r
 }
 
-// includesFilter reports whether the version's profile has the filter.
+// includesFilter reports whether the profile (its version and
+// Options.Plugins) has the filter.
 func (c *Compiled) includesFilter(p int) bool {
-	return p != fNodeDeclaredFeatures || c.opts.Version.RunsNodeDeclaredFeatures()
+	return (p != fNodeDeclaredFeatures || c.opts.Version.RunsNodeDeclaredFeatures()) && c.opts.runsFilter(p)
 }
 
 func toPluginStatus(s sched.Status) PluginStatus {

@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -53,6 +54,7 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/scenario"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/schedconfig"
 	"github.com/schedkit/schedkit/preemption"
 )
 
@@ -64,6 +66,9 @@ type config struct {
 	pretty  bool
 	timing  bool
 	version placement.Version
+	// configPath is -config: a KubeSchedulerConfiguration whose profile
+	// replaces the default one ("" for none).
+	configPath string
 	// cpuprofile, when set, receives a CPU profile of the evaluation
 	// window (the span -timing measures).
 	cpuprofile string
@@ -77,6 +82,8 @@ type input struct {
 	pending  []*corev1.Pod // the scenario's pending pods, in input order
 	warnings []string
 	opts     placement.Options
+	// profile is -config's profile (nil without -config).
+	profile *profileMeta
 	// queue is the schedule mode's prepared pending pods (prepareQueue).
 	queue    *preemption.Queue
 	queueErr error
@@ -138,6 +145,7 @@ func runScheduleMode(in *input) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
+	out.Meta.Profile = in.profile
 	return &output{doc: out, text: func(w io.Writer) error { return writeScheduleText(w, out) }}, nil
 }
 
@@ -156,6 +164,7 @@ func main() {
 	flag.BoolVar(&cfg.pretty, "pretty", false, "indent the JSON output")
 	flag.BoolVar(&cfg.timing, "timing", false, `print "timing: evaluation S.SSSs (snapshot S.SSSs, MODE S.SSSs)" to stderr`)
 	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of the evaluation (snapshot and decisions) to this file")
+	flag.StringVar(&cfg.configPath, "config", "", "a kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration (YAML or JSON) whose single profile replaces the default one")
 	flag.StringVar(&version, "kubernetes-version", "1.36", "scheduler rules of this Kubernetes release: 1.36, 1.35 or 1.34")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -221,9 +230,22 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var prof *schedconfig.Profile
+	if cfg.configPath != "" {
+		cdata, err := os.ReadFile(cfg.configPath)
+		if err != nil {
+			return err
+		}
+		if prof, err = schedconfig.Read(cdata); err != nil {
+			return fmt.Errorf("-config %s: %w", cfg.configPath, err)
+		}
+	}
 	in, err := prepare(data, cfg)
 	if err != nil {
 		return inputError(cfg.in, err)
+	}
+	if prof != nil {
+		applyProfile(in, prof, filepath.Base(cfg.configPath))
 	}
 
 	// Decoding leaves a large heap of garbage; collect it here, as part of
@@ -286,6 +308,38 @@ func prepare(data []byte, cfg config) (*input, error) {
 		in.pending = append(in.pending, &norm.Pending[i])
 	}
 	return in, nil
+}
+
+// profileMeta is meta.profile: the configured profile as schedkit runs it.
+type profileMeta struct {
+	Config        string                          `json:"config"`
+	SchedulerName string                          `json:"schedulerName"`
+	Plugins       map[string][]schedconfig.Plugin `json:"plugins"`
+}
+
+// applyProfile makes -config's profile the options of every decision and
+// leaves out the pending pods whose spec.schedulerName names another
+// profile, each with a warning: kube-scheduler running only this profile
+// never looks at them, so they stay pending.
+func applyProfile(in *input, prof *schedconfig.Profile, base string) {
+	opts := prof.Options
+	opts.Version, opts.Parallelism = in.opts.Version, in.opts.Parallelism
+	in.opts = opts
+	meta := &profileMeta{Config: base, SchedulerName: prof.SchedulerName, Plugins: map[string][]schedconfig.Plugin{}}
+	for _, ep := range prof.Points {
+		meta.Plugins[ep.Name] = ep.Plugins
+	}
+	in.profile = meta
+	kept := in.pending[:0:0]
+	for _, p := range in.pending {
+		if prof.Handles(p) {
+			kept = append(kept, p)
+			continue
+		}
+		in.warnings = append(in.warnings, fmt.Sprintf("pod %s/%s: spec.schedulerName %q is not the configured profile %q: left pending (kube-scheduler ignores it)",
+			p.Namespace, p.Name, p.Spec.SchedulerName, prof.SchedulerName))
+	}
+	in.pending = kept
 }
 
 // buildSnapshot indexes the normalized cluster and appends the snapshot's

@@ -25,10 +25,11 @@ type scheduleOutput struct {
 }
 
 type scheduleMeta struct {
-	Mode              string   `json:"mode"`
-	KubernetesVersion string   `json:"kubernetesVersion"`
-	TieBreak          string   `json:"tieBreak"`
-	Warnings          []string `json:"warnings"`
+	Mode              string       `json:"mode"`
+	KubernetesVersion string       `json:"kubernetesVersion"`
+	Profile           *profileMeta `json:"profile,omitempty"`
+	TieBreak          string       `json:"tieBreak"`
+	Warnings          []string     `json:"warnings"`
 }
 
 type scheduleFinal struct {
