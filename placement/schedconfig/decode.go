@@ -81,9 +81,9 @@ func decode(data []byte) (*kubeSchedulerConfiguration, map[int]runtime.Object, e
 	if obj != cfg {
 		return nil, nil, fmt.Errorf("%w: couldn't decode as KubeSchedulerConfiguration", ErrDecode)
 	}
-	strictErrs := []error{}
-	if err != nil {
-		strictErrs = append(strictErrs, err)
+	var strictErrs []error
+	if se, ok := runtime.AsStrictDecodingError(err); ok {
+		strictErrs = append(strictErrs, se.Errors()...)
 	}
 	args := map[int]runtime.Object{}
 	for i := range cfg.Profiles {
