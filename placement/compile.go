@@ -58,6 +58,7 @@ type Compiled struct {
 	preFilter    sched.Status // aggregated (Success, a rejection or Error)
 	preFilterErr error
 	skip         [numFilters]bool
+	noState      [numFilters]bool // Filter runs without its PreFilter's state: an Error (see Plugins)
 	active       []int8           // filters to run, in order: not skipped, not trivially passing
 	restricted   bool             // a PreFilterResult restricts the nodes
 	nodeNames    sets.Set[string] // the restriction
@@ -426,9 +427,17 @@ func (c *Compiled) runPreFilter() error {
 	if len(c.features) == 0 {
 		c.skip[fNodeDeclaredFeatures] = true
 	}
+	// A Filter whose PreFilter is not in the profile finds no state and
+	// fails with an Error on every node it is reached on (each plugin's
+	// getPreFilterState); its PreFilter never returned Skip.
+	for _, i := range []int{fNodePorts, fNodeResourcesFit, fPodTopologySpread, fInterPodAffinity, fNodeDeclaredFeatures} {
+		if !c.opts.runsPreFilter(filterNames[i]) && (i != fNodeDeclaredFeatures || c.opts.Version.RunsNodeDeclaredFeatures()) {
+			c.skip[i], c.noState[i] = false, true
+		}
+	}
 	for i := range numFilters {
 		if !c.opts.runsFilter(i) {
-			c.skip[i] = true
+			c.skip[i], c.noState[i] = true, false
 		}
 	}
 	c.active = c.active[:0:0]

@@ -114,11 +114,12 @@ var ErrInvalidOptions = errors.New("placement: invalid options")
 //     listed or not).
 //   - PreFilter: without NodeAffinity, the pod's matchFields metadata.name
 //     terms do not restrict the nodes (NodeAffinity's Filter computes its
-//     selector itself, as upstream's falls back to). NodePorts,
-//     NodeResourcesFit, PodTopologySpread, InterPodAffinity and
-//     NodeDeclaredFeatures must be listed when their Filter is: upstream's
-//     Filter then fails every cycle with an Error reading its PreFilter
-//     state, which schedkit refuses to model.
+//     selector itself, as upstream's falls back to). The Filter of
+//     NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity or
+//     NodeDeclaredFeatures without its PreFilter finds no state: it fails
+//     with an Error on every node it is reached on ("reading
+//     "PreFilterNodePorts" from cycleState: not found"), which fails the
+//     scheduling cycle, as upstream's does.
 //   - Filter: the plugins run, in this order (the first rejection is a
 //     node's status); an absent plugin accepts every node and is left out
 //     of the per-plugin verdicts. A plugin whose PreFilter still runs still
@@ -203,11 +204,6 @@ func (o *Options) checkPlugins() error {
 	known("Filter", pl.Filter, def.Filter...)
 	known("PreScore", pl.PreScore, def.PreScore...)
 	known("PostFilter", pl.PostFilter, def.PostFilter...)
-	for _, n := range []string{sched.NodePorts, sched.NodeResourcesFit, sched.PodTopologySpread, sched.InterPodAffinity, sched.NodeDeclaredFeatures} {
-		if slices.Contains(pl.Filter, n) && !slices.Contains(pl.PreFilter, n) {
-			problems = append(problems, fmt.Sprintf("%s runs at Filter but not at PreFilter (upstream's Filter then fails every scheduling cycle with an Error, which is not modelled)", n))
-		}
-	}
 	for _, n := range []string{sched.TaintToleration, sched.PodTopologySpread, sched.InterPodAffinity} {
 		if o.weight(n) != 0 && !slices.Contains(pl.PreScore, n) {
 			problems = append(problems, fmt.Sprintf("%s runs at Score but not at PreScore (upstream's Score then fails every scheduling cycle with an Error, which is not modelled)", n))

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 )
 
@@ -70,16 +69,13 @@ func newScheme() *runtime.Scheme {
 // DecodeNestedObjects does). The args of plugins without a registered args
 // kind stay raw.
 func decode(data []byte) (*kubeSchedulerConfiguration, map[int]runtime.Object, error) {
-	cfg := &kubeSchedulerConfiguration{}
-	obj, gvk, err := decoder.Decode(data, nil, cfg)
+	obj, gvk, err := decoder.Decode(data, nil, nil)
 	if err != nil && !runtime.IsStrictDecodingError(err) {
 		return nil, nil, fmt.Errorf("%w: %w", ErrDecode, err)
 	}
-	if gvk != nil && *gvk != GroupVersion.WithKind("KubeSchedulerConfiguration") {
+	cfg, ok := obj.(*kubeSchedulerConfiguration)
+	if !ok {
 		return nil, nil, fmt.Errorf("%w: couldn't decode as KubeSchedulerConfiguration, got %s", ErrDecode, gvk)
-	}
-	if obj != cfg {
-		return nil, nil, fmt.Errorf("%w: couldn't decode as KubeSchedulerConfiguration", ErrDecode)
 	}
 	var strictErrs []error
 	if se, ok := runtime.AsStrictDecodingError(err); ok {
@@ -96,11 +92,14 @@ func decode(data []byte) (*kubeSchedulerConfiguration, map[int]runtime.Object, e
 			gvk := GroupVersion.WithKind(pc.Name + "Args")
 			_, _, aerr := decoder.Decode(pc.Args.Raw, &gvk, a)
 			if aerr != nil {
-				wrapped := fmt.Errorf("decoding .profiles[%d].pluginConfig[%d]: %w", i, j, aerr)
+				// PluginConfig.decodeNestedObjects and
+				// KubeSchedulerConfiguration.DecodeNestedObjects.
+				argsErr := fmt.Errorf("decoding args for plugin %s: %w", pc.Name, aerr)
 				if !runtime.IsStrictDecodingError(aerr) {
-					return nil, nil, fmt.Errorf("%w: %w", ErrDecode, wrapped)
+					return nil, nil, fmt.Errorf("%w: decoding .profiles[%d].pluginConfig[%d]: %w", ErrDecode, i, j, argsErr)
 				}
-				strictErrs = append(strictErrs, wrapped)
+				strictErrs = append(strictErrs, fmt.Errorf("decoding .profiles[%d].pluginConfig[%d]: %w", i, j,
+					runtime.NewStrictDecodingError([]error{argsErr})))
 			}
 			if got := a.GetObjectKind().GroupVersionKind(); !got.Empty() && got != gvk {
 				return nil, nil, fmt.Errorf("%w: decoding .profiles[%d].pluginConfig[%d]: args of kind %s, want %s", ErrDecode, i, j, got.Kind, gvk.Kind)
@@ -117,5 +116,3 @@ func decode(data []byte) (*kubeSchedulerConfiguration, map[int]runtime.Object, e
 // ErrDecode is wrapped by Read's errors for bytes that are not a strictly
 // valid kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration.
 var ErrDecode = errors.New("schedconfig: cannot decode")
-
-var _ = schema.GroupVersionKind{}
