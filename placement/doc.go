@@ -75,7 +75,14 @@
 //     name, host ports and NoExecute taints, but not NoSchedule taints or
 //     spec.unschedulable.
 //
-// Options' zero value is the default profile; Options.Version selects the
+// Options' zero value is the default profile. A custom profile sets the
+// plugin args (ScoringStrategy, BalancedResources, IgnoredResources,
+// AddedAffinity, HardPodAffinityWeight, DefaultSpreadConstraints, ...),
+// the score weights (ScoreWeights; 0 leaves a plugin out of Score) and the
+// plugins of the other extension points (Plugins: filter order, a plugin
+// disabled at one extension point only, no PreFilter state, no SchedulingGates,
+// no DefaultPreemption); package placement/schedconfig reads all of it from
+// a KubeSchedulerConfiguration file as kube-scheduler does. Options.Version selects the
 // v1.35 or v1.34 rules (see Version). Those releases count a bound pod's
 // pod-level requests by another rule, which the snapshot applies when it is
 // built: build it with SnapshotInput.WithoutPodLevelResize =

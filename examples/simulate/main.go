@@ -18,7 +18,19 @@
 // or text, a readable report), -pretty (indent the JSON), -timing,
 // -cpuprofile (a CPU profile of the span -timing measures) and
 // -kubernetes-version (1.36, the default, 1.35 or 1.34: that release's
-// scheduler rules).
+// scheduler rules) and -config.
+//
+// -config FILE runs the single profile of a kubescheduler.config.k8s.io/v1
+// KubeSchedulerConfiguration (YAML or JSON) instead of the default one, in
+// every mode, as kube-scheduler v1.36.3's --config would
+// (placement/schedconfig: strict decoding, v1 defaulting with the plugin
+// lists merged into the default set, upstream's validation, errors with
+// their field paths; percentageOfNodesToScore must be unset, 0 or 100).
+// It combines with -kubernetes-version. Pending pods whose
+// spec.schedulerName names another profile are left pending with a
+// warning, as kube-scheduler running only this profile ignores them. The
+// output's meta.profile records the file, the profile's name and its
+// plugins per extension point.
 //
 // The input (JSON or YAML) is decoded and normalized as the API server would
 // have stored it (internal/scenario); malformed input gives exit status 1
