@@ -78,7 +78,8 @@ func genNode(t *rapid.T, i int) *corev1.Node {
 			corev1.ResourceMemory: resource.MustParse("8Gi"), corev1.ResourcePods: resource.MustParse("10")}}}
 	if rapid.IntRange(0, 3).Draw(t, "tainted") == 0 {
 		n.Spec.Taints = []corev1.Taint{{Key: rapid.SampledFrom(taintK).Draw(t, "taint"),
-			Effect: rapid.SampledFrom([]corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule}).Draw(t, "effect")}}}
+			Effect: rapid.SampledFrom([]corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule}).Draw(t, "effect")}}
+	}
 	n.Spec.Unschedulable = rapid.IntRange(0, 9).Draw(t, "unsched") == 0
 	if rapid.Bool().Draw(t, "image") {
 		n.Status.Images = []corev1.ContainerImage{{Names: []string{"app:1"}, SizeBytes: 300 << 20}}
