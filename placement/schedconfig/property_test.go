@@ -143,13 +143,17 @@ func TestDefaultProfileWrittenOut(t *testing.T) {
 			for i := range rapid.IntRange(1, 4).Draw(t, "pending") {
 				pending = append(pending, genPod(t, fmt.Sprintf("p%d", i)))
 			}
-			snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: nodes, Pods: bound})
+			// The profile combines with every release's rules.
+			v := rapid.SampledFrom(placement.Versions()).Draw(t, "version")
+			snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: nodes, Pods: bound,
+				WithoutPodLevelResize: !v.UsesPodLevelResizeStatus()})
 			require.NoError(t, err)
-			want, err := placement.Evaluate(snap, pending[0], placement.Options{})
+			want, err := placement.Evaluate(snap, pending[0], placement.Options{Version: v})
 			require.NoError(t, err)
-			wantQ, err := preemption.ScheduleQueue(snap, pending, preemption.QueueOptions{})
+			wantQ, err := preemption.ScheduleQueue(snap, pending, preemption.QueueOptions{Placement: placement.Options{Version: v}})
 			require.NoError(t, err)
 			for _, opts := range profiles {
+				opts.Version = v
 				got, err := placement.Evaluate(snap, pending[0], opts)
 				require.NoError(t, err)
 				require.Equal(t, want, got)
