@@ -329,6 +329,14 @@ type profileMeta struct {
 	Plugins       map[string][]schedconfig.Plugin `json:"plugins"`
 }
 
+// describe names the profile for the text reports.
+func (p *profileMeta) describe() string {
+	if p == nil {
+		return "default profile"
+	}
+	return fmt.Sprintf("profile %q of %s", p.SchedulerName, p.Config)
+}
+
 // applyProfile makes -config's profile the options of every decision and
 // leaves out the pending pods whose spec.schedulerName names another
 // profile, each with a warning: kube-scheduler running only this profile

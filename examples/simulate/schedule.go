@@ -201,8 +201,12 @@ func convertResult(r *preemption.PodOutcome) scheduleResult {
 // other dry-run nodes could not help.
 func writeScheduleText(w io.Writer, out *scheduleOutput) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "schedule: %d pending pod(s) in queue order, Kubernetes v%s default profile with DefaultPreemption\n",
-		len(out.QueueOrder), strings.TrimPrefix(out.Meta.KubernetesVersion, "v"))
+	preemption := "with DefaultPreemption"
+	if p := out.Meta.Profile; p != nil && len(p.Plugins["postFilter"]) == 0 {
+		preemption = "without preemption"
+	}
+	fmt.Fprintf(&b, "schedule: %d pending pod(s) in queue order, Kubernetes v%s %s %s\n",
+		len(out.QueueOrder), strings.TrimPrefix(out.Meta.KubernetesVersion, "v"), out.Meta.Profile.describe(), preemption)
 	for _, wn := range out.Meta.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", wn)
 	}
