@@ -85,24 +85,28 @@ func decode(data []byte) (*kubeSchedulerConfiguration, map[int]runtime.Object, e
 	for i := range cfg.Profiles {
 		for j := range cfg.Profiles[i].PluginConfig {
 			pc := &cfg.Profiles[i].PluginConfig[j]
-			a := newArgs(pc.Name)
-			if a == nil || pc.Args.Raw == nil {
+			if newArgs(pc.Name) == nil || pc.Args.Raw == nil {
 				continue
 			}
 			gvk := GroupVersion.WithKind(pc.Name + "Args")
-			_, _, aerr := decoder.Decode(pc.Args.Raw, &gvk, a)
+			a, parsed, aerr := decoder.Decode(pc.Args.Raw, &gvk, nil)
 			if aerr != nil {
 				// PluginConfig.decodeNestedObjects and
 				// KubeSchedulerConfiguration.DecodeNestedObjects.
 				argsErr := fmt.Errorf("decoding args for plugin %s: %w", pc.Name, aerr)
-				if !runtime.IsStrictDecodingError(aerr) {
+				if a == nil || !runtime.IsStrictDecodingError(aerr) {
 					return nil, nil, fmt.Errorf("%w: decoding .profiles[%d].pluginConfig[%d]: %w", ErrDecode, i, j, argsErr)
 				}
 				strictErrs = append(strictErrs, fmt.Errorf("decoding .profiles[%d].pluginConfig[%d]: %w", i, j,
 					runtime.NewStrictDecodingError([]error{argsErr})))
 			}
-			if got := a.GetObjectKind().GroupVersionKind(); !got.Empty() && got != gvk {
-				return nil, nil, fmt.Errorf("%w: decoding .profiles[%d].pluginConfig[%d]: args of kind %s, want %s", ErrDecode, i, j, got.Kind, gvk.Kind)
+			if parsed == nil || parsed.GroupKind() != gvk.GroupKind() {
+				got := ""
+				if parsed != nil {
+					got = parsed.GroupKind().String()
+				}
+				return nil, nil, fmt.Errorf("%w: decoding .profiles[%d].pluginConfig[%d]: args for plugin %s were not of type %s, got %s",
+					ErrDecode, i, j, pc.Name, gvk.GroupKind(), got)
 			}
 			args[i<<16|j] = a
 		}

@@ -155,9 +155,16 @@ func setDefaults(cfg *kubeSchedulerConfiguration, args map[int]runtime.Object) {
 		existing := map[string]bool{}
 		for j := range prof.PluginConfig {
 			existing[prof.PluginConfig[j].Name] = true
-			if a, ok := args[i<<16|j]; ok {
-				defaultArgs(a)
+			a, ok := args[i<<16|j]
+			if !ok {
+				// An entry without args gets the default ones, as
+				// upstream's decoding of an empty RawExtension does.
+				if a = newArgs(prof.PluginConfig[j].Name); a == nil {
+					continue
+				}
+				args[i<<16|j] = a
 			}
+			defaultArgs(a)
 		}
 		for _, name := range pluginsNames(prof.Plugins) {
 			if existing[name] {

@@ -198,6 +198,8 @@ func TestReadErrors(t *testing.T) {
 			want: `decoding .profiles[0].pluginConfig[0]: strict decoding error: decoding args for plugin InterPodAffinity: strict decoding error: unknown field "bogus"`},
 		{name: "duplicate field", body: "parallelism: 1\nparallelism: 2\n", is: schedconfig.ErrDecode, want: `"parallelism" already set in map`},
 		{name: "missing apiVersion", body: "!kind: KubeSchedulerConfiguration\n", is: schedconfig.ErrDecode, want: "Object 'apiVersion' is missing"},
+		{name: "args of another kind", body: "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args: {apiVersion: kubescheduler.config.k8s.io/v1, kind: InterPodAffinityArgs}\n", is: schedconfig.ErrDecode,
+			want: "decoding .profiles[0].pluginConfig[0]: args for plugin NodeResourcesFit were not of type NodeResourcesFitArgs.kubescheduler.config.k8s.io, got InterPodAffinityArgs.kubescheduler.config.k8s.io"},
 		{name: "other kind", body: "!apiVersion: kubescheduler.config.k8s.io/v1\nkind: Pod\n", is: schedconfig.ErrDecode, want: "no kind \"Pod\" is registered"},
 		// ValidateKubeSchedulerConfiguration.
 		{name: "parallelism", body: "parallelism: 0\n", is: schedconfig.ErrInvalid, want: "parallelism: Invalid value: 0: should be an integer value greater than zero"},
