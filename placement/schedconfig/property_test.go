@@ -2,9 +2,12 @@ package schedconfig_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -165,3 +168,56 @@ func TestDefaultProfileWrittenOut(t *testing.T) {
 		})
 	})
 }
+
+// TestConfigMatchesGoOptions: each public configuration read from its file
+// answers as the same profile built in Go with placement.Options alone.
+func TestConfigMatchesGoOptions(t *testing.T) {
+	spread := []corev1.TopologySpreadConstraint{
+		{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.ScheduleAnyway},
+		{MaxSkew: 2, TopologyKey: corev1.LabelHostname, WhenUnsatisfiable: corev1.DoNotSchedule},
+	}
+	cpuMem := []placement.ResourceSpec{{Name: corev1.ResourceCPU, Weight: 1}, {Name: corev1.ResourceMemory, Weight: 1}}
+	inGo := map[string]placement.Options{
+		"most-allocated": {ScoringStrategy: placement.ScoringStrategy{Type: placement.MostAllocated, Resources: cpuMem}},
+		"requested-to-capacity-ratio": {ScoringStrategy: placement.ScoringStrategy{Type: placement.RequestedToCapacityRatio,
+			Resources: []placement.ResourceSpec{{Name: corev1.ResourceCPU, Weight: 3}, {Name: corev1.ResourceMemory, Weight: 1}, {Name: "example.com/gpu", Weight: 5}},
+			Shape:     []placement.UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}}},
+		"reweighted-scores": {ScoreWeights: map[string]int64{"ImageLocality": 0, "NodeResourcesBalancedAllocation": 0,
+			"InterPodAffinity": 5, "PodTopologySpread": 1}},
+		"topology-spread-list-defaults": {DefaultSpreadConstraints: spread},
+	}
+	for name, goOpts := range inGo {
+		data, err := os.ReadFile(filepath.Join("../../testdata/conformance/configs", name+".yaml"))
+		require.NoError(t, err)
+		prof, err := schedconfig.Read(data)
+		require.NoError(t, err)
+		t.Run(name+" read from its file answers as built in Go", func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				var nodes []*corev1.Node
+				for i := range rapid.IntRange(1, 6).Draw(t, "nodes") {
+					nodes = append(nodes, genNode(t, i))
+				}
+				var bound []*corev1.Pod
+				for i := range rapid.IntRange(0, 8).Draw(t, "bound") {
+					p := genPod(t, fmt.Sprintf("b%d", i))
+					p.Spec.NodeName = nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")].Name
+					bound = append(bound, p)
+				}
+				pod := genPod(t, "p")
+				pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "rs", Controller: ptrTo(true)}}
+				pod.Spec.TopologySpreadConstraints = nil
+				rs := []*appsv1.ReplicaSet{{ObjectMeta: metav1.ObjectMeta{Name: "rs", Namespace: "default", UID: "rs"},
+					Spec: appsv1.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: pod.Labels}}}}
+				snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: nodes, Pods: bound, ReplicaSets: rs})
+				require.NoError(t, err)
+				want, err := placement.Evaluate(snap, pod, goOpts)
+				require.NoError(t, err)
+				got, err := placement.Evaluate(snap, pod, prof.Options)
+				require.NoError(t, err)
+				require.Equal(t, want, got)
+			})
+		})
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
