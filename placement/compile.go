@@ -59,6 +59,7 @@ type Compiled struct {
 	preFilterErr error
 	skip         [numFilters]bool
 	noState      [numFilters]bool // Filter runs without its PreFilter's state: an Error (see Plugins)
+	order        []int            // the profile's Filter plugins in the order they run
 	active       []int8           // filters to run, in order: not skipped, not trivially passing
 	restricted   bool             // a PreFilterResult restricts the nodes
 	nodeNames    sets.Set[string] // the restriction
@@ -389,6 +390,7 @@ func normalizedImageName(name string) string {
 // an UnschedulableAndUnresolvable status stops at once, an Error stops with
 // an error, a node-name result restricts the nodes.
 func (c *Compiled) runPreFilter() error {
+	c.order = c.filterOrder()
 	pod := c.pod
 	// NodeAffinity.
 	var na *corev1.NodeAffinity
@@ -441,7 +443,7 @@ func (c *Compiled) runPreFilter() error {
 		}
 	}
 	c.active = c.active[:0:0]
-	for _, i := range c.filterOrder() {
+	for _, i := range c.order {
 		if c.skip[i] || (i == fNodeName && c.pod.Spec.NodeName == "") {
 			continue
 		}

@@ -209,7 +209,7 @@ func (t *verdictTable) unshared(n *cluster.NodeInfo) *verdictRow {
 func (t *verdictTable) newRow(each *[numFilters]*sched.Status, excluded bool) verdictRow {
 	c := t.c
 	r := verdictRow{filters: make([]PluginStatus, 0, numFilters), excluded: excluded}
-	for _, p := range c.filterOrder() {
+	for _, p := range c.order {
 		if !c.includesFilter(p) {
 			continue
 		}
