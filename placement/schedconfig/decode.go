@@ -55,9 +55,9 @@ var (
 
 func newScheme() *runtime.Scheme {
 	s := runtime.NewScheme()
-	s.AddKnownTypeWithName(GroupVersion.WithKind("KubeSchedulerConfiguration"), &kubeSchedulerConfiguration{})
+	s.AddKnownTypeWithName(groupVersion.WithKind("KubeSchedulerConfiguration"), &kubeSchedulerConfiguration{})
 	for _, p := range argPlugins {
-		s.AddKnownTypeWithName(GroupVersion.WithKind(p+"Args"), newArgs(p))
+		s.AddKnownTypeWithName(groupVersion.WithKind(p+"Args"), newArgs(p))
 	}
 	return s
 }
@@ -88,7 +88,7 @@ func decode(data []byte) (*kubeSchedulerConfiguration, map[int]runtime.Object, e
 			if newArgs(pc.Name) == nil || pc.Args.Raw == nil {
 				continue
 			}
-			gvk := GroupVersion.WithKind(pc.Name + "Args")
+			gvk := groupVersion.WithKind(pc.Name + "Args")
 			a, parsed, aerr := decoder.Decode(pc.Args.Raw, &gvk, nil)
 			if aerr != nil {
 				// PluginConfig.decodeNestedObjects and

@@ -12,9 +12,9 @@ import (
 // refuses exactly what kube-scheduler's refuses. They are unexported: the
 // package's output is placement.Options and Profile.
 
-// GroupVersion is the API group and version of the configurations Read
+// groupVersion is the API group and version of the configurations Read
 // accepts.
-var GroupVersion = schema.GroupVersion{Group: "kubescheduler.config.k8s.io", Version: "v1"}
+var groupVersion = schema.GroupVersion{Group: "kubescheduler.config.k8s.io", Version: "v1"}
 
 type kubeSchedulerConfiguration struct {
 	metav1.TypeMeta `json:",inline"`

@@ -87,7 +87,7 @@ func validatePercentage(path *field.Path, v *int32) field.ErrorList {
 var removedPlugins = []string{"AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits"}
 
 func removedMessage() string {
-	return fmt.Sprintf("was invalid in version %q (KubeSchedulerConfiguration is version %q)", GroupVersion.String(), GroupVersion.String())
+	return fmt.Sprintf("was invalid in version %q (KubeSchedulerConfiguration is version %q)", groupVersion.String(), groupVersion.String())
 }
 
 // validatePluginConfig is upstream's: removed plugins at every extension
