@@ -66,7 +66,10 @@
 //     Result.PreScoreSkippedPlugins; a skipped plugin contributes nothing.
 //   - A normalized score outside [0, 100] (int64 overflow on absurd
 //     quantities) fails the cycle as RunScorePlugins does: Decision.Err and
-//     Result.Error carry a ScoreRangeError, and no node is chosen.
+//     Result.Error carry a ScoreRangeError, and no node is chosen. So does
+//     a Score plugin that fails (ScorePluginError: a profile scoring with
+//     TaintToleration, PodTopologySpread or InterPodAffinity without their
+//     PreScore, see Options.Plugins).
 //   - When no node is feasible, Result.Message is FitError's text:
 //     "0/N nodes are available: " and the sorted histogram of the nodes'
 //     reasons, or the PreFilter message.

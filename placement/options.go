@@ -124,10 +124,12 @@ var ErrInvalidOptions = errors.New("placement: invalid options")
 //     node's status); an absent plugin accepts every node and is left out
 //     of the per-plugin verdicts. A plugin whose PreFilter still runs still
 //     restricts or rejects (NodeAffinity's node names, a PreFilter error).
-//   - PreScore: TaintToleration, PodTopologySpread and InterPodAffinity must
-//     be listed when they score (upstream's Score fails without the state);
-//     the other scoring plugins compute it themselves. A plugin listed here
-//     but not scoring changes nothing.
+//   - PreScore: TaintToleration, PodTopologySpread and InterPodAffinity
+//     scoring without their PreScore fail the scoring phase
+//     (ScorePluginError: upstream's Score finds no state), so a cycle with
+//     two feasible nodes or more fails; the other scoring plugins compute
+//     the state themselves. A plugin listed here but not scoring changes
+//     nothing.
 //   - PostFilter: without DefaultPreemption a pod that fits nowhere is not
 //     preempted for (Preempts).
 //
@@ -204,11 +206,6 @@ func (o *Options) checkPlugins() error {
 	known("Filter", pl.Filter, def.Filter...)
 	known("PreScore", pl.PreScore, def.PreScore...)
 	known("PostFilter", pl.PostFilter, def.PostFilter...)
-	for _, n := range []string{sched.TaintToleration, sched.PodTopologySpread, sched.InterPodAffinity} {
-		if o.weight(n) != 0 && !slices.Contains(pl.PreScore, n) {
-			problems = append(problems, fmt.Sprintf("%s runs at Score but not at PreScore (upstream's Score then fails every scheduling cycle with an Error, which is not modelled)", n))
-		}
-	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%w: Plugins: %s", ErrInvalidOptions, strings.Join(problems, "; "))
 	}

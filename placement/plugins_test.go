@@ -133,8 +133,7 @@ func TestOptionsCheck(t *testing.T) {
 			want: `Filter plugin "VolumeZone" is not modelled`},
 		{name: "twice", opts: Options{Plugins: pluginsWith(func(p *Plugins) { p.PreScore = append(p.PreScore, sched.NodeAffinity) })},
 			want: `PreScore plugin "NodeAffinity" listed twice`},
-		{name: "scoring without PreScore", opts: Options{Plugins: pluginsWith(func(p *Plugins) { p.PreScore = nil })},
-			want: "TaintToleration runs at Score but not at PreScore"},
+		{name: "scoring without PreScore", opts: Options{Plugins: pluginsWith(func(p *Plugins) { p.PreScore = nil })}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,4 +151,39 @@ func TestOptionsCheck(t *testing.T) {
 	}
 	assert.True(t, Options{}.Preempts())
 	assert.False(t, Options{Plugins: &Plugins{}}.Preempts())
+}
+
+// TestScoringWithoutPreScore: TaintToleration, PodTopologySpread and
+// InterPodAffinity scoring without their PreScore fail the scoring phase,
+// the first in profile order reported; a lone feasible node is not scored.
+func TestScoringWithoutPreScore(t *testing.T) {
+	two := snapshotOf(t, []*corev1.Node{mkNode("a", "4", "8Gi"), mkNode("b", "4", "8Gi")})
+	opts := Options{Plugins: pluginsWith(func(p *Plugins) { p.PreScore = without(p.PreScore, sched.PodTopologySpread, sched.TaintToleration) })}
+	c, err := Compile(two, mkPod("p"), opts)
+	require.NoError(t, err)
+	d := c.Decide()
+	var pe *ScorePluginError
+	require.ErrorAs(t, d.Err, &pe)
+	assert.Equal(t, sched.TaintToleration, pe.Plugin)
+	assert.Equal(t, `plugin "TaintToleration" failed with: failed to read "PreScoreTaintToleration" from cycleState: not found`, d.Err.Error())
+	assert.Empty(t, d.Node)
+	r := c.Evaluate()
+	assert.Equal(t, d.Err.Error(), r.Error)
+	assert.Empty(t, r.BestNodes)
+	for _, n := range r.Nodes {
+		assert.Empty(t, n.Scores)
+	}
+
+	opts.ScoreWeights = map[string]int64{sched.TaintToleration: 0}
+	c, err = Compile(two, mkPod("p"), opts)
+	require.NoError(t, err)
+	require.ErrorAs(t, c.Decide().Err, &pe)
+	assert.Equal(t, sched.PodTopologySpread, pe.Plugin, "a plugin out of Score does not fail")
+
+	one := snapshotOf(t, []*corev1.Node{mkNode("a", "4", "8Gi")})
+	c, err = Compile(one, mkPod("p"), opts)
+	require.NoError(t, err)
+	d = c.Decide()
+	assert.NoError(t, d.Err)
+	assert.Equal(t, "a", d.Node, "a lone feasible node is chosen without scoring")
 }

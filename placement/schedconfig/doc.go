@@ -50,7 +50,9 @@
 //     disabled at filter and score, its PreScore still runs (no effect on
 //     decisions); disabled at preFilter only, NodeAffinity's Filter computes
 //     its selector itself while the other plugins' Filter fails with an
-//     Error on every node it reaches (placement.Plugins).
+//     Error on every node it reaches; disabled at preScore only,
+//     TaintToleration, PodTopologySpread and InterPodAffinity fail the
+//     scoring phase (placement.Plugins, placement.ScorePluginError).
 //
 // # Deliberate differences
 //
@@ -58,10 +60,7 @@
 // percentageOfNodesToScore other than unset, 0 or 100 (schedkit evaluates
 // every node; 0 is upstream's adaptive default, which also evaluates every
 // node of the clusters schedkit is meant for, and 100 always does), plugins
-// outside the v1.36 default set (out-of-tree or gated ones), and
-// TaintToleration, PodTopologySpread or InterPodAffinity scoring without
-// their PreScore (upstream's Score then errs on every cycle that scores).
-// The volume and DRA plugins (VolumeRestrictions, NodeVolumeLimits,
+// outside the v1.36 default set (out-of-tree or gated ones). The volume and DRA plugins (VolumeRestrictions, NodeVolumeLimits,
 // VolumeBinding, VolumeZone, DynamicResources) are accepted and left out of
 // Profile.Points, as schedkit has no volumes or claims. DefaultPreemption's
 // args are validated but not applied: preemption.Options.Sampling is where
