@@ -324,9 +324,15 @@ func prepare(data []byte, cfg config) (*input, error) {
 
 // profileMeta is meta.profile: the configured profile as schedkit runs it.
 type profileMeta struct {
-	Config        string                          `json:"config"`
-	SchedulerName string                          `json:"schedulerName"`
-	Plugins       map[string][]schedconfig.Plugin `json:"plugins"`
+	Config        string                     `json:"config"`
+	SchedulerName string                     `json:"schedulerName"`
+	Plugins       map[string][]profilePlugin `json:"plugins"` // by extension point, in the order they run
+}
+
+// profilePlugin is one plugin of meta.profile.plugins.
+type profilePlugin struct {
+	Name   string `json:"name"`
+	Weight int32  `json:"weight,omitempty"` // score only
 }
 
 // describe names the profile for the text reports.
@@ -345,9 +351,16 @@ func applyProfile(in *input, prof *schedconfig.Profile, base string) {
 	opts := prof.Options
 	opts.Version, opts.Parallelism = in.opts.Version, in.opts.Parallelism
 	in.opts = opts
-	meta := &profileMeta{Config: base, SchedulerName: prof.SchedulerName, Plugins: map[string][]schedconfig.Plugin{}}
+	meta := &profileMeta{Config: base, SchedulerName: prof.SchedulerName, Plugins: map[string][]profilePlugin{}}
 	for _, ep := range prof.Points {
-		meta.Plugins[ep.Name] = ep.Plugins
+		list := []profilePlugin{}
+		for _, p := range ep.Plugins {
+			if p.Name == "NodeDeclaredFeatures" && !opts.Version.RunsNodeDeclaredFeatures() {
+				continue // not a plugin of that release
+			}
+			list = append(list, profilePlugin{Name: p.Name, Weight: p.Weight})
+		}
+		meta.Plugins[ep.Name] = list
 	}
 	in.profile = meta
 	kept := in.pending[:0:0]
