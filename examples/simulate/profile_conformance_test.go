@@ -70,7 +70,11 @@ func runProfileCases(t *testing.T, expDir, scenarioDir, configDir string) {
 			meta := getObj(exp, "meta")
 			require.Equal(t, mode, get(meta, "mode"))
 			require.Equal(t, conf+".yaml", get(getObj(meta, "profile"), "config"), "answered with this configuration")
-			act, err := simulateProfileCase(filepath.Join(scenarioDir, scen+".json"), filepath.Join(configDir, conf+".yaml"), mode)
+			scenPath := filepath.Join(scenarioDir, scen+".json")
+			if _, err := os.Stat(scenPath); err != nil {
+				scenPath = filepath.Join(casesDir, scen+".json") // a public scenario
+			}
+			act, err := simulateProfileCase(scenPath, filepath.Join(configDir, conf+".yaml"), mode)
 			require.NoError(t, err)
 			assert.Equal(t, conf+".yaml", get(getObj(getObj(act, "meta"), "profile"), "config"), "meta.profile records the configuration")
 			tl := compareMode(mode, exp, act, newTally())
