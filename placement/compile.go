@@ -65,6 +65,8 @@ type Compiled struct {
 	preFilter    sched.Status // aggregated (Success, a rejection or Error)
 	preFilterErr error
 	skip         [numFilters]bool
+	noState      [numFilters]bool // Filter runs without its PreFilter's state: an Error (see Plugins)
+	order        []int            // the profile's Filter plugins in the order they run
 	active       []int8           // filters to run, in order: not skipped, not trivially passing
 	restricted   bool             // a PreFilterResult restricts the nodes
 	nodeNames    sets.Set[string] // the restriction
@@ -211,6 +213,9 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 	if !opts.Version.Valid() {
 		return nil, fmt.Errorf("%w: Options.Version %d", ErrUnsupportedVersion, uint8(opts.Version))
 	}
+	if err := opts.checkPlugins(); err != nil {
+		return nil, err
+	}
 	// The scheduler only sees stored pods: an undefaulted one is answered
 	// as its stored copy (a stored pod is used as is, not copied).
 	pod = StoredPod(pod)
@@ -229,7 +234,7 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 	errs = append(errs, cluster.PodResourceErrors(pod, nil)...)
 
 	// SchedulingGates (PreEnqueue).
-	if len(pod.Spec.SchedulingGates) > 0 {
+	if len(pod.Spec.SchedulingGates) > 0 && opts.runsPreEnqueue(sched.SchedulingGates) {
 		names := make([]string, len(pod.Spec.SchedulingGates))
 		for i, g := range pod.Spec.SchedulingGates {
 			names[i] = g.Name
@@ -418,6 +423,7 @@ func normalizedImageName(name string) string {
 // an UnschedulableAndUnresolvable status stops at once, an Error stops with
 // an error, a node-name result restricts the nodes.
 func (c *Compiled) runPreFilter() error {
+	c.order = c.filterOrder()
 	pod := c.pod
 	// NodeAffinity.
 	var na *corev1.NodeAffinity
@@ -427,6 +433,9 @@ func (c *Compiled) runPreFilter() error {
 	noRequired := na == nil || na.RequiredDuringSchedulingIgnoredDuringExecution == nil
 	if noRequired && c.added == nil && pod.Spec.NodeSelector == nil {
 		c.skip[fNodeAffinity] = true
+	} else if !c.opts.runsPreFilter(sched.NodeAffinity) {
+		// No PreFilter: no node restriction; the Filter computes the
+		// required selector itself (nodeaffinity Filter's fallback).
 	} else if !noRequired && len(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms) > 0 {
 		names, restricted := nodeNamesOf(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms)
 		if restricted && names.Len() == 0 {
@@ -453,8 +462,21 @@ func (c *Compiled) runPreFilter() error {
 	if len(c.features) == 0 {
 		c.skip[fNodeDeclaredFeatures] = true
 	}
+	// A Filter whose PreFilter is not in the profile finds no state and
+	// fails with an Error on every node it is reached on (each plugin's
+	// getPreFilterState); its PreFilter never returned Skip.
+	for _, i := range []int{fNodePorts, fNodeResourcesFit, fPodTopologySpread, fInterPodAffinity, fNodeDeclaredFeatures} {
+		if !c.opts.runsPreFilter(filterNames[i]) && (i != fNodeDeclaredFeatures || c.opts.Version.RunsNodeDeclaredFeatures()) {
+			c.skip[i], c.noState[i] = false, true
+		}
+	}
+	for i := range numFilters {
+		if !c.opts.runsFilter(i) {
+			c.skip[i], c.noState[i] = true, false
+		}
+	}
 	c.active = c.active[:0:0]
-	for i := 0; i < numFilters; i++ {
+	for _, i := range c.order {
 		if c.skip[i] || (i == fNodeName && c.pod.Spec.NodeName == "") {
 			continue
 		}
@@ -462,6 +484,31 @@ func (c *Compiled) runPreFilter() error {
 	}
 	return nil
 }
+
+// filterOrder is the profile's Filter plugins as positions, in the order
+// they run.
+func (c *Compiled) filterOrder() []int {
+	if c.opts.Plugins == nil {
+		return defaultFilterOrder
+	}
+	out := make([]int, 0, numFilters)
+	for _, n := range c.opts.Plugins.Filter {
+		for i, fn := range filterNames {
+			if fn == n {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+var defaultFilterOrder = func() []int {
+	o := make([]int, numFilters)
+	for i := range o {
+		o[i] = i
+	}
+	return o
+}()
 
 // compileTopology is the PreFilter of PodTopologySpread and InterPodAffinity.
 // The two states are independent reads of the snapshot: with

@@ -66,7 +66,10 @@
 //     Result.PreScoreSkippedPlugins; a skipped plugin contributes nothing.
 //   - A normalized score outside [0, 100] (int64 overflow on absurd
 //     quantities) fails the cycle as RunScorePlugins does: Decision.Err and
-//     Result.Error carry a ScoreRangeError, and no node is chosen.
+//     Result.Error carry a ScoreRangeError, and no node is chosen. So does
+//     a Score plugin that fails (ScorePluginError: a profile scoring with
+//     TaintToleration, PodTopologySpread or InterPodAffinity without their
+//     PreScore, see Options.Plugins).
 //   - When no node is feasible, Result.Message is FitError's text:
 //     "0/N nodes are available: " and the sorted histogram of the nodes'
 //     reasons, or the PreFilter message.
@@ -75,7 +78,14 @@
 //     name, host ports and NoExecute taints, but not NoSchedule taints or
 //     spec.unschedulable.
 //
-// Options' zero value is the default profile; Options.Version selects the
+// Options' zero value is the default profile. A custom profile sets the
+// plugin args (ScoringStrategy, BalancedResources, IgnoredResources,
+// AddedAffinity, HardPodAffinityWeight, DefaultSpreadConstraints, ...),
+// the score weights (ScoreWeights; 0 leaves a plugin out of Score) and the
+// plugins of the other extension points (Plugins: filter order, a plugin
+// disabled at one extension point only, no PreFilter state, no SchedulingGates,
+// no DefaultPreemption); package placement/schedconfig reads all of it from
+// a KubeSchedulerConfiguration file as kube-scheduler does. Options.Version selects the
 // v1.35 or v1.34 rules (see Version). Those releases count a bound pod's
 // pod-level requests by another rule, which the snapshot applies when it is
 // built: build it with SnapshotInput.WithoutPodLevelResize =

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"errors"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
@@ -36,11 +37,11 @@ type Decision struct {
 	Statuses []Status
 	// Message is upstream's FitError text when no node is feasible.
 	Message string
-	// Err is the scoring phase's error (a score out of range): upstream's
-	// cycle then fails and Node is "". A lone feasible node is chosen
-	// without it, as upstream does not score one (Schedule's TotalScore for
-	// it is informative only).
-	Err *ScoreRangeError
+	// Err is the scoring phase's error (Scores.Err: a *ScoreRangeError or a
+	// *ScorePluginError): upstream's cycle then fails and Node is "". A
+	// lone feasible node is chosen without it, as upstream does not score
+	// one (Schedule's TotalScore for it is informative only).
+	Err error
 }
 
 // Schedule runs one scheduling cycle for the compiled pod: PreEnqueue,
@@ -283,7 +284,11 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 		// invalid score keep theirs (they were checked, in node order, as
 		// the reference oracle reports them).
 		r.Error = s.Err.Error()
-		scored = s.Err.Index
+		scored = 0 // a failed plugin: no score at all
+		var rangeErr *ScoreRangeError
+		if errors.As(s.Err, &rangeErr) {
+			scored = rangeErr.Index
+		}
 	}
 	for p := range numScores {
 		if s.Skipped[p] && s.Weights[p] != 0 {
@@ -327,9 +332,10 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 	return r
 }
 
-// includesFilter reports whether the version's profile has the filter.
+// includesFilter reports whether the profile (its version and
+// Options.Plugins) has the filter.
 func (c *Compiled) includesFilter(p int) bool {
-	return p != fNodeDeclaredFeatures || c.opts.Version.RunsNodeDeclaredFeatures()
+	return (p != fNodeDeclaredFeatures || c.opts.Version.RunsNodeDeclaredFeatures()) && c.opts.runsFilter(p)
 }
 
 func toPluginStatus(s sched.Status) PluginStatus {

@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"fmt"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
@@ -60,6 +62,9 @@ func (c *Compiled) Filter(n *NodeInfo) Status {
 	}
 	for _, i := range c.active {
 		if st := c.filterOne(int(i), n); !st.Code.Passes() {
+			if c.noState[i] {
+				return noStateRun[i]
+			}
 			st.Plugin = filterNames[i]
 			return st
 		}
@@ -75,6 +80,9 @@ func (c *Compiled) filterCode(n *NodeInfo) sched.Code {
 		return c.preFilter.Code
 	}
 	for _, i := range c.active {
+		if c.noState[i] {
+			return sched.Error
+		}
 		switch p := int(i); p {
 		case fPodTopologySpread:
 			if c.spread != nil {
@@ -107,6 +115,28 @@ func (c *Compiled) Fits(n *NodeInfo) bool {
 	return n != nil && c.InPreFilterResult(n.Name) && c.Filter(n).Code.Passes()
 }
 
+// noStateStatus[p] is filter p's Error when its PreFilter did not run
+// (the plugins' getPreFilterState wording; cycleState's ErrNotFound).
+var noStateStatus = [numFilters]sched.Status{
+	fNodePorts:            {Code: sched.Error, Reasons: []string{`reading "PreFilterNodePorts" from cycleState: not found`}},
+	fNodeResourcesFit:     {Code: sched.Error, Reasons: []string{`error reading "PreFilterNodeResourcesFit" from cycleState: not found`}},
+	fPodTopologySpread:    {Code: sched.Error, Reasons: []string{`reading "PreFilterPodTopologySpread" from cycleState: not found`}},
+	fInterPodAffinity:     {Code: sched.Error, Reasons: []string{`error reading "PreFilterInterPodAffinity" from cycleState: not found`}},
+	fNodeDeclaredFeatures: {Code: sched.Error, Reasons: []string{`error reading "PreFilterNodeDeclaredFeatures" from cycle-state: not found`}},
+}
+
+// noStateRun[p] is noStateStatus[p] as RunFilterPlugins records it for the
+// node: the Error wrapped with the plugin's name.
+var noStateRun = func() (out [numFilters]sched.Status) {
+	for p, st := range noStateStatus {
+		if st.Code == sched.Error {
+			out[p] = sched.Status{Code: sched.Error, Plugin: filterNames[p],
+				Reasons: []string{fmt.Sprintf("running %q filter plugin: %s", filterNames[p], st.Reasons[0])}}
+		}
+	}
+	return out
+}()
+
 // statusNilNode is Filter's answer for a nil node.
 var statusNilNode = sched.Status{Code: sched.Error, Reasons: []string{"placement: nil node"}}
 
@@ -133,6 +163,9 @@ func (c *Compiled) FilterEach(n *NodeInfo) [NumFilters]Status {
 }
 
 func (c *Compiled) filterOne(i int, n *cluster.NodeInfo) sched.Status {
+	if c.noState[i] {
+		return noStateStatus[i]
+	}
 	switch i {
 	case fPodTopologySpread:
 		if c.spread != nil {

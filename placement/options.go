@@ -1,6 +1,11 @@
 package placement
 
 import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/sched"
@@ -80,8 +85,131 @@ type Options struct {
 	IgnorePreferredTermsOfExistingPods bool
 
 	// DefaultSpreadConstraints, when non-nil, replaces PodTopologySpread's
-	// system default constraints (List defaulting).
+	// system default constraints (List defaulting; an empty non-nil slice
+	// is List defaulting without constraints).
 	DefaultSpreadConstraints []corev1.TopologySpreadConstraint
+
+	// Plugins, when non-nil, lists the plugins the profile runs at the
+	// extension points other than Score (whose plugins are those with a
+	// non-zero weight, see ScoreWeights); nil is the default profile.
+	// Compile refuses lists it cannot honour exactly (ErrInvalidOptions).
+	Plugins *Plugins
+}
+
+// ErrInvalidOptions is wrapped by the errors Compile, Prepare and Evaluate
+// return for Options they cannot honour (an unknown plugin in Options.Plugins,
+// a combination upstream cannot run a scheduling cycle with).
+var ErrInvalidOptions = errors.New("placement: invalid options")
+
+// Plugins is a profile's plugins per extension point, in the order
+// kube-scheduler's framework runs them once it has expanded MultiPoint
+// (pkg/scheduler/framework/runtime/framework.go NewFramework and
+// expandMultiPointPlugins, v1.36), restricted to the plugins schedkit
+// models. Package placement/schedconfig builds it from a
+// KubeSchedulerConfiguration; a program may also fill it in directly.
+//
+// What each list changes:
+//   - PreEnqueue: without SchedulingGates, a pod's scheduling gates are
+//     ignored (DefaultPreemption's PreEnqueue always passes and may be
+//     listed or not).
+//   - PreFilter: without NodeAffinity, the pod's matchFields metadata.name
+//     terms do not restrict the nodes (NodeAffinity's Filter computes its
+//     selector itself, as upstream's falls back to). The Filter of
+//     NodePorts, NodeResourcesFit, PodTopologySpread, InterPodAffinity or
+//     NodeDeclaredFeatures without its PreFilter finds no state: it fails
+//     with an Error on every node it is reached on ("reading
+//     "PreFilterNodePorts" from cycleState: not found"), which fails the
+//     scheduling cycle, as upstream's does.
+//   - Filter: the plugins run, in this order (the first rejection is a
+//     node's status); an absent plugin accepts every node and is left out
+//     of the per-plugin verdicts. A plugin whose PreFilter still runs still
+//     restricts or rejects (NodeAffinity's node names, a PreFilter error).
+//   - PreScore: TaintToleration, PodTopologySpread and InterPodAffinity
+//     scoring without their PreScore fail the scoring phase
+//     (ScorePluginError: upstream's Score finds no state), so a cycle with
+//     two feasible nodes or more fails; the other scoring plugins compute
+//     the state themselves. A plugin listed here but not scoring changes
+//     nothing.
+//   - PostFilter: without DefaultPreemption a pod that fits nowhere is not
+//     preempted for (Preempts).
+//
+// Nil slices are empty lists: use DefaultPlugins to start from the default.
+type Plugins struct {
+	PreEnqueue []string
+	PreFilter  []string
+	Filter     []string
+	PreScore   []string
+	PostFilter []string
+}
+
+// DefaultPlugins returns the v1.36 default profile's lists (without the
+// volume and DRA plugins), freshly allocated.
+func DefaultPlugins() *Plugins {
+	return &Plugins{
+		PreEnqueue: []string{sched.SchedulingGates, sched.DefaultPreemption},
+		PreFilter: []string{sched.NodeAffinity, sched.NodePorts, sched.NodeResourcesFit,
+			sched.PodTopologySpread, sched.InterPodAffinity, sched.NodeDeclaredFeatures},
+		Filter: append([]string(nil), filterNames[:]...),
+		PreScore: []string{sched.TaintToleration, sched.NodeAffinity, sched.NodeResourcesFit,
+			sched.PodTopologySpread, sched.InterPodAffinity, sched.NodeResourcesBalancedAllocation},
+		PostFilter: []string{sched.DefaultPreemption},
+	}
+}
+
+// Preempts reports whether the profile runs DefaultPreemption at PostFilter
+// (true for the default profile).
+func (o Options) Preempts() bool {
+	return o.Plugins == nil || slices.Contains(o.Plugins.PostFilter, sched.DefaultPreemption)
+}
+
+func (o *Options) runsPreEnqueue(name string) bool {
+	return o.Plugins == nil || slices.Contains(o.Plugins.PreEnqueue, name)
+}
+
+func (o *Options) runsPreFilter(name string) bool {
+	return o.Plugins == nil || slices.Contains(o.Plugins.PreFilter, name)
+}
+
+// runsFilter reports whether Filter plugin p (a filter position) is in the
+// profile.
+func (o *Options) runsFilter(p int) bool {
+	return o.Plugins == nil || slices.Contains(o.Plugins.Filter, filterNames[p])
+}
+
+// Check reports the problems Compile would refuse the options for in
+// Options.Plugins (an error wrapping ErrInvalidOptions), or nil.
+func (o Options) Check() error { return o.checkPlugins() }
+
+// checkPlugins reports what Options.Plugins names that schedkit cannot run
+// exactly, one error per problem.
+func (o *Options) checkPlugins() error {
+	pl := o.Plugins
+	if pl == nil {
+		return nil
+	}
+	var problems []string
+	known := func(point string, list []string, allowed ...string) {
+		seen := map[string]bool{}
+		for _, n := range list {
+			if !slices.Contains(allowed, n) {
+				problems = append(problems, fmt.Sprintf("%s plugin %q is not modelled", point, n))
+			}
+			if seen[n] {
+				problems = append(problems, fmt.Sprintf("%s plugin %q listed twice", point, n))
+			}
+			seen[n] = true
+		}
+	}
+	def := DefaultPlugins()
+	known("PreEnqueue", pl.PreEnqueue, def.PreEnqueue...)
+	known("PreFilter", pl.PreFilter, def.PreFilter...)
+	known("Filter", pl.Filter, def.Filter...)
+	known("PreScore", pl.PreScore, def.PreScore...)
+	known("PostFilter", pl.PostFilter, def.PostFilter...)
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: Plugins: %s", ErrInvalidOptions, strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 // defaultWeights are the v1.36 default profile's Score plugin weights.

@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -40,11 +41,36 @@ type Scores struct {
 	Raw        [numScores][]int64
 	Normalized [numScores][]int64
 	Total      []int64
-	// Err is set when a normalized score lies outside [0, MaxNodeScore],
-	// which upstream's weighting rejects (an int64 overflow in the
-	// resource plugins' arithmetic on absurd quantities can give one): the
-	// scheduling cycle then fails with this error and chooses no node.
-	Err *ScoreRangeError
+	// Err is set when the scoring phase fails, which fails the scheduling
+	// cycle: no node is chosen. It is a *ScoreRangeError when a normalized
+	// score lies outside [0, MaxNodeScore], which upstream's weighting
+	// rejects (an int64 overflow in the resource plugins' arithmetic on
+	// absurd quantities can give one), or a *ScorePluginError when a Score
+	// plugin fails (one that needs its PreScore state scoring without its
+	// PreScore, see Plugins); then no score is computed.
+	Err error
+}
+
+// ScorePluginError is a Score plugin's failure as RunScorePlugins
+// (pkg/scheduler/framework/runtime/framework.go, v1.36) reports it. The
+// plugins that read a PreScore state (TaintToleration, PodTopologySpread,
+// InterPodAffinity) fail on every node when their PreScore is not in the
+// profile; the first of them in profile order is reported.
+type ScorePluginError struct {
+	Plugin string
+	Reason string
+}
+
+func (e *ScorePluginError) Error() string {
+	return fmt.Sprintf("plugin %q failed with: %s", e.Plugin, e.Reason)
+}
+
+// preScoreStateErrors are the plugins' getPreScoreState errors
+// (cycleState's ErrNotFound).
+var preScoreStateErrors = [numScores]string{
+	sTaintToleration:   `failed to read "PreScoreTaintToleration" from cycleState: not found`,
+	sPodTopologySpread: `error reading "PreScorePodTopologySpread" from cycleState: not found`,
+	sInterPodAffinity:  `failed to read "PreScoreInterPodAffinity" from cycleState: not found`,
 }
 
 // ScoreRangeError is the error of RunScorePlugins
@@ -75,6 +101,14 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 		s.Weights[p] = c.opts.weight(scoreNames[p])
 		if s.Weights[p] == 0 {
 			s.Skipped[p] = true
+		}
+	}
+	if pl := c.opts.Plugins; pl != nil {
+		for p, reason := range preScoreStateErrors {
+			if reason != "" && s.Weights[p] != 0 && !slices.Contains(pl.PreScore, scoreNames[p]) {
+				s.Err = &ScorePluginError{Plugin: scoreNames[p], Reason: reason}
+				return s
+			}
 		}
 	}
 	k := len(feasible)

@@ -188,8 +188,10 @@ func TestScoreOutOfRange(t *testing.T) {
 		d := c.Decide()
 		require.NotNil(t, d.Err)
 		assert.Equal(t, want, d.Err.Error())
-		assert.Equal(t, "b-huge", d.Err.Node)
-		assert.Equal(t, 1, d.Err.Index)
+		var rangeErr *ScoreRangeError
+		require.ErrorAs(t, d.Err, &rangeErr)
+		assert.Equal(t, "b-huge", rangeErr.Node)
+		assert.Equal(t, 1, rangeErr.Index)
 		assert.Empty(t, d.Node)
 		assert.Equal(t, 2, d.Feasible)
 

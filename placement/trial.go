@@ -48,12 +48,14 @@ func (t *Trial) Filter(n *NodeInfo, removed []*PodInfo) Status {
 	}
 	for _, i := range c.active {
 		var st sched.Status
-		switch p := int(i); p {
-		case fPodTopologySpread:
+		switch p := int(i); {
+		case c.noState[p]:
+			st = noStateStatus[p]
+		case p == fPodTopologySpread:
 			if t.spread != nil {
 				st = t.spread.Filter(n, removed)
 			}
-		case fInterPodAffinity:
+		case p == fInterPodAffinity:
 			if t.ipa != nil {
 				st = t.ipa.Filter(n, removed)
 			}
@@ -61,6 +63,9 @@ func (t *Trial) Filter(n *NodeInfo, removed []*PodInfo) Status {
 			st = c.filterOne(p, n)
 		}
 		if !st.Code.Passes() {
+			if c.noState[i] {
+				return noStateRun[i]
+			}
 			st.Plugin = filterNames[i]
 			return st
 		}

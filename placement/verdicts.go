@@ -117,7 +117,7 @@ func (t *verdictTable) row(n *cluster.NodeInfo) *verdictRow {
 		p := int(p8)
 		var id uint64
 		code, ok := uint8(0), false
-		if isLocal(p) {
+		if isLocal(p) && !c.noState[p] {
 			code, ok = c.localCode(p, n)
 		}
 		if ok {
@@ -209,7 +209,7 @@ func (t *verdictTable) unshared(n *cluster.NodeInfo) *verdictRow {
 func (t *verdictTable) newRow(each *[numFilters]*sched.Status, excluded bool) verdictRow {
 	c := t.c
 	r := verdictRow{filters: make([]PluginStatus, 0, numFilters), excluded: excluded}
-	for p := range numFilters {
+	for _, p := range c.order {
 		if !c.includesFilter(p) {
 			continue
 		}
@@ -217,6 +217,9 @@ func (t *verdictTable) newRow(each *[numFilters]*sched.Status, excluded bool) ve
 		r.filters = append(r.filters, toPluginStatus(*st))
 		if r.first.Code.Passes() && !st.Code.Passes() {
 			r.first = *st
+			if c.noState[p] {
+				r.first = noStateRun[p]
+			}
 		}
 	}
 	if excluded {

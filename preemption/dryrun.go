@@ -141,7 +141,10 @@ func (t *nodeTrial) filter() sched.Status {
 		return c.Filter(t.node)
 	}
 	st := t.trial.Filter(t.node, t.removed)
-	if st.Code == sched.Error && t.failed == nil {
+	// A plugin's Error (e.g. a Filter without its PreFilter state) is a
+	// node verdict, reported as DryRunPreemption reports it; an Error
+	// without a plugin is a failure of the dry run itself.
+	if st.Code == sched.Error && st.Plugin == "" && t.failed == nil {
 		t.failed = fmt.Errorf("preemption: dry run on %s: %s", t.node.Name, strings.Join(st.Reasons, ", "))
 	}
 	return st

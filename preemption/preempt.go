@@ -274,7 +274,9 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 	sort.Slice(res.Rejected, func(i, j int) bool { return res.Rejected[i].Node < res.Rejected[j].Node })
 	if len(cands) == 0 {
 		if len(errs) > 0 {
-			res.Status = postFilterStatus(sched.Error, strings.Join(errs, ", "))
+			// DryRunPreemption keeps one error (its error channel holds
+			// one and the first cancels the rest): the first visited.
+			res.Status = postFilterStatus(sched.Error, errs[0])
 			return res, firstErr
 		}
 		res.Status = postFilterStatus(sched.Unschedulable, noCandidateMessage(len(nodes), res.Rejected))

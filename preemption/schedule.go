@@ -109,7 +109,9 @@ type QueueResult struct {
 // total score, then the lowest name; with one feasible node no scoring), or,
 // when no node is feasible, through DefaultPreemption: its victims are
 // evicted and the pod is bound to the nominated node (PreemptionNominated),
-// so later pods see the new state. A bound pod gets phase Running and a
+// so later pods see the new state (a profile without DefaultPreemption at
+// PostFilter, see placement.Options.Preempts, leaves it Unschedulable with
+// the fit error alone). A bound pod gets phase Running and a
 // synthetic status.startTime (see QueueOptions.StartClock). PDB status is
 // not changed by evictions.
 //
@@ -315,6 +317,13 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 					out.NodeStatuses[i] = NodeStatus{Node: nodes[i].Name, Status: d.Statuses[i]}
 				}
 			})
+		}
+		if !opts.Placement.Preempts() {
+			// No PostFilter plugin: the fit error alone (RunPostFilterPlugins
+			// returns an Unschedulable status without a message).
+			out.Outcome, out.Message = Unschedulable, d.Message
+			res.Results = append(res.Results, out)
+			continue
 		}
 		pre, err := preemptCompiled(c, d.Statuses, popts, nm, pdbs)
 		if err != nil {

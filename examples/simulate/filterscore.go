@@ -27,12 +27,13 @@ type filterScoreOutput struct {
 }
 
 type filterScoreMeta struct {
-	Mode              string   `json:"mode"`
-	KubernetesVersion string   `json:"kubernetesVersion"`
-	Nodes             int      `json:"nodes"`
-	BoundPods         int      `json:"boundPods"`
-	PendingPods       int      `json:"pendingPods"`
-	Warnings          []string `json:"warnings"`
+	Mode              string       `json:"mode"`
+	KubernetesVersion string       `json:"kubernetesVersion"`
+	Profile           *profileMeta `json:"profile,omitempty"`
+	Nodes             int          `json:"nodes"`
+	BoundPods         int          `json:"boundPods"`
+	PendingPods       int          `json:"pendingPods"`
+	Warnings          []string     `json:"warnings"`
 }
 
 func runFilterScoreMode(in *input) (*output, error) {
@@ -59,6 +60,7 @@ func runFilterScore(in *input) (*filterScoreOutput, error) {
 		Meta: filterScoreMeta{
 			Mode:              "filter-score",
 			KubernetesVersion: in.opts.Version.String(),
+			Profile:           in.profile,
 			Nodes:             len(cluster.NodesOf(in.snap)),
 			BoundPods:         in.snap.NumPods(),
 			PendingPods:       len(in.pending),

@@ -67,8 +67,8 @@ func columnName(plugin string) string {
 func (out *filterScoreOutput) writeText(w io.Writer) error {
 	var b strings.Builder
 	m := out.Meta
-	fmt.Fprintf(&b, "filter-score: %d pending pod(s) evaluated alone against %d node(s) and %d bound pod(s), Kubernetes v%s default profile\n",
-		m.PendingPods, m.Nodes, m.BoundPods, strings.TrimPrefix(m.KubernetesVersion, "v"))
+	fmt.Fprintf(&b, "filter-score: %d pending pod(s) evaluated alone against %d node(s) and %d bound pod(s), Kubernetes v%s %s\n",
+		m.PendingPods, m.Nodes, m.BoundPods, strings.TrimPrefix(m.KubernetesVersion, "v"), m.Profile.describe())
 	var schedulable, unschedulable, gated int
 	for _, r := range out.Pods {
 		switch {

@@ -30,11 +30,23 @@
 // or text, a readable report), -pretty (indent the JSON), -timing,
 // -cpuprofile (a CPU profile of the span -timing measures),
 // -kubernetes-version (1.36, the default, 1.35 or 1.34: that release's
-// scheduler rules) and -explain namespace/name (the report of that pending
+// scheduler rules), -explain namespace/name (the report of that pending
 // pod alone, with every node's verdict for it: filter-score evaluates that
 // pod only, in both formats; schedule runs the whole queue and limits the
 // text report, where the pod is evaluated against the cluster as it was at
-// its turn; why_text.go).
+// its turn; why_text.go) and -config.
+//
+// -config FILE runs the single profile of a kubescheduler.config.k8s.io/v1
+// KubeSchedulerConfiguration (YAML or JSON) instead of the default one, in
+// every mode, as kube-scheduler v1.36.3's --config would
+// (placement/schedconfig: strict decoding, v1 defaulting with the plugin
+// lists merged into the default set, upstream's validation, errors with
+// their field paths; percentageOfNodesToScore must be unset, 0 or 100).
+// It combines with -kubernetes-version. Pending pods whose
+// spec.schedulerName names another profile are left pending with a
+// warning, as kube-scheduler running only this profile ignores them. The
+// output's meta.profile records the file, the profile's name and its
+// plugins per extension point.
 //
 // The input (JSON or YAML: a scenario document, or Kubernetes objects as
 // kubectl get -o yaml|json writes them, see INPUT.md) is decoded and
@@ -60,6 +72,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -71,6 +84,7 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/scenario"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/schedconfig"
 	"github.com/schedkit/schedkit/preemption"
 )
 
@@ -82,6 +96,9 @@ type config struct {
 	pretty  bool
 	timing  bool
 	version placement.Version
+	// configPath is -config: a KubeSchedulerConfiguration whose profile
+	// replaces the default one ("" for none).
+	configPath string
 	// cpuprofile, when set, receives a CPU profile of the evaluation
 	// window (the span -timing measures).
 	cpuprofile string
@@ -104,6 +121,8 @@ type input struct {
 	pending  []*corev1.Pod // the scenario's pending pods, in input order
 	warnings []string
 	opts     placement.Options
+	// profile is -config's profile (nil without -config).
+	profile *profileMeta
 	// queue is the schedule mode's prepared pending pods (prepareQueue).
 	queue    *preemption.Queue
 	queueErr error
@@ -172,6 +191,7 @@ func runScheduleMode(in *input) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
+	out.Meta.Profile = in.profile
 	text := func(w io.Writer) error { return writeScheduleText(w, onlyExplained(out, in.explain)) }
 	if in.explain != "" {
 		// The report shows the pod's evaluation at its turn.
@@ -208,6 +228,7 @@ func main() {
 	flag.BoolVar(&cfg.pretty, "pretty", false, "indent the JSON output")
 	flag.BoolVar(&cfg.timing, "timing", false, `print "timing: evaluation S.SSSs (snapshot S.SSSs, MODE S.SSSs)" to stderr`)
 	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of the evaluation (snapshot and decisions) to this file")
+	flag.StringVar(&cfg.configPath, "config", "", "a kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration (YAML or JSON) whose single profile replaces the default one")
 	flag.StringVar(&version, "kubernetes-version", "1.36", "scheduler rules of this Kubernetes release: 1.36, 1.35 or 1.34")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -306,12 +327,25 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var prof *schedconfig.Profile
+	if cfg.configPath != "" {
+		cdata, err := os.ReadFile(cfg.configPath)
+		if err != nil {
+			return err
+		}
+		if prof, err = schedconfig.Read(cdata); err != nil {
+			return fmt.Errorf("-config %s: %w", cfg.configPath, err)
+		}
+	}
 	in, err := prepareSources(srcs, cfg)
 	if err != nil {
 		if len(srcs) > 1 {
 			return inputError("-", err) // the problems name their files
 		}
 		return inputError(cfg.in, err)
+	}
+	if prof != nil {
+		applyProfile(in, prof, filepath.Base(cfg.configPath))
 	}
 	if err := setExplain(in, cfg.explain); err != nil {
 		return err
@@ -389,6 +423,59 @@ func prepareSources(srcs []scenario.Source, cfg config) (*input, error) {
 		}
 	}
 	return in, nil
+}
+
+// profileMeta is meta.profile: the configured profile as schedkit runs it.
+type profileMeta struct {
+	Config        string                     `json:"config"`
+	SchedulerName string                     `json:"schedulerName"`
+	Plugins       map[string][]profilePlugin `json:"plugins"` // by extension point, in the order they run
+}
+
+// profilePlugin is one plugin of meta.profile.plugins.
+type profilePlugin struct {
+	Name   string `json:"name"`
+	Weight int32  `json:"weight,omitempty"` // score only
+}
+
+// describe names the profile for the text reports.
+func (p *profileMeta) describe() string {
+	if p == nil {
+		return "default profile"
+	}
+	return fmt.Sprintf("profile %q of %s", p.SchedulerName, p.Config)
+}
+
+// applyProfile makes -config's profile the options of every decision and
+// leaves out the pending pods whose spec.schedulerName names another
+// profile, each with a warning: kube-scheduler running only this profile
+// never looks at them, so they stay pending.
+func applyProfile(in *input, prof *schedconfig.Profile, base string) {
+	opts := prof.Options
+	opts.Version, opts.Parallelism = in.opts.Version, in.opts.Parallelism
+	in.opts = opts
+	meta := &profileMeta{Config: base, SchedulerName: prof.SchedulerName, Plugins: map[string][]profilePlugin{}}
+	for _, ep := range prof.Points {
+		list := []profilePlugin{}
+		for _, p := range ep.Plugins {
+			if p.Name == "NodeDeclaredFeatures" && !opts.Version.RunsNodeDeclaredFeatures() {
+				continue // not a plugin of that release
+			}
+			list = append(list, profilePlugin{Name: p.Name, Weight: p.Weight})
+		}
+		meta.Plugins[ep.Name] = list
+	}
+	in.profile = meta
+	kept := in.pending[:0:0]
+	for _, p := range in.pending {
+		if prof.Handles(p) {
+			kept = append(kept, p)
+			continue
+		}
+		in.warnings = append(in.warnings, fmt.Sprintf("pod %s/%s: spec.schedulerName %q is not the configured profile %q: left pending (kube-scheduler ignores it)",
+			p.Namespace, p.Name, p.Spec.SchedulerName, prof.SchedulerName))
+	}
+	in.pending = kept
 }
 
 // buildSnapshot indexes the normalized cluster and appends the snapshot's

@@ -30,10 +30,11 @@ type scheduleOutput struct {
 }
 
 type scheduleMeta struct {
-	Mode              string   `json:"mode"`
-	KubernetesVersion string   `json:"kubernetesVersion"`
-	TieBreak          string   `json:"tieBreak"`
-	Warnings          []string `json:"warnings"`
+	Mode              string       `json:"mode"`
+	KubernetesVersion string       `json:"kubernetesVersion"`
+	Profile           *profileMeta `json:"profile,omitempty"`
+	TieBreak          string       `json:"tieBreak"`
+	Warnings          []string     `json:"warnings"`
 }
 
 type scheduleFinal struct {
@@ -205,8 +206,12 @@ func convertResult(r *preemption.PodOutcome) scheduleResult {
 // other dry-run nodes could not help.
 func writeScheduleText(w io.Writer, out *scheduleOutput) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "schedule: %d pending pod(s) in queue order, Kubernetes v%s default profile with DefaultPreemption\n",
-		len(out.QueueOrder), strings.TrimPrefix(out.Meta.KubernetesVersion, "v"))
+	preemption := "with DefaultPreemption"
+	if p := out.Meta.Profile; p != nil && len(p.Plugins["postFilter"]) == 0 {
+		preemption = "without preemption"
+	}
+	fmt.Fprintf(&b, "schedule: %d pending pod(s) in queue order, Kubernetes v%s %s %s\n",
+		len(out.QueueOrder), strings.TrimPrefix(out.Meta.KubernetesVersion, "v"), out.Meta.Profile.describe(), preemption)
 	explained := ""
 	if out.explain && len(out.Results) == 1 {
 		explained = out.Results[0].Pod

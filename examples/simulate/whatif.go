@@ -15,6 +15,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/preemption/whatif"
 )
 
@@ -22,12 +23,13 @@ import (
 const replicasAnnotation = "schedkit.io/replicas"
 
 type whatifMeta struct {
-	Mode              string   `json:"mode"`
-	KubernetesVersion string   `json:"kubernetesVersion"`
-	DefaultReplicas   int      `json:"defaultReplicas,omitempty"`
-	Nodes             int      `json:"nodes"`
-	TieBreak          string   `json:"tieBreak"`
-	Warnings          []string `json:"warnings"`
+	Mode              string       `json:"mode"`
+	KubernetesVersion string       `json:"kubernetesVersion"`
+	Profile           *profileMeta `json:"profile,omitempty"`
+	DefaultReplicas   int          `json:"defaultReplicas,omitempty"`
+	Nodes             int          `json:"nodes"`
+	TieBreak          string       `json:"tieBreak"`
+	Warnings          []string     `json:"warnings"`
 }
 
 type replicasOutput struct {
@@ -68,8 +70,8 @@ func (in *input) whatifMeta(mode string) whatifMeta {
 	if w == nil {
 		w = []string{}
 	}
-	return whatifMeta{Mode: mode, KubernetesVersion: in.opts.Version.String(), Nodes: len(in.snap.Nodes()),
-		TieBreak: whatifTieBreak, Warnings: w}
+	return whatifMeta{Mode: mode, KubernetesVersion: in.opts.Version.String(), Profile: in.profile,
+		Nodes: len(cluster.NodesOf(in.snap)), TieBreak: whatifTieBreak, Warnings: w}
 }
 
 func (in *input) whatifOptions() whatif.Options {
