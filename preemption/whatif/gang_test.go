@@ -129,3 +129,35 @@ func TestEstimateGang(t *testing.T) {
 	require.Zero(t, k)
 	require.Nil(t, r, "two nodes are not enough for the gang")
 }
+
+// TestReplicasWithPreemption: with Options.Preemption replicas preempt
+// lower-priority pods as the schedule mode does; without it they stop at
+// the full node.
+func TestReplicasWithPreemption(t *testing.T) {
+	low := int32(0)
+	var bound []*corev1.Pod
+	for i := range 2 {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("low-%d", i), Namespace: "default"},
+			Spec: corev1.PodSpec{NodeName: "a", Priority: &low, Containers: []corev1.Container{{Name: "c",
+				Resources: corev1.ResourceRequirements{Requests: testbuild.Resources("cpu", "1")}}}}}
+		bound = append(bound, p)
+	}
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{exampleNodeT("a")}, Pods: bound})
+	require.NoError(t, err)
+	high := int32(100)
+	tmpl := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "urgent", Namespace: "default"},
+		Spec: corev1.PodSpec{Priority: &high, Containers: []corev1.Container{{Name: "c",
+			Resources: corev1.ResourceRequirements{Requests: testbuild.Resources("cpu", "1")}}}}}
+
+	r, err := Replicas(snap, tmpl, 3, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 0, r.Placed())
+	assert.Contains(t, r.Message, "preemption: not eligible due to preemptionPolicy=Never.")
+
+	r, err = Replicas(snap, tmpl, 3, Options{Preemption: &preemption.Options{}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "a"}, r.Nodes, "each replica evicts one low-priority pod")
+	assert.ElementsMatch(t, []string{"default/low-0", "default/low-1"}, r.Evicted)
+	assert.Equal(t, preemption.Unschedulable, r.Outcome, "the third finds nothing lower to evict")
+	assert.Equal(t, preemption.PreemptionNominated, r.Replicas[0].Outcome)
+}
