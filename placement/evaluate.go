@@ -2,7 +2,6 @@ package placement
 
 import (
 	"errors"
-	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -135,14 +134,12 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 	return d
 }
 
-// fitErrorMessage is FitError.Error (pkg/scheduler/framework/types.go,
-// v1.36) without a PostFilter message: "0/N nodes are available:" followed
-// by the PreFilter message, or by the sorted histogram "K reason" of the
-// rejected nodes' reasons, and a period.
+// fitErrorMessage is FitError.Error (sched.FitErrorMessage) for a pod that
+// PreFilter rejected (preFilter set) or for the nodes' statuses: the
+// histogram counts the reasons of every node that does not pass.
 func fitErrorMessage(numNodes int, preFilter *sched.Status, statuses []sched.Status) string {
-	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
 	if preFilter != nil {
-		return msg + " " + strings.Join(preFilter.Reasons, ", ") + "."
+		return sched.FitErrorMessage(numNodes, preFilter.Reasons, nil)
 	}
 	counts := map[string]int{}
 	for i := range statuses {
@@ -153,15 +150,7 @@ func fitErrorMessage(numNodes int, preFilter *sched.Status, statuses []sched.Sta
 			counts[r]++
 		}
 	}
-	if len(counts) == 0 {
-		return msg
-	}
-	parts := make([]string, 0, len(counts))
-	for r, n := range counts {
-		parts = append(parts, fmt.Sprintf("%d %s", n, r))
-	}
-	sort.Strings(parts)
-	return msg + " " + strings.Join(parts, ", ") + "."
+	return sched.FitErrorMessage(numNodes, nil, counts)
 }
 
 // Evaluate runs PreEnqueue, PreFilter, every Filter on every node and every
