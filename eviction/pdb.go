@@ -13,13 +13,12 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/schedkit/schedkit/internal/labelmatch"
+	"github.com/schedkit/schedkit/internal/pdbmatch"
 )
 
 // DeletionTimeout is how long the disruption controller keeps counting a
@@ -201,13 +200,13 @@ func Status(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, 
 	if errs := ValidatePDB(pdb); len(errs) > 0 {
 		return nil, fmt.Errorf("%w %s/%s: %v", ErrInvalidPDB, pdb.Namespace, pdb.Name, errs.ToAggregate())
 	}
-	sel, err := labelmatch.AsSelector(pdb.Spec.Selector)
+	sel, err := pdbmatch.Compile(pdb, pdbmatch.Eviction)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s/%s: spec.selector: %v", ErrInvalidPDB, pdb.Namespace, pdb.Name, err)
 	}
 	var selected []*corev1.Pod
 	for _, p := range pods {
-		if p != nil && p.Namespace == pdb.Namespace && sel.Matches(labels.Set(p.Labels)) {
+		if sel.Matches(p) {
 			selected = append(selected, p)
 		}
 	}

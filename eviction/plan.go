@@ -13,10 +13,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/pdbmatch"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/preemption"
 	"github.com/schedkit/schedkit/preemption/whatif"
@@ -379,9 +379,9 @@ func readsPlacements(p *corev1.Pod) bool {
 type budgetIndex struct {
 	now     time.Time
 	all     []*policyv1.PodDisruptionBudget // namespace/name order; replaced when charged
-	sels    []budgetSelector
-	byNS    map[string][]int // budgets without matchLabels
-	byPair  map[string][]int // namespace, first matchLabels key and value
+	sels    []pdbmatch.Selector             // the Eviction API's rule
+	byNS    map[string][]int                // budgets without matchLabels
+	byPair  map[string][]int                // namespace, first matchLabels key and value
 	charged []bool
 }
 
@@ -402,21 +402,25 @@ func newBudgetIndex(pdbs []*policyv1.PodDisruptionBudget, now time.Time) (*budge
 		}
 		return x.all[i].Name < x.all[j].Name
 	})
-	x.sels = make([]budgetSelector, len(x.all))
+	x.sels = make([]pdbmatch.Selector, len(x.all))
 	x.charged = make([]bool, len(x.all))
 	for i, p := range x.all {
-		sel, err := compileBudgetSelector(p.Spec.Selector)
+		sel, err := pdbmatch.Compile(p, pdbmatch.Eviction)
 		if err != nil {
 			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidPlan, p.Namespace, p.Name, err)
 		}
 		x.sels[i] = sel
-		switch {
-		case sel.nothing:
-		case len(sel.pairs) > 0:
-			k := pairKey(p.Namespace, sel.pairs[0][0], sel.pairs[0][1])
-			x.byPair[k] = append(x.byPair[k], i)
+		ns := pdbmatch.Namespace(p.Namespace)
+		switch ml := p.Spec.Selector; {
+		case sel.MatchesNothing():
+		case ml != nil && len(ml.MatchLabels) > 0:
+			// Every covered pod carries each matchLabels pair; the
+			// smallest key is the index key.
+			k := sortedStringKeys(ml.MatchLabels)[0]
+			pk := pairKey(ns, k, ml.MatchLabels[k])
+			x.byPair[pk] = append(x.byPair[pk], i)
 		default:
-			x.byNS[p.Namespace] = append(x.byNS[p.Namespace], i)
+			x.byNS[ns] = append(x.byNS[ns], i)
 		}
 	}
 	return x, nil
@@ -430,7 +434,7 @@ func (x *budgetIndex) evict(pod *corev1.Pod) (string, *metav1.Status) {
 	}
 	match, several := -1, false
 	consider := func(i int) {
-		if !x.sels[i].matches(pod.Labels) {
+		if !x.sels[i].Matches(pod) {
 			return
 		}
 		if match >= 0 {
@@ -438,11 +442,12 @@ func (x *budgetIndex) evict(pod *corev1.Pod) (string, *metav1.Status) {
 		}
 		match = i
 	}
-	for _, i := range x.byNS[pod.Namespace] {
+	ns := pdbmatch.Namespace(pod.Namespace)
+	for _, i := range x.byNS[ns] {
 		consider(i)
 	}
 	for k, v := range pod.Labels {
-		for _, i := range x.byPair[pairKey(pod.Namespace, k, v)] {
+		for _, i := range x.byPair[pairKey(ns, k, v)] {
 			consider(i)
 		}
 	}
@@ -490,44 +495,6 @@ func bypassesBudget(pod *corev1.Pod, pdb *policyv1.PodDisruptionBudget) bool {
 		return true
 	}
 	return pdb.Status.CurrentHealthy >= pdb.Status.DesiredHealthy && pdb.Status.DesiredHealthy > 0
-}
-
-// budgetSelector is a compiled PDB selector: nil matches nothing, plain
-// matchLabels are compared directly, expressions go through labels.Selector.
-type budgetSelector struct {
-	nothing bool
-	pairs   [][2]string
-	exprs   labels.Selector // nil without matchExpressions
-}
-
-func compileBudgetSelector(ls *metav1.LabelSelector) (budgetSelector, error) {
-	if ls == nil {
-		return budgetSelector{nothing: true}, nil
-	}
-	var s budgetSelector
-	for _, k := range sortedStringKeys(ls.MatchLabels) {
-		s.pairs = append(s.pairs, [2]string{k, ls.MatchLabels[k]})
-	}
-	if len(ls.MatchExpressions) > 0 {
-		sel, err := metav1.LabelSelectorAsSelector(&metav1.LabelSelector{MatchExpressions: ls.MatchExpressions})
-		if err != nil {
-			return s, err
-		}
-		s.exprs = sel
-	}
-	return s, nil
-}
-
-func (s *budgetSelector) matches(l map[string]string) bool {
-	if s.nothing {
-		return false
-	}
-	for _, p := range s.pairs {
-		if v, ok := l[p[0]]; !ok || v != p[1] {
-			return false
-		}
-	}
-	return s.exprs == nil || s.exprs.Matches(labels.Set(l))
 }
 
 func pairKey(ns, k, v string) string { return ns + "\x00" + k + "\x00" + v }

@@ -8,7 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/schedkit/schedkit/internal/deletion"
@@ -173,5 +172,3 @@ func copyInt64(p *int64) *int64 {
 	v := *p
 	return &v
 }
-
-func labelSet(m map[string]string) labels.Set { return labels.Set(m) }
