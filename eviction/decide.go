@@ -563,4 +563,3 @@ func isPodReady(pod *corev1.Pod) bool {
 	}
 	return false
 }
-

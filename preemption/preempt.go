@@ -310,4 +310,3 @@ func noCandidateMessage(numNodes int, rejected []NodeStatus) string {
 	}
 	return sched.FitErrorMessage(numNodes, nil, counts)
 }
-
