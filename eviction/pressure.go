@@ -11,6 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // Kubelet node-pressure eviction texts and values (pkg/kubelet/eviction,
@@ -351,7 +353,7 @@ func IsCriticalPod(pod *corev1.Pod) bool {
 	if _, ok := pod.Annotations[corev1.MirrorPodAnnotationKey]; ok {
 		return true
 	}
-	return pod.Spec.Priority != nil && *pod.Spec.Priority >= SystemCriticalPriority
+	return sched.PodPriority(pod) >= SystemCriticalPriority
 }
 
 // Victim is the pod one eviction cycle evicts under pressure.

@@ -173,9 +173,7 @@ func Evaluate(snap *Snapshot, pod *corev1.Pod, opts Options) (*Result, error) {
 			return nil, err
 		}
 		r := &Result{Pod: pod.Namespace + "/" + pod.Name, FeasibleNodes: []string{}, BestNodes: []string{}, Nodes: []NodeResult{}, Error: err.Error()}
-		if pod.Spec.Priority != nil {
-			r.Priority = *pod.Spec.Priority
-		}
+		r.Priority = sched.PodPriority(pod)
 		r.PreFilter.Status = PluginStatus{Code: sched.Error.String()}
 		return r, err
 	}
@@ -189,9 +187,7 @@ func (c *Compiled) Evaluate() *Result { return c.evaluate(maxIDs) }
 // the shared-row table (tests lower it to exercise unshared rows).
 func (c *Compiled) evaluate(maxDistinct int) *Result {
 	r := &Result{Pod: c.pi.Key, FeasibleNodes: []string{}, BestNodes: []string{}, Nodes: []NodeResult{}}
-	if c.pod.Spec.Priority != nil {
-		r.Priority = *c.pod.Spec.Priority
-	}
+	r.Priority = sched.PodPriority(c.pod)
 	if c.gated != nil {
 		g := toPluginStatus(*c.gated)
 		r.Gated = &g

@@ -5,16 +5,13 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // PodPriority is spec.priority, or 0 when unset (component-helpers
 // scheduling/corev1 PodPriority).
-func PodPriority(pod *corev1.Pod) int32 {
-	if pod.Spec.Priority != nil {
-		return *pod.Spec.Priority
-	}
-	return 0
-}
+func PodPriority(pod *corev1.Pod) int32 { return sched.PodPriority(pod) }
 
 // QueueLess reports whether a is popped before b from the active queue under
 // the PrioritySort plugin (pkg/scheduler/framework/plugins/queuesort, v1.36):

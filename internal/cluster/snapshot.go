@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // ErrInvalidView is returned (wrapped) by WithPod for a pod that cannot be
@@ -844,9 +846,7 @@ func newPodInfoCached(pod *corev1.Pod, key string, withoutPodLevelResize bool, c
 // fillPodInfo is newPodInfoCached into a zero PodInfo the caller allocated.
 func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize bool, cache *affinityCache, res *[2]Resource) error {
 	pi.Pod, pi.Key = pod, key
-	if pod.Spec.Priority != nil {
-		pi.Priority = *pod.Spec.Priority
-	}
+	pi.Priority = sched.PodPriority(pod)
 	if st := pod.Status.StartTime; st != nil {
 		pi.start, pi.started = st.Time, true
 	}
