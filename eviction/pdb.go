@@ -154,8 +154,8 @@ type Workloads struct {
 	Scales []Scale
 }
 
-// StatusResult is one sync of the disruption controller for one budget.
-type StatusResult struct {
+// PDBStatusResult is one sync of the disruption controller for one budget.
+type PDBStatusResult struct {
 	// PDB is a new object: the budget with the status the sync leaves.
 	PDB *policyv1.PodDisruptionBudget
 	// Updated reports whether the sync wrote the status (false when it was
@@ -167,7 +167,7 @@ type StatusResult struct {
 	SyncErr error
 }
 
-// Status computes a budget's status as one sync of kube-controller-manager's
+// PDBStatus computes a budget's status as one sync of kube-controller-manager's
 // disruption controller does (DisruptionController.trySync, failSafe and
 // updatePdbStatus in pkg/controller/disruption/disruption.go, v1.36):
 //
@@ -188,12 +188,12 @@ type StatusResult struct {
 //     expectedPods is 0.
 //
 // A controller that cannot be found or has no scale fails the sync
-// (StatusResult.SyncErr, upstream's message). Pods are taken in
+// (PDBStatusResult.SyncErr, upstream's message). Pods are taken in
 // namespace/name order, so the pod named by "found no controllers for pod"
-// is the first in that order (upstream: informer order). Status returns an
+// is the first in that order (upstream: informer order). PDBStatus returns an
 // error wrapping ErrInvalidPDB when the budget fails ValidatePDB; it never
 // modifies its arguments.
-func Status(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, now time.Time) (*StatusResult, error) {
+func PDBStatus(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, now time.Time) (*PDBStatusResult, error) {
 	if pdb == nil {
 		return nil, fmt.Errorf("%w: nil", ErrInvalidPDB)
 	}
@@ -228,7 +228,7 @@ func Status(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, 
 			ObservedGeneration: out.Status.ObservedGeneration,
 			LastTransitionTime: metav1.NewTime(now),
 		})
-		return &StatusResult{PDB: out, Updated: true, SyncErr: err}, nil
+		return &PDBStatusResult{PDB: out, Updated: true, SyncErr: err}, nil
 	}
 
 	disrupted := disruptedPodMap(selected, pdb.Status.DisruptedPods, now)
@@ -241,7 +241,7 @@ func Status(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, 
 	if st.CurrentHealthy == healthy && st.DesiredHealthy == desired && st.ExpectedPods == expected &&
 		st.DisruptionsAllowed == allowed && apiequality.Semantic.DeepEqual(st.DisruptedPods, disrupted) &&
 		st.ObservedGeneration == pdb.Generation && conditionsUpToDate(pdb) {
-		return &StatusResult{PDB: pdb.DeepCopy()}, nil
+		return &PDBStatusResult{PDB: pdb.DeepCopy()}, nil
 	}
 	out := pdb.DeepCopy()
 	out.Status = policyv1.PodDisruptionBudgetStatus{
@@ -254,7 +254,7 @@ func Status(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, 
 		Conditions:         out.Status.Conditions,
 	}
 	setDisruptionAllowedCondition(out, now)
-	return &StatusResult{PDB: out, Updated: true}, nil
+	return &PDBStatusResult{PDB: out, Updated: true}, nil
 }
 
 // expectedPodCount is getExpectedPodCount.

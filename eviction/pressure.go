@@ -448,8 +448,8 @@ func EvictedStatus(pod *corev1.Pod, message string, now time.Time) *corev1.PodSt
 	return st
 }
 
-// AdmitResult is the eviction manager's admission verdict.
-type AdmitResult struct {
+// PressureAdmission is the eviction manager's admission verdict.
+type PressureAdmission struct {
 	// Admit reports whether the pod is admitted.
 	Admit bool
 	// Reason is ReasonEvicted for a rejection, "" when admitted.
@@ -459,28 +459,28 @@ type AdmitResult struct {
 	Message string
 }
 
-// Admit is the eviction manager's admission of a new pod on a node with the
+// AdmitUnderPressure is the eviction manager's admission of a new pod on a node with the
 // given pressure conditions (managerImpl.Admit, v1.36): without pressure
 // everything is admitted; critical pods always; under MemoryPressure alone a
 // pod that is not BestEffort, or a BestEffort pod tolerating the
 // node.kubernetes.io/memory-pressure NoSchedule taint; every other case is
 // rejected with reason Evicted and "The node had condition: [...]. ".
-func Admit(pod *corev1.Pod, conditions []corev1.NodeConditionType) AdmitResult {
+func AdmitUnderPressure(pod *corev1.Pod, conditions []corev1.NodeConditionType) PressureAdmission {
 	if len(conditions) == 0 || IsCriticalPod(pod) {
-		return AdmitResult{Admit: true}
+		return PressureAdmission{Admit: true}
 	}
 	if len(conditions) == 1 && conditions[0] == corev1.NodeMemoryPressure {
 		if !isBestEffort(pod) {
-			return AdmitResult{Admit: true}
+			return PressureAdmission{Admit: true}
 		}
 		taint := corev1.Taint{Key: corev1.TaintNodeMemoryPressure, Effect: corev1.TaintEffectNoSchedule}
 		for i := range pod.Spec.Tolerations {
 			if ToleratesTaint(&pod.Spec.Tolerations[i], &taint) {
-				return AdmitResult{Admit: true}
+				return PressureAdmission{Admit: true}
 			}
 		}
 	}
-	return AdmitResult{Reason: ReasonEvicted, Message: fmt.Sprintf("The node had condition: %v. ", conditions)}
+	return PressureAdmission{Reason: ReasonEvicted, Message: fmt.Sprintf("The node had condition: %v. ", conditions)}
 }
 
 // isBestEffort is the QoS rule: no container (init or regular) and no

@@ -21,7 +21,7 @@
 //
 // [SortQueue] orders pods as the PrioritySort plugin pops them (priority,
 // then creationTimestamp as the queue timestamp, then input order where
-// upstream's heap leaves it to chance); [Backoff] is the back-off queue's
+// upstream's heap leaves it to chance); [QueueBackoff] is the back-off queue's
 // 1 s doubling to 10 s.
 //
 // # Preemption

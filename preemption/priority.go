@@ -220,9 +220,9 @@ func (pcs *PriorityClasses) ResolveLenient(pod *corev1.Pod) (r Resolution, warni
 	return r, warning
 }
 
-// Admit returns a deep copy of pod with spec.priorityClassName, spec.priority
+// WithPriority returns a deep copy of pod with spec.priorityClassName, spec.priority
 // and spec.preemptionPolicy set as Resolve computes them, or Resolve's error.
-func (pcs *PriorityClasses) Admit(pod *corev1.Pod) (*corev1.Pod, error) {
+func (pcs *PriorityClasses) WithPriority(pod *corev1.Pod) (*corev1.Pod, error) {
 	r, err := pcs.Resolve(pod)
 	if err != nil {
 		return nil, err

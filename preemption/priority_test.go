@@ -98,7 +98,7 @@ func TestAdmitDoesNotModifyThePod(t *testing.T) {
 	pcs, err := NewPriorityClasses([]*schedulingv1.PriorityClass{pc("low", 100, true)})
 	require.NoError(t, err)
 	in := mkPod("a")
-	out, err := pcs.Admit(in)
+	out, err := pcs.WithPriority(in)
 	require.NoError(t, err)
 	assert.Nil(t, in.Spec.Priority)
 	assert.Equal(t, int32(100), *out.Spec.Priority)

@@ -54,12 +54,12 @@ const (
 	DefaultMaxBackoff     = 10 * time.Second
 )
 
-// Backoff is the time a pod waits in the back-off queue after its attempts-th
+// QueueBackoff is the time a pod waits in the back-off queue after its attempts-th
 // failed scheduling attempt, as backoffQueue.calculateBackoffDuration
 // computes it: 0 before any failure, then initial doubled per further
 // failure, capped at max. Zero initial and max mean the defaults (1 s and
 // 10 s).
-func Backoff(attempts int, initial, max time.Duration) time.Duration {
+func QueueBackoff(attempts int, initial, max time.Duration) time.Duration {
 	if initial == 0 {
 		initial = DefaultInitialBackoff
 	}

@@ -80,8 +80,8 @@ type PodOutcome struct {
 	Preemption *Result `json:"preemption,omitempty"`
 }
 
-// Placement is where a queued pod ended ("" when nowhere).
-type Placement struct {
+// PodPlacement is where a queued pod ended ("" when nowhere).
+type PodPlacement struct {
 	Pod  string `json:"pod"`  // namespace/name
 	Node string `json:"node"` // where it was bound or nominated; "" if nowhere or evicted later
 }
@@ -94,7 +94,7 @@ type QueueResult struct {
 	// QueueOptions.StopAtUnplaced).
 	Results []PodOutcome `json:"results"`
 	// Placements of every queued pod, in queue order.
-	Placements []Placement `json:"placements"`
+	Placements []PodPlacement `json:"placements"`
 	// Evicted are the victims' keys in eviction order.
 	Evicted []string `json:"evicted"`
 	// Final is the cluster after every binding and eviction.
@@ -207,7 +207,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	placed := make(map[string]int, len(order))
 	for i, key := range q.keys {
 		placed[key] = i
-		res.Placements = append(res.Placements, Placement{Pod: key})
+		res.Placements = append(res.Placements, PodPlacement{Pod: key})
 	}
 	nm, err := newNominator(opts.Preemption.NominatedPods)
 	if err != nil {
