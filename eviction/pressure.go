@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/schedkit/schedkit/internal/podcond"
 	"github.com/schedkit/schedkit/internal/sched"
 )
 
@@ -437,7 +438,7 @@ func EvictedStatus(pod *corev1.Pod, message string, now time.Time) *corev1.PodSt
 	st.Phase = corev1.PodFailed
 	st.Reason = ReasonEvicted
 	st.Message = message
-	setPodCondition(st, corev1.PodCondition{
+	podcond.Set(st, corev1.PodCondition{
 		Type:               corev1.DisruptionTarget,
 		Status:             corev1.ConditionTrue,
 		Reason:             corev1.PodReasonTerminationByKubelet,

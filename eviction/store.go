@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/schedkit/schedkit/internal/deletion"
+	"github.com/schedkit/schedkit/internal/podcond"
 )
 
 // podStore is the part of kube-apiserver's pod storage the eviction handler
@@ -91,7 +92,7 @@ func (s *podStore) updateDisruptionTarget(name string, pre *metav1.Preconditions
 		return "", apierrors.NewInternalError(fmt.Errorf("resourceVersion %q is not a number", existing.ResourceVersion))
 	}
 	pod := existing.DeepCopy()
-	setPodCondition(&pod.Status, corev1.PodCondition{
+	podcond.Set(&pod.Status, corev1.PodCondition{
 		Type:               corev1.DisruptionTarget,
 		Status:             corev1.ConditionTrue,
 		Reason:             ReasonEvictionByEvictionAPI,
@@ -102,22 +103,6 @@ func (s *podStore) updateDisruptionTarget(name string, pre *metav1.Preconditions
 	s.pod = pod
 	s.updates++
 	return pod.ResourceVersion, nil
-}
-
-// setPodCondition is podutil.UpdatePodCondition: the condition replaces one
-// of its type (keeping the transition time when the status is unchanged) or
-// is appended.
-func setPodCondition(st *corev1.PodStatus, c corev1.PodCondition) {
-	for i := range st.Conditions {
-		if st.Conditions[i].Type == c.Type {
-			if st.Conditions[i].Status == c.Status {
-				c.LastTransitionTime = st.Conditions[i].LastTransitionTime
-			}
-			st.Conditions[i] = c
-			return
-		}
-	}
-	st.Conditions = append(st.Conditions, c)
 }
 
 // delete records one Delete call. opts may be adjusted as rest.BeforeDelete
