@@ -14,6 +14,8 @@ import (
 
 	"github.com/schedkit/schedkit/internal/podcond"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/lifecycle"
+	"github.com/schedkit/schedkit/preemption"
 )
 
 // Kubelet node-pressure eviction texts and values (pkg/kubelet/eviction,
@@ -26,8 +28,9 @@ const (
 	// eviction for a hard threshold.
 	ImmediateEvictionGracePeriodSeconds = 1
 	// SystemCriticalPriority is the priority from which a pod is critical
-	// (system-cluster-critical and system-node-critical).
-	SystemCriticalPriority = 2 * 1000000000
+	// (system-cluster-critical and system-node-critical): the scheduling
+	// API's value, preemption.SystemCriticalPriority.
+	SystemCriticalPriority = preemption.SystemCriticalPriority
 )
 
 // ErrInvalidThreshold wraps threshold parse errors.
@@ -348,7 +351,7 @@ func isMemorySignal(s Signal) bool {
 // not "api"), mirror pods and pods of priority SystemCriticalPriority or
 // more. The kubelet never evicts them under pressure and always admits them.
 func IsCriticalPod(pod *corev1.Pod) bool {
-	if src, ok := pod.Annotations["kubernetes.io/config.source"]; ok && src != "api" {
+	if lifecycle.IsStaticPod(pod) {
 		return true
 	}
 	if _, ok := pod.Annotations[corev1.MirrorPodAnnotationKey]; ok {
