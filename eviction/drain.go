@@ -12,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/schedkit/schedkit/lifecycle"
 )
 
 // ErrDuplicatePod wraps SelectDrainPods' error for pods that share a
@@ -226,10 +228,6 @@ func drainVerdict(p *corev1.Pod, ds map[nsName]bool, o DrainOptions) DrainVerdic
 
 var drainOkay = DrainVerdict{Delete: true, Status: DrainOkay}
 
-func isTerminal(p *corev1.Pod) bool {
-	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
-}
-
 func skipDeletedFilter(p *corev1.Pod, _ map[nsName]bool, o *DrainOptions) DrainVerdict {
 	if o.SkipWaitForDeleteTimeoutSeconds > 0 && p.DeletionTimestamp != nil &&
 		int(o.Now.Sub(p.DeletionTimestamp.Time).Seconds()) > o.SkipWaitForDeleteTimeoutSeconds {
@@ -240,7 +238,7 @@ func skipDeletedFilter(p *corev1.Pod, _ map[nsName]bool, o *DrainOptions) DrainV
 
 func daemonSetFilter(p *corev1.Pod, ds map[nsName]bool, o *DrainOptions) DrainVerdict {
 	ref := metav1.GetControllerOf(p)
-	if ref == nil || ref.Kind != "DaemonSet" || ref.APIVersion != "apps/v1" || isTerminal(p) {
+	if ref == nil || ref.Kind != "DaemonSet" || ref.APIVersion != "apps/v1" || lifecycle.IsTerminalPhase(p.Status.Phase) {
 		return drainOkay
 	}
 	if !ds[nsName{p.Namespace, ref.Name}] {
@@ -264,7 +262,7 @@ func mirrorPodFilter(p *corev1.Pod, _ map[nsName]bool, _ *DrainOptions) DrainVer
 }
 
 func localStorageFilter(p *corev1.Pod, _ map[nsName]bool, o *DrainOptions) DrainVerdict {
-	if !hasEmptyDir(p) || isTerminal(p) {
+	if !hasEmptyDir(p) || lifecycle.IsTerminalPhase(p.Status.Phase) {
 		return drainOkay
 	}
 	if !o.DeleteEmptyDirData {
@@ -274,7 +272,7 @@ func localStorageFilter(p *corev1.Pod, _ map[nsName]bool, o *DrainOptions) Drain
 }
 
 func unreplicatedFilter(p *corev1.Pod, _ map[nsName]bool, o *DrainOptions) DrainVerdict {
-	if isTerminal(p) || metav1.GetControllerOf(p) != nil {
+	if lifecycle.IsTerminalPhase(p.Status.Phase) || metav1.GetControllerOf(p) != nil {
 		return drainOkay
 	}
 	if o.Force {
