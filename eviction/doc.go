@@ -105,7 +105,9 @@
 //
 //   - Decide takes the API server's stored objects: v1 defaulting (for
 //     example terminationGracePeriodSeconds 30) is the caller's job, as it is
-//     the API server's. Admission, authorization, finalizers and concurrent
+//     the API server's: an unset terminationGracePeriodSeconds reads as 0,
+//     as CheckGracefulDelete reads it. lifecycle.Delete runs the same
+//     delete rules (one copy) but reads it as the default 30. Admission, authorization, finalizers and concurrent
 //     writers are not modelled, so the 504 "couldn't update
 //     PodDisruptionBudget due to conflicts" never happens.
 //   - A pod without metadata.resourceVersion (any pod built in Go rather

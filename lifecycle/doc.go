@@ -61,7 +61,9 @@
 // GracePeriod mirrors the pod strategy's CheckGracefulDelete and Delete the
 // API server's rest.BeforeDelete plus the generic store's finalizer rule:
 // the request's gracePeriodSeconds, else terminationGracePeriodSeconds
-// (unset = 30), 0 for unbound or terminal pods; once a deletion has started
+// (unset = 30, the value defaulting would have stored: the one difference
+// from eviction.Decide, which runs the same rules on stored objects and
+// reads unset as 0), 0 for unbound or terminal pods; once a deletion has started
 // a later DELETE can only shorten the grace period, and the deadline never
 // moves later, except that upstream moves an already passed deadline to now:
 //

@@ -68,7 +68,8 @@
 // PDB selectors follow the scheduler's rule by default (an empty selector
 // matches no pod, unlabelled pods match no budget); [PDBSelectorEviction]
 // selects the Eviction API's rule (an empty selector matches the whole
-// namespace).
+// namespace), the rule the eviction package uses: both are one copy of the
+// matching.
 //
 // # Scheduling a queue
 //
