@@ -29,6 +29,21 @@ var ErrInvalidPod = errors.New("placement: invalid pod")
 // instead.
 var ErrNotAView = errors.New("placement: snapshot is not a view of the compiled pod's snapshot")
 
+// The snapshot's what-if errors (Snapshot.WithPod, WithNode, WithNodes,
+// WithoutNodes), for errors.Is; they are the values those methods wrap.
+var (
+	// ErrInvalidView is wrapped by a what-if the snapshot cannot make: a pod
+	// without a node name, bound to an unknown node or already bound; a nil
+	// pod or node.
+	ErrInvalidView = cluster.ErrInvalidView
+	// ErrUnknownNode is wrapped for a node name the snapshot does not hold
+	// (node what-ifs, FilterNode).
+	ErrUnknownNode = cluster.ErrUnknownNode
+	// ErrDuplicateNode is wrapped by WithNodes for a node whose name the
+	// snapshot, or an earlier node of the same call, already holds.
+	ErrDuplicateNode = cluster.ErrDuplicateNode
+)
+
 // Filter plugin positions in the v1.36 order (sched.FilterOrder).
 const (
 	fNodeUnschedulable = iota

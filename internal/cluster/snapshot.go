@@ -21,8 +21,9 @@ import (
 )
 
 // ErrInvalidView is returned (wrapped) by WithPod for a pod that cannot be
-// added: unknown node, no node name, or a key already bound.
-var ErrInvalidView = errors.New("cluster: invalid view change")
+// added: unknown node, no node name, or a key already bound. Its text names
+// the public package callers meet it through (placement.ErrInvalidView).
+var ErrInvalidView = errors.New("placement: invalid view change")
 
 // compactThreshold bounds the overlay of pod locations a chain of WithPod
 // views accumulates before it is folded into a fresh index.
@@ -827,7 +828,7 @@ func NewPodInfo(pod *corev1.Pod) (*PodInfo, error) { return newPodInfo(pod, fals
 // withoutPodLevelResize (Input.WithoutPodLevelResize).
 func newPodInfo(pod *corev1.Pod, withoutPodLevelResize bool) (*PodInfo, error) {
 	if pod == nil {
-		return nil, errors.New("cluster: nil pod")
+		return nil, fmt.Errorf("%w: nil pod", ErrInvalidView)
 	}
 	return newPodInfoCached(pod, pod.Namespace+"/"+pod.Name, withoutPodLevelResize, nil, nil)
 }
