@@ -28,6 +28,11 @@ const (
 	SystemNodeCritical    = SystemPriorityClassPrefix + "node-critical"
 )
 
+// ErrInvalidInput is wrapped by every error for input no upstream answer
+// exists for: a nil snapshot, pod or compiled pod, a nil pending pod, a
+// statuses slice that does not cover the snapshot's nodes.
+var ErrInvalidInput = errors.New("preemption: invalid input")
+
 // Sentinel errors of priority resolution; the errors returned also satisfy
 // apierrors.IsForbidden, as the admission plugin's do.
 var (
@@ -178,7 +183,7 @@ type Resolution struct {
 // not modified.
 func (pcs *PriorityClasses) Resolve(pod *corev1.Pod) (Resolution, error) {
 	if pod == nil {
-		return Resolution{}, errors.New("preemption: nil pod")
+		return Resolution{}, fmt.Errorf("%w: nil pod", ErrInvalidInput)
 	}
 	c, err := pcs.class(pod)
 	if err != nil {
