@@ -25,6 +25,14 @@ import (
 // the public package callers meet it through (placement.ErrInvalidView).
 var ErrInvalidView = errors.New("placement: invalid view change")
 
+// FieldErrors is New's error: every problem of the input with its path. Its
+// text is the list's aggregate text; placement turns it into its own
+// ValidationError.
+type FieldErrors struct{ List field.ErrorList }
+
+// Error returns the problems' aggregate text.
+func (e *FieldErrors) Error() string { return e.List.ToAggregate().Error() }
+
 // compactThreshold bounds the overlay of pod locations a chain of WithPod
 // views accumulates before it is folded into a fresh index.
 const compactThreshold = 1024
@@ -251,7 +259,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	}
 	if len(errs) > 0 {
 		waitInterned()
-		return nil, warnings, errs.ToAggregate()
+		return nil, warnings, &FieldErrors{List: errs}
 	}
 
 	s := &Snapshot{
