@@ -189,7 +189,7 @@ func Decide(req Request) (*Decision, error) {
 			return nil, fmt.Errorf("%w: pdbs[%d] is nil", ErrInvalidRequest, i)
 		}
 		if errs := ValidatePDB(p); len(errs) > 0 {
-			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidRequest, p.Namespace, p.Name, errs.ToAggregate())
+			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %w", ErrInvalidRequest, p.Namespace, p.Name, &ValidationError{Errors: errs})
 		}
 		pdbs = append(pdbs, p)
 	}

@@ -165,7 +165,7 @@ func SelectDrainPods(nodeName string, pods []*corev1.Pod, daemonSets []*appsv1.D
 		return nil, err
 	}
 	if errs := duplicatePods(pods); len(errs) > 0 {
-		return nil, fmt.Errorf("%w: %w", ErrDuplicatePod, errs.ToAggregate())
+		return nil, fmt.Errorf("%w: %w", ErrDuplicatePod, &ValidationError{Errors: errs})
 	}
 	ds := make(map[nsName]bool, len(daemonSets))
 	for _, d := range daemonSets {

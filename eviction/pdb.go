@@ -29,6 +29,18 @@ const DeletionTimeout = 2 * time.Minute
 // ErrInvalidPDB wraps the validation errors of a budget.
 var ErrInvalidPDB = errors.New("eviction: invalid PodDisruptionBudget")
 
+// ValidationError carries every validation problem of one input with its API
+// field path (spec.minAvailable, pods[2].metadata.name), for errors.As. Its
+// text is the list's aggregate text; the errors that hold it also wrap the
+// sentinel of their cause (ErrInvalidPDB, ErrInvalidRequest, ErrInvalidPlan,
+// ErrDuplicatePod).
+type ValidationError struct {
+	Errors field.ErrorList
+}
+
+// Error returns the problems' aggregate text.
+func (e *ValidationError) Error() string { return e.Errors.ToAggregate().Error() }
+
 // ValidatePDB checks what the API server's validation of a
 // PodDisruptionBudget spec checks and schedkit relies on: minAvailable and
 // maxUnavailable not both set, each a non-negative integer or a percentage
@@ -198,7 +210,7 @@ func PDBStatus(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workload
 		return nil, fmt.Errorf("%w: nil", ErrInvalidPDB)
 	}
 	if errs := ValidatePDB(pdb); len(errs) > 0 {
-		return nil, fmt.Errorf("%w %s/%s: %v", ErrInvalidPDB, pdb.Namespace, pdb.Name, errs.ToAggregate())
+		return nil, fmt.Errorf("%w %s/%s: %w", ErrInvalidPDB, pdb.Namespace, pdb.Name, &ValidationError{Errors: errs})
 	}
 	sel, err := pdbmatch.Compile(pdb, pdbmatch.Eviction)
 	if err != nil {

@@ -216,6 +216,9 @@ func TestValidatePDB(t *testing.T) {
 			if tc.fields != nil {
 				_, err := PDBStatus(tc.pdb, nil, Workloads{}, testNow)
 				assert.True(t, errors.Is(err, ErrInvalidPDB))
+				var ve *ValidationError
+				require.ErrorAs(t, err, &ve)
+				assert.Equal(t, ValidatePDB(tc.pdb), ve.Errors)
 			}
 		})
 	}

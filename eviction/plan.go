@@ -392,7 +392,7 @@ func newBudgetIndex(pdbs []*policyv1.PodDisruptionBudget, now time.Time) (*budge
 			return nil, fmt.Errorf("%w: pdbs[%d] is nil", ErrInvalidPlan, i)
 		}
 		if errs := ValidatePDB(p); len(errs) > 0 {
-			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidPlan, p.Namespace, p.Name, errs.ToAggregate())
+			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %w", ErrInvalidPlan, p.Namespace, p.Name, &ValidationError{Errors: errs})
 		}
 		x.all = append(x.all, p)
 	}

@@ -104,7 +104,8 @@
 // restartPolicy is Always, an unset terminationGracePeriodSeconds is 30).
 // Invalid input (a nil pod, an unknown restart policy, rule action or
 // operator, a restart rule without exit codes) is an error wrapping
-// ErrInvalidInput whose FieldErrors carry API paths; functions never panic
+// ErrInvalidInput and holding a *ValidationError whose field.ErrorList
+// carries API paths (errors.As, or FieldErrors); functions never panic
 // on caller input. Where upstream answers a malformed status with a verdict
 // (an init container status out of spec order), so does this package.
 //

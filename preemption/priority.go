@@ -28,6 +28,17 @@ const (
 	SystemNodeCritical    = SystemPriorityClassPrefix + "node-critical"
 )
 
+// ValidationError carries every validation problem of one input with its API
+// field path (priorityClasses[1].value), for errors.As. Its text is the
+// list's aggregate text; the errors that hold it also wrap the sentinel of
+// their cause (ErrInvalidPriorityClass).
+type ValidationError struct {
+	Errors field.ErrorList
+}
+
+// Error returns the problems' aggregate text.
+func (e *ValidationError) Error() string { return e.Errors.ToAggregate().Error() }
+
 // ErrInvalidInput is wrapped by every error for input no upstream answer
 // exists for: a nil snapshot, pod or compiled pod, a nil pending pod, a
 // statuses slice that does not cover the snapshot's nodes.
@@ -111,7 +122,7 @@ func NewPriorityClasses(classes []*schedulingv1.PriorityClass) (*PriorityClasses
 		}
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidPriorityClass, errs.ToAggregate())
+		return nil, fmt.Errorf("%w: %w", ErrInvalidPriorityClass, &ValidationError{Errors: errs})
 	}
 	return pcs, nil
 }

@@ -144,4 +144,7 @@ func TestNewPriorityClassesRejects(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidPriorityClass)
 	assert.Contains(t, err.Error(), `priorityClasses[1].metadata.name: Duplicate value: "a"`)
 	assert.Contains(t, err.Error(), "priorityClasses[2].value: Forbidden")
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Len(t, ve.Errors, 2)
 }
