@@ -21,6 +21,18 @@ import (
 // list cannot be a cluster's.
 var ErrDuplicatePod = errors.New("eviction: duplicate pod")
 
+// ErrInvalidSelector is wrapped by SelectDrainPods' error for a malformed
+// DrainOptions.PodSelector; the error's text is kubectl's (the label
+// parser's) alone.
+var ErrInvalidSelector = errors.New("eviction: invalid pod selector")
+
+// selectorError is labels.Parse's error, unchanged in text, that also
+// answers errors.Is(err, ErrInvalidSelector).
+type selectorError struct{ err error }
+
+func (e *selectorError) Error() string   { return e.err.Error() }
+func (e *selectorError) Unwrap() []error { return []error{ErrInvalidSelector, e.err} }
+
 // kubectl drain's filter messages (k8s.io/kubectl/pkg/drain/filters.go,
 // v0.36).
 const (
@@ -156,13 +168,13 @@ func (s *DrainSelection) grouped(status DrainStatus, format string) []string {
 // DaemonSets, used to tell a live DaemonSet from a vanished one.
 //
 // It returns an error for a malformed opts.PodSelector (kubectl's error
-// text) and, wrapping ErrDuplicatePod, for pods that share a namespace and
+// text, wrapping ErrInvalidSelector) and, wrapping ErrDuplicatePod, for pods that share a namespace and
 // name (a pod without a namespace is in "default"), each repeat named with
 // its path (pods[i].metadata.name). Nothing is modified.
 func SelectDrainPods(nodeName string, pods []*corev1.Pod, daemonSets []*appsv1.DaemonSet, opts DrainOptions) (*DrainSelection, error) {
 	sel, err := labels.Parse(opts.PodSelector)
 	if err != nil {
-		return nil, err
+		return nil, &selectorError{err: err}
 	}
 	if errs := duplicatePods(pods); len(errs) > 0 {
 		return nil, fmt.Errorf("%w: %w", ErrDuplicatePod, &ValidationError{Errors: errs})
