@@ -214,7 +214,7 @@ func PDBStatus(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workload
 	}
 	sel, err := pdbmatch.Compile(pdb, pdbmatch.Eviction)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s/%s: spec.selector: %v", ErrInvalidPDB, pdb.Namespace, pdb.Name, err)
+		return nil, fmt.Errorf("%w %s/%s: spec.selector: %w", ErrInvalidPDB, pdb.Namespace, pdb.Name, err)
 	}
 	var selected []*corev1.Pod
 	for _, p := range pods {

@@ -161,7 +161,7 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 		}
 		sel, err := SelectDrainPods(name, pods, opts.DaemonSets, opts.Drain)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+			return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 		}
 		nd := NodeDrain{Node: name, Selection: sel, Refused: len(sel.Errors()) > 0}
 		if !nd.Refused {
@@ -233,7 +233,7 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 		for _, pi := range pending {
 			v, err := view.WithPodInfo(pi)
 			if err != nil {
-				return fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+				return fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 			}
 			view = v
 		}
@@ -265,7 +265,7 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 		if tpl == nil {
 			c, err := placement.Compile(view, pod, opts)
 			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+				return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 			}
 			tpl = &template{pod: pod, c: c}
 			if ref != nil && !reads {
@@ -306,7 +306,7 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 			}
 			qr, err := whatif.Reschedule(view, drainedList, []*corev1.Pod{src}, whatif.Options{Placement: opts})
 			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+				return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 			}
 			evs[i].Message = qr.Results[0].Message
 			if qr.Results[0].Outcome == preemption.Failed {
@@ -335,7 +335,7 @@ func placeScheduled(view *placement.Snapshot, drained map[string]bool, evs []Pla
 	// again (a no-op) and takes its queue's ties from view's input.
 	qr, err := whatif.Reschedule(view, names, pods, whatif.Options{Placement: opts})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 	}
 	unplaced := map[string]int{}
 	for _, r := range qr.Results {
@@ -407,7 +407,7 @@ func newBudgetIndex(pdbs []*policyv1.PodDisruptionBudget, now time.Time) (*budge
 	for i, p := range x.all {
 		sel, err := pdbmatch.Compile(p, pdbmatch.Eviction)
 		if err != nil {
-			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidPlan, p.Namespace, p.Name, err)
+			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %w", ErrInvalidPlan, p.Namespace, p.Name, err)
 		}
 		x.sels[i] = sel
 		ns := pdbmatch.Namespace(p.Namespace)

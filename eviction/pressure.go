@@ -149,7 +149,7 @@ func ParseThresholds(hard, soft, softGrace, minReclaim map[string]string) ([]Thr
 		}
 		d, err := time.ParseDuration(softGrace[k])
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidThreshold, err)
+			return nil, fmt.Errorf("%w: %w", ErrInvalidThreshold, err)
 		}
 		if d < 0 {
 			return nil, fmt.Errorf("%w: invalid eviction grace period specified: %v, must be a positive value", ErrInvalidThreshold, softGrace[k])
@@ -176,7 +176,7 @@ func ParseThresholds(hard, soft, softGrace, minReclaim map[string]string) ([]Thr
 		}
 		q, err := resource.ParseQuantity(v)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidThreshold, err)
+			return nil, fmt.Errorf("%w: %w", ErrInvalidThreshold, err)
 		}
 		if q.Sign() < 0 {
 			return nil, fmt.Errorf("%w: negative eviction minimum reclaim specified for %v", ErrInvalidThreshold, s)
@@ -226,7 +226,7 @@ func parseStatements(m map[string]string) ([]Threshold, error) {
 		}
 		q, err := resource.ParseQuantity(v)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrInvalidThreshold, s, err)
+			return nil, fmt.Errorf("%w: %s: %w", ErrInvalidThreshold, s, err)
 		}
 		if q.Sign() <= 0 {
 			return nil, fmt.Errorf("%w: eviction threshold %v must be positive: %s", ErrInvalidThreshold, s, &q)
@@ -239,7 +239,7 @@ func parseStatements(m map[string]string) ([]Threshold, error) {
 func parsePercent(v string) (float32, error) {
 	f, err := strconv.ParseFloat(strings.TrimRight(v, "%"), 32)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", ErrInvalidThreshold, err)
+		return 0, fmt.Errorf("%w: %w", ErrInvalidThreshold, err)
 	}
 	return float32(f) / 100, nil
 }
