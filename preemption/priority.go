@@ -11,21 +11,23 @@ import (
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // Priority constants of the scheduling API (pkg/apis/scheduling/types.go, v1.36).
 const (
 	// HighestUserDefinablePriority is the largest value a PriorityClass
 	// without the system- prefix may have.
-	HighestUserDefinablePriority int32 = 1000000000
+	HighestUserDefinablePriority = sched.HighestUserDefinablePriority
 	// SystemCriticalPriority is the value of system-cluster-critical.
-	SystemCriticalPriority = 2 * HighestUserDefinablePriority
+	SystemCriticalPriority = sched.SystemCriticalPriority
 	// SystemPriorityClassPrefix is reserved for the built-in classes.
-	SystemPriorityClassPrefix = "system-"
+	SystemPriorityClassPrefix = sched.SystemPriorityClassPrefix
 	// SystemClusterCritical and SystemNodeCritical are the built-in classes
 	// every cluster has.
-	SystemClusterCritical = SystemPriorityClassPrefix + "cluster-critical"
-	SystemNodeCritical    = SystemPriorityClassPrefix + "node-critical"
+	SystemClusterCritical = sched.SystemClusterCritical
+	SystemNodeCritical    = sched.SystemNodeCritical
 )
 
 // ValidationError carries every validation problem of one input with its API
