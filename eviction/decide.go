@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/schedkit/schedkit/internal/labelmatch"
+	"github.com/schedkit/schedkit/internal/pdbmatch"
 )
 
 // Upstream constants of the eviction subresource
@@ -189,7 +189,7 @@ func Decide(req Request) (*Decision, error) {
 			return nil, fmt.Errorf("%w: pdbs[%d] is nil", ErrInvalidRequest, i)
 		}
 		if errs := ValidatePDB(p); len(errs) > 0 {
-			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidRequest, p.Namespace, p.Name, errs.ToAggregate())
+			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %w", ErrInvalidRequest, p.Namespace, p.Name, &ValidationError{Errors: errs})
 		}
 		pdbs = append(pdbs, p)
 	}
@@ -358,18 +358,17 @@ func (h *handler) current(i int) *policyv1.PodDisruptionBudget {
 }
 
 // matchingPDBs mirrors getPodDisruptionBudgets: the budgets of the pod's
-// namespace whose selector matches its labels, in namespace/name order.
+// namespace whose selector matches its labels (internal/pdbmatch, the
+// Eviction API's rule: {} matches the whole namespace), in namespace/name
+// order.
 func (h *handler) matchingPDBs(pod *corev1.Pod) []int {
 	var out []int
 	for i, p := range h.pdbs {
-		if namespaceOf(p.Namespace) != pod.Namespace {
-			continue
-		}
-		sel, err := labelmatch.AsSelector(p.Spec.Selector)
+		sel, err := pdbmatch.Compile(p, pdbmatch.Eviction)
 		if err != nil {
 			continue // upstream: an invalid selector matches nothing
 		}
-		if sel.Matches(labelSet(pod.Labels)) {
+		if sel.Matches(pod) {
 			out = append(out, i)
 		}
 	}
@@ -563,12 +562,4 @@ func isPodReady(pod *corev1.Pod) bool {
 		}
 	}
 	return false
-}
-
-// namespaceOf is the API server's default for a missing namespace.
-func namespaceOf(ns string) string {
-	if ns == "" {
-		return metav1.NamespaceDefault
-	}
-	return ns
 }

@@ -8,7 +8,7 @@
 //     CheckGracefulDelete): status code, reason, message, causes,
 //     retryAfterSeconds, the DisruptionTarget condition, the delete call and
 //     the budget's new status.
-//   - Status: a PodDisruptionBudget's status after one sync of the
+//   - PDBStatus: a PodDisruptionBudget's status after one sync of the
 //     disruption controller (pkg/controller/disruption/disruption.go):
 //     expectedPods, currentHealthy, desiredHealthy, disruptionsAllowed,
 //     disruptedPods, the DisruptionAllowed condition and the SyncFailed
@@ -24,7 +24,7 @@
 //     signals, the Linux default hard thresholds, soft thresholds with grace
 //     periods, which are met; SelectVictim: one eviction cycle (the first
 //     non-critical pod of the ranking, its grace period and its new status,
-//     EvictedStatus); Admit: admission under pressure.
+//     EvictedStatus); AdmitUnderPressure: admission under pressure.
 //   - TaintEvictionTime: when the taint-eviction controller evicts a pod
 //     from a node with NoExecute taints (pkg/controller/tainteviction).
 //
@@ -71,11 +71,11 @@
 //
 //	d, err := eviction.Decide(eviction.Request{Pod: pod, PDBs: pdbs, Now: now})
 //	if d.Allowed() { ... d.PDBs[i].PDB is the budget to write back ... }
-//	st, err := eviction.Status(pdb, pods, workloads, now) // the controller's view
+//	st, err := eviction.PDBStatus(pdb, pods, workloads, now) // the controller's view
 //	plan, err := eviction.PlanDrain(snap, []string{"node-a"}, pdbs, eviction.PlanOptions{})
 //
 // A caller simulating a cluster keeps budgets current the way the cluster
-// does: it writes back the budget Decide returns, and re-runs Status when
+// does: it writes back the budget Decide returns, and re-runs PDBStatus when
 // pods change (an evicted pod stays counted out for DeletionTimeout).
 //
 // # Drain plans
@@ -105,7 +105,9 @@
 //
 //   - Decide takes the API server's stored objects: v1 defaulting (for
 //     example terminationGracePeriodSeconds 30) is the caller's job, as it is
-//     the API server's. Admission, authorization, finalizers and concurrent
+//     the API server's: an unset terminationGracePeriodSeconds reads as 0,
+//     as CheckGracefulDelete reads it. lifecycle.Delete runs the same
+//     delete rules (one copy) but reads it as the default 30. Admission, authorization, finalizers and concurrent
 //     writers are not modelled, so the 504 "couldn't update
 //     PodDisruptionBudget due to conflicts" never happens.
 //   - A pod without metadata.resourceVersion (any pod built in Go rather
@@ -118,7 +120,7 @@
 //     on a version it cannot parse. A version that is set but not a decimal
 //     number keeps upstream's answer for such a stored object, the evl
 //     oracle's too: 500 "resourceVersion \"abc\" is not a number".
-//   - Status knows the REST mappings of the built-in kinds that commonly own
+//   - PDBStatus knows the REST mappings of the built-in kinds that commonly own
 //     pods (core, apps, extensions, batch, and a few others); other
 //     controllers are described by a Scale. Discovery is modelled as serving
 //     v1, apps/v1 and batch/v1, as the reference oracle's does.

@@ -12,12 +12,26 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/schedkit/schedkit/lifecycle"
 )
 
 // ErrDuplicatePod wraps SelectDrainPods' error for pods that share a
 // namespace and name: the API server stores one object per name, so the
 // list cannot be a cluster's.
 var ErrDuplicatePod = errors.New("eviction: duplicate pod")
+
+// ErrInvalidSelector is wrapped by SelectDrainPods' error for a malformed
+// DrainOptions.PodSelector; the error's text is kubectl's (the label
+// parser's) alone.
+var ErrInvalidSelector = errors.New("eviction: invalid pod selector")
+
+// selectorError is labels.Parse's error, unchanged in text, that also
+// answers errors.Is(err, ErrInvalidSelector).
+type selectorError struct{ err error }
+
+func (e *selectorError) Error() string   { return e.err.Error() }
+func (e *selectorError) Unwrap() []error { return []error{ErrInvalidSelector, e.err} }
 
 // kubectl drain's filter messages (k8s.io/kubectl/pkg/drain/filters.go,
 // v0.36).
@@ -154,16 +168,16 @@ func (s *DrainSelection) grouped(status DrainStatus, format string) []string {
 // DaemonSets, used to tell a live DaemonSet from a vanished one.
 //
 // It returns an error for a malformed opts.PodSelector (kubectl's error
-// text) and, wrapping ErrDuplicatePod, for pods that share a namespace and
+// text, wrapping ErrInvalidSelector) and, wrapping ErrDuplicatePod, for pods that share a namespace and
 // name (a pod without a namespace is in "default"), each repeat named with
 // its path (pods[i].metadata.name). Nothing is modified.
 func SelectDrainPods(nodeName string, pods []*corev1.Pod, daemonSets []*appsv1.DaemonSet, opts DrainOptions) (*DrainSelection, error) {
 	sel, err := labels.Parse(opts.PodSelector)
 	if err != nil {
-		return nil, err
+		return nil, &selectorError{err: err}
 	}
 	if errs := duplicatePods(pods); len(errs) > 0 {
-		return nil, fmt.Errorf("%w: %w", ErrDuplicatePod, errs.ToAggregate())
+		return nil, fmt.Errorf("%w: %w", ErrDuplicatePod, &ValidationError{Errors: errs})
 	}
 	ds := make(map[nsName]bool, len(daemonSets))
 	for _, d := range daemonSets {
@@ -226,10 +240,6 @@ func drainVerdict(p *corev1.Pod, ds map[nsName]bool, o DrainOptions) DrainVerdic
 
 var drainOkay = DrainVerdict{Delete: true, Status: DrainOkay}
 
-func isTerminal(p *corev1.Pod) bool {
-	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
-}
-
 func skipDeletedFilter(p *corev1.Pod, _ map[nsName]bool, o *DrainOptions) DrainVerdict {
 	if o.SkipWaitForDeleteTimeoutSeconds > 0 && p.DeletionTimestamp != nil &&
 		int(o.Now.Sub(p.DeletionTimestamp.Time).Seconds()) > o.SkipWaitForDeleteTimeoutSeconds {
@@ -240,7 +250,7 @@ func skipDeletedFilter(p *corev1.Pod, _ map[nsName]bool, o *DrainOptions) DrainV
 
 func daemonSetFilter(p *corev1.Pod, ds map[nsName]bool, o *DrainOptions) DrainVerdict {
 	ref := metav1.GetControllerOf(p)
-	if ref == nil || ref.Kind != "DaemonSet" || ref.APIVersion != "apps/v1" || isTerminal(p) {
+	if ref == nil || ref.Kind != "DaemonSet" || ref.APIVersion != "apps/v1" || lifecycle.IsTerminalPhase(p.Status.Phase) {
 		return drainOkay
 	}
 	if !ds[nsName{p.Namespace, ref.Name}] {
@@ -264,7 +274,7 @@ func mirrorPodFilter(p *corev1.Pod, _ map[nsName]bool, _ *DrainOptions) DrainVer
 }
 
 func localStorageFilter(p *corev1.Pod, _ map[nsName]bool, o *DrainOptions) DrainVerdict {
-	if !hasEmptyDir(p) || isTerminal(p) {
+	if !hasEmptyDir(p) || lifecycle.IsTerminalPhase(p.Status.Phase) {
 		return drainOkay
 	}
 	if !o.DeleteEmptyDirData {
@@ -274,7 +284,7 @@ func localStorageFilter(p *corev1.Pod, _ map[nsName]bool, o *DrainOptions) Drain
 }
 
 func unreplicatedFilter(p *corev1.Pod, _ map[nsName]bool, o *DrainOptions) DrainVerdict {
-	if isTerminal(p) || metav1.GetControllerOf(p) != nil {
+	if lifecycle.IsTerminalPhase(p.Status.Phase) || metav1.GetControllerOf(p) != nil {
 		return drainOkay
 	}
 	if o.Force {

@@ -93,6 +93,8 @@ func TestSelectDrainPods(t *testing.T) {
 	}
 	_, err := SelectDrainPods("node-1", nil, nil, DrainOptions{PodSelector: "a in (b"})
 	assert.Error(t, err, "a malformed selector is an error")
+	assert.ErrorIs(t, err, ErrInvalidSelector)
+	assert.NotContains(t, err.Error(), "eviction:", "kubectl's text alone")
 }
 
 // notController clears the controller flag of the pod's owner references.

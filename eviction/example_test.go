@@ -44,13 +44,13 @@ func ExampleDecide() {
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	pods := []*corev1.Pod{readyPod("web-0", "a", "1"), readyPod("web-1", "a", "1"), readyPod("web-2", "b", "1")}
 	// The disruption controller's view of the budget: 3 healthy, 1 may go.
-	st, err := eviction.Status(webBudget(), pods, eviction.Workloads{}, now)
+	st, err := eviction.PDBStatus(webBudget(), pods, eviction.Workloads{}, now)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("expected", st.PDB.Status.ExpectedPods, "error:", st.SyncErr)
 	rs := eviction.Workloads{Scales: []eviction.Scale{{Group: "apps", Kind: "ReplicaSet", Namespace: "shop", Name: "web-5d8f", UID: "rs-uid", Replicas: 3}}}
-	st, _ = eviction.Status(webBudget(), pods, rs, now)
+	st, _ = eviction.PDBStatus(webBudget(), pods, rs, now)
 	s := st.PDB.Status
 	fmt.Println("healthy", s.CurrentHealthy, "desired", s.DesiredHealthy, "allowed", s.DisruptionsAllowed)
 
@@ -181,7 +181,7 @@ func ExampleTaintEvictionTime() {
 // Status is one sync of the disruption controller: a maxUnavailable of 30%
 // over a Deployment of 5 replicas rounds up to 2 pods, so 3 must stay
 // healthy; with one pod not Ready and one recently evicted, none may go.
-func ExampleStatus() {
+func ExamplePDBStatus() {
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	ctrl := true
 	replicas := int32(5)
@@ -202,7 +202,7 @@ func ExampleStatus() {
 		// web-0 was evicted 30 s ago: it counts as unhealthy for 2 minutes.
 		Status: policyv1.PodDisruptionBudgetStatus{DisruptedPods: map[string]metav1.Time{"web-0": metav1.NewTime(now.Add(-30 * time.Second))}},
 	}
-	res, err := eviction.Status(pdb, pods, eviction.Workloads{Deployments: []*appsv1.Deployment{deploy}, ReplicaSets: []*appsv1.ReplicaSet{rs}}, now)
+	res, err := eviction.PDBStatus(pdb, pods, eviction.Workloads{Deployments: []*appsv1.Deployment{deploy}, ReplicaSets: []*appsv1.ReplicaSet{rs}}, now)
 	if err != nil {
 		panic(err)
 	}

@@ -68,7 +68,7 @@ func FuzzStatus(f *testing.F) {
 		}
 		pods := rsPods(n%8, 0)
 		w := Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", replicas%1000)}}
-		r, err := Status(b.obj(), pods, w, testNow)
+		r, err := PDBStatus(b.obj(), pods, w, testNow)
 		if err != nil {
 			if !errors.Is(err, ErrInvalidPDB) {
 				t.Fatalf("error %v does not wrap ErrInvalidPDB", err)

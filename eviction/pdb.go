@@ -13,13 +13,12 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/schedkit/schedkit/internal/labelmatch"
+	"github.com/schedkit/schedkit/internal/pdbmatch"
 )
 
 // DeletionTimeout is how long the disruption controller keeps counting a
@@ -29,6 +28,18 @@ const DeletionTimeout = 2 * time.Minute
 
 // ErrInvalidPDB wraps the validation errors of a budget.
 var ErrInvalidPDB = errors.New("eviction: invalid PodDisruptionBudget")
+
+// ValidationError carries every validation problem of one input with its API
+// field path (spec.minAvailable, pods[2].metadata.name), for errors.As. Its
+// text is the list's aggregate text; the errors that hold it also wrap the
+// sentinel of their cause (ErrInvalidPDB, ErrInvalidRequest, ErrInvalidPlan,
+// ErrDuplicatePod).
+type ValidationError struct {
+	Errors field.ErrorList
+}
+
+// Error returns the problems' aggregate text.
+func (e *ValidationError) Error() string { return e.Errors.ToAggregate().Error() }
 
 // ValidatePDB checks what the API server's validation of a
 // PodDisruptionBudget spec checks and schedkit relies on: minAvailable and
@@ -155,8 +166,8 @@ type Workloads struct {
 	Scales []Scale
 }
 
-// StatusResult is one sync of the disruption controller for one budget.
-type StatusResult struct {
+// PDBStatusResult is one sync of the disruption controller for one budget.
+type PDBStatusResult struct {
 	// PDB is a new object: the budget with the status the sync leaves.
 	PDB *policyv1.PodDisruptionBudget
 	// Updated reports whether the sync wrote the status (false when it was
@@ -168,7 +179,7 @@ type StatusResult struct {
 	SyncErr error
 }
 
-// Status computes a budget's status as one sync of kube-controller-manager's
+// PDBStatus computes a budget's status as one sync of kube-controller-manager's
 // disruption controller does (DisruptionController.trySync, failSafe and
 // updatePdbStatus in pkg/controller/disruption/disruption.go, v1.36):
 //
@@ -189,25 +200,25 @@ type StatusResult struct {
 //     expectedPods is 0.
 //
 // A controller that cannot be found or has no scale fails the sync
-// (StatusResult.SyncErr, upstream's message). Pods are taken in
+// (PDBStatusResult.SyncErr, upstream's message). Pods are taken in
 // namespace/name order, so the pod named by "found no controllers for pod"
-// is the first in that order (upstream: informer order). Status returns an
+// is the first in that order (upstream: informer order). PDBStatus returns an
 // error wrapping ErrInvalidPDB when the budget fails ValidatePDB; it never
 // modifies its arguments.
-func Status(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, now time.Time) (*StatusResult, error) {
+func PDBStatus(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, now time.Time) (*PDBStatusResult, error) {
 	if pdb == nil {
 		return nil, fmt.Errorf("%w: nil", ErrInvalidPDB)
 	}
 	if errs := ValidatePDB(pdb); len(errs) > 0 {
-		return nil, fmt.Errorf("%w %s/%s: %v", ErrInvalidPDB, pdb.Namespace, pdb.Name, errs.ToAggregate())
+		return nil, fmt.Errorf("%w %s/%s: %w", ErrInvalidPDB, pdb.Namespace, pdb.Name, &ValidationError{Errors: errs})
 	}
-	sel, err := labelmatch.AsSelector(pdb.Spec.Selector)
+	sel, err := pdbmatch.Compile(pdb, pdbmatch.Eviction)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s/%s: spec.selector: %v", ErrInvalidPDB, pdb.Namespace, pdb.Name, err)
+		return nil, fmt.Errorf("%w %s/%s: spec.selector: %w", ErrInvalidPDB, pdb.Namespace, pdb.Name, err)
 	}
 	var selected []*corev1.Pod
 	for _, p := range pods {
-		if p != nil && p.Namespace == pdb.Namespace && sel.Matches(labels.Set(p.Labels)) {
+		if sel.Matches(p) {
 			selected = append(selected, p)
 		}
 	}
@@ -229,7 +240,7 @@ func Status(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, 
 			ObservedGeneration: out.Status.ObservedGeneration,
 			LastTransitionTime: metav1.NewTime(now),
 		})
-		return &StatusResult{PDB: out, Updated: true, SyncErr: err}, nil
+		return &PDBStatusResult{PDB: out, Updated: true, SyncErr: err}, nil
 	}
 
 	disrupted := disruptedPodMap(selected, pdb.Status.DisruptedPods, now)
@@ -242,7 +253,7 @@ func Status(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, 
 	if st.CurrentHealthy == healthy && st.DesiredHealthy == desired && st.ExpectedPods == expected &&
 		st.DisruptionsAllowed == allowed && apiequality.Semantic.DeepEqual(st.DisruptedPods, disrupted) &&
 		st.ObservedGeneration == pdb.Generation && conditionsUpToDate(pdb) {
-		return &StatusResult{PDB: pdb.DeepCopy()}, nil
+		return &PDBStatusResult{PDB: pdb.DeepCopy()}, nil
 	}
 	out := pdb.DeepCopy()
 	out.Status = policyv1.PodDisruptionBudgetStatus{
@@ -255,7 +266,7 @@ func Status(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workloads, 
 		Conditions:         out.Status.Conditions,
 	}
 	setDisruptionAllowedCondition(out, now)
-	return &StatusResult{PDB: out, Updated: true}, nil
+	return &PDBStatusResult{PDB: out, Updated: true}, nil
 }
 
 // expectedPodCount is getExpectedPodCount.

@@ -75,7 +75,7 @@ func TestStatusArithmetic(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := Status(tc.pdb, tc.pods, tc.w, testNow)
+			r, err := PDBStatus(tc.pdb, tc.pods, tc.w, testNow)
 			require.NoError(t, err)
 			require.NoError(t, r.SyncErr)
 			s := r.PDB.Status
@@ -132,7 +132,7 @@ func TestStatusControllers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := mu.DeepCopy()
 			in.Status.ExpectedPods, in.Status.CurrentHealthy = 7, 7
-			r, err := Status(in, tc.pods, tc.w, testNow)
+			r, err := PDBStatus(in, tc.pods, tc.w, testNow)
 			require.NoError(t, err)
 			if tc.syncErr == "" {
 				require.NoError(t, r.SyncErr)
@@ -163,7 +163,7 @@ func TestStatusDisruptedPods(t *testing.T) {
 		"d":    testNow,                                     // being deleted: dropped
 		"gone": testNow,                                     // no such pod: dropped
 	}).obj()
-	r, err := Status(pdb, pods, Workloads{}, testNow)
+	r, err := PDBStatus(pdb, pods, Workloads{}, testNow)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "b"}, keysOf(r.PDB.Status.DisruptedPods))
 	assert.Equal(t, int32(2), r.PDB.Status.CurrentHealthy) // b and c
@@ -175,16 +175,16 @@ func TestStatusDisruptedPods(t *testing.T) {
 func TestStatusSteady(t *testing.T) {
 	pdb := newPDB("ns", "p").minAvailable(intstr.FromInt32(1)).obj()
 	pods := rsPods(3, 0)
-	first, err := Status(pdb, pods, Workloads{}, testNow)
+	first, err := PDBStatus(pdb, pods, Workloads{}, testNow)
 	require.NoError(t, err)
 	require.True(t, first.Updated)
-	second, err := Status(first.PDB, pods, Workloads{}, testNow)
+	second, err := PDBStatus(first.PDB, pods, Workloads{}, testNow)
 	require.NoError(t, err)
 	assert.False(t, second.Updated)
 	assert.Equal(t, first.PDB.Status, second.PDB.Status)
 	gen := first.PDB.DeepCopy()
 	gen.Generation = 2
-	third, err := Status(gen, pods, Workloads{}, testNow)
+	third, err := PDBStatus(gen, pods, Workloads{}, testNow)
 	require.NoError(t, err)
 	assert.True(t, third.Updated, "a new generation is written")
 	assert.Equal(t, int64(2), third.PDB.Status.ObservedGeneration)
@@ -214,8 +214,11 @@ func TestValidatePDB(t *testing.T) {
 			}
 			assert.Equal(t, tc.fields, fields)
 			if tc.fields != nil {
-				_, err := Status(tc.pdb, nil, Workloads{}, testNow)
+				_, err := PDBStatus(tc.pdb, nil, Workloads{}, testNow)
 				assert.True(t, errors.Is(err, ErrInvalidPDB))
+				var ve *ValidationError
+				require.ErrorAs(t, err, &ve)
+				assert.Equal(t, ValidatePDB(tc.pdb), ve.Errors)
 			}
 		})
 	}

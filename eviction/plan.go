@@ -13,10 +13,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/pdbmatch"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/preemption"
 	"github.com/schedkit/schedkit/preemption/whatif"
@@ -161,7 +161,7 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 		}
 		sel, err := SelectDrainPods(name, pods, opts.DaemonSets, opts.Drain)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+			return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 		}
 		nd := NodeDrain{Node: name, Selection: sel, Refused: len(sel.Errors()) > 0}
 		if !nd.Refused {
@@ -233,7 +233,7 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 		for _, pi := range pending {
 			v, err := view.WithPodInfo(pi)
 			if err != nil {
-				return fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+				return fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 			}
 			view = v
 		}
@@ -265,7 +265,7 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 		if tpl == nil {
 			c, err := placement.Compile(view, pod, opts)
 			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+				return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 			}
 			tpl = &template{pod: pod, c: c}
 			if ref != nil && !reads {
@@ -306,7 +306,7 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 			}
 			qr, err := whatif.Reschedule(view, drainedList, []*corev1.Pod{src}, whatif.Options{Placement: opts})
 			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+				return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 			}
 			evs[i].Message = qr.Results[0].Message
 			if qr.Results[0].Outcome == preemption.Failed {
@@ -335,7 +335,7 @@ func placeScheduled(view *placement.Snapshot, drained map[string]bool, evs []Pla
 	// again (a no-op) and takes its queue's ties from view's input.
 	qr, err := whatif.Reschedule(view, names, pods, whatif.Options{Placement: opts})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidPlan, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 	}
 	unplaced := map[string]int{}
 	for _, r := range qr.Results {
@@ -379,9 +379,9 @@ func readsPlacements(p *corev1.Pod) bool {
 type budgetIndex struct {
 	now     time.Time
 	all     []*policyv1.PodDisruptionBudget // namespace/name order; replaced when charged
-	sels    []budgetSelector
-	byNS    map[string][]int // budgets without matchLabels
-	byPair  map[string][]int // namespace, first matchLabels key and value
+	sels    []pdbmatch.Selector             // the Eviction API's rule
+	byNS    map[string][]int                // budgets without matchLabels
+	byPair  map[string][]int                // namespace, first matchLabels key and value
 	charged []bool
 }
 
@@ -392,7 +392,7 @@ func newBudgetIndex(pdbs []*policyv1.PodDisruptionBudget, now time.Time) (*budge
 			return nil, fmt.Errorf("%w: pdbs[%d] is nil", ErrInvalidPlan, i)
 		}
 		if errs := ValidatePDB(p); len(errs) > 0 {
-			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidPlan, p.Namespace, p.Name, errs.ToAggregate())
+			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %w", ErrInvalidPlan, p.Namespace, p.Name, &ValidationError{Errors: errs})
 		}
 		x.all = append(x.all, p)
 	}
@@ -402,21 +402,25 @@ func newBudgetIndex(pdbs []*policyv1.PodDisruptionBudget, now time.Time) (*budge
 		}
 		return x.all[i].Name < x.all[j].Name
 	})
-	x.sels = make([]budgetSelector, len(x.all))
+	x.sels = make([]pdbmatch.Selector, len(x.all))
 	x.charged = make([]bool, len(x.all))
 	for i, p := range x.all {
-		sel, err := compileBudgetSelector(p.Spec.Selector)
+		sel, err := pdbmatch.Compile(p, pdbmatch.Eviction)
 		if err != nil {
-			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %v", ErrInvalidPlan, p.Namespace, p.Name, err)
+			return nil, fmt.Errorf("%w: PodDisruptionBudget %s/%s: %w", ErrInvalidPlan, p.Namespace, p.Name, err)
 		}
 		x.sels[i] = sel
-		switch {
-		case sel.nothing:
-		case len(sel.pairs) > 0:
-			k := pairKey(p.Namespace, sel.pairs[0][0], sel.pairs[0][1])
-			x.byPair[k] = append(x.byPair[k], i)
+		ns := pdbmatch.Namespace(p.Namespace)
+		switch ml := p.Spec.Selector; {
+		case sel.MatchesNothing():
+		case ml != nil && len(ml.MatchLabels) > 0:
+			// Every covered pod carries each matchLabels pair; the
+			// smallest key is the index key.
+			k := sortedStringKeys(ml.MatchLabels)[0]
+			pk := pairKey(ns, k, ml.MatchLabels[k])
+			x.byPair[pk] = append(x.byPair[pk], i)
 		default:
-			x.byNS[p.Namespace] = append(x.byNS[p.Namespace], i)
+			x.byNS[ns] = append(x.byNS[ns], i)
 		}
 	}
 	return x, nil
@@ -430,7 +434,7 @@ func (x *budgetIndex) evict(pod *corev1.Pod) (string, *metav1.Status) {
 	}
 	match, several := -1, false
 	consider := func(i int) {
-		if !x.sels[i].matches(pod.Labels) {
+		if !x.sels[i].Matches(pod) {
 			return
 		}
 		if match >= 0 {
@@ -438,11 +442,12 @@ func (x *budgetIndex) evict(pod *corev1.Pod) (string, *metav1.Status) {
 		}
 		match = i
 	}
-	for _, i := range x.byNS[pod.Namespace] {
+	ns := pdbmatch.Namespace(pod.Namespace)
+	for _, i := range x.byNS[ns] {
 		consider(i)
 	}
 	for k, v := range pod.Labels {
-		for _, i := range x.byPair[pairKey(pod.Namespace, k, v)] {
+		for _, i := range x.byPair[pairKey(ns, k, v)] {
 			consider(i)
 		}
 	}
@@ -490,44 +495,6 @@ func bypassesBudget(pod *corev1.Pod, pdb *policyv1.PodDisruptionBudget) bool {
 		return true
 	}
 	return pdb.Status.CurrentHealthy >= pdb.Status.DesiredHealthy && pdb.Status.DesiredHealthy > 0
-}
-
-// budgetSelector is a compiled PDB selector: nil matches nothing, plain
-// matchLabels are compared directly, expressions go through labels.Selector.
-type budgetSelector struct {
-	nothing bool
-	pairs   [][2]string
-	exprs   labels.Selector // nil without matchExpressions
-}
-
-func compileBudgetSelector(ls *metav1.LabelSelector) (budgetSelector, error) {
-	if ls == nil {
-		return budgetSelector{nothing: true}, nil
-	}
-	var s budgetSelector
-	for _, k := range sortedStringKeys(ls.MatchLabels) {
-		s.pairs = append(s.pairs, [2]string{k, ls.MatchLabels[k]})
-	}
-	if len(ls.MatchExpressions) > 0 {
-		sel, err := metav1.LabelSelectorAsSelector(&metav1.LabelSelector{MatchExpressions: ls.MatchExpressions})
-		if err != nil {
-			return s, err
-		}
-		s.exprs = sel
-	}
-	return s, nil
-}
-
-func (s *budgetSelector) matches(l map[string]string) bool {
-	if s.nothing {
-		return false
-	}
-	for _, p := range s.pairs {
-		if v, ok := l[p[0]]; !ok || v != p[1] {
-			return false
-		}
-	}
-	return s.exprs == nil || s.exprs.Matches(labels.Set(l))
 }
 
 func pairKey(ns, k, v string) string { return ns + "\x00" + k + "\x00" + v }

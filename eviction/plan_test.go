@@ -122,7 +122,7 @@ func TestPlanDrainProperties(t *testing.T) {
 				default:
 					b.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}
 				}
-				st, err := Status(b, pods, Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", int32(len(pods)))}}, testNow)
+				st, err := PDBStatus(b, pods, Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", int32(len(pods)))}}, testNow)
 				require.NoError(t, err)
 				pdbs = append(pdbs, st.PDB)
 			}

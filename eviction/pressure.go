@@ -11,6 +11,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedkit/schedkit/internal/podcond"
+	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/lifecycle"
+	"github.com/schedkit/schedkit/preemption"
 )
 
 // Kubelet node-pressure eviction texts and values (pkg/kubelet/eviction,
@@ -23,8 +28,9 @@ const (
 	// eviction for a hard threshold.
 	ImmediateEvictionGracePeriodSeconds = 1
 	// SystemCriticalPriority is the priority from which a pod is critical
-	// (system-cluster-critical and system-node-critical).
-	SystemCriticalPriority = 2 * 1000000000
+	// (system-cluster-critical and system-node-critical): the scheduling
+	// API's value, preemption.SystemCriticalPriority.
+	SystemCriticalPriority = preemption.SystemCriticalPriority
 )
 
 // ErrInvalidThreshold wraps threshold parse errors.
@@ -143,7 +149,7 @@ func ParseThresholds(hard, soft, softGrace, minReclaim map[string]string) ([]Thr
 		}
 		d, err := time.ParseDuration(softGrace[k])
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidThreshold, err)
+			return nil, fmt.Errorf("%w: %w", ErrInvalidThreshold, err)
 		}
 		if d < 0 {
 			return nil, fmt.Errorf("%w: invalid eviction grace period specified: %v, must be a positive value", ErrInvalidThreshold, softGrace[k])
@@ -170,7 +176,7 @@ func ParseThresholds(hard, soft, softGrace, minReclaim map[string]string) ([]Thr
 		}
 		q, err := resource.ParseQuantity(v)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidThreshold, err)
+			return nil, fmt.Errorf("%w: %w", ErrInvalidThreshold, err)
 		}
 		if q.Sign() < 0 {
 			return nil, fmt.Errorf("%w: negative eviction minimum reclaim specified for %v", ErrInvalidThreshold, s)
@@ -220,7 +226,7 @@ func parseStatements(m map[string]string) ([]Threshold, error) {
 		}
 		q, err := resource.ParseQuantity(v)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrInvalidThreshold, s, err)
+			return nil, fmt.Errorf("%w: %s: %w", ErrInvalidThreshold, s, err)
 		}
 		if q.Sign() <= 0 {
 			return nil, fmt.Errorf("%w: eviction threshold %v must be positive: %s", ErrInvalidThreshold, s, &q)
@@ -233,7 +239,7 @@ func parseStatements(m map[string]string) ([]Threshold, error) {
 func parsePercent(v string) (float32, error) {
 	f, err := strconv.ParseFloat(strings.TrimRight(v, "%"), 32)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", ErrInvalidThreshold, err)
+		return 0, fmt.Errorf("%w: %w", ErrInvalidThreshold, err)
 	}
 	return float32(f) / 100, nil
 }
@@ -345,13 +351,13 @@ func isMemorySignal(s Signal) bool {
 // not "api"), mirror pods and pods of priority SystemCriticalPriority or
 // more. The kubelet never evicts them under pressure and always admits them.
 func IsCriticalPod(pod *corev1.Pod) bool {
-	if src, ok := pod.Annotations["kubernetes.io/config.source"]; ok && src != "api" {
+	if lifecycle.IsStaticPod(pod) {
 		return true
 	}
 	if _, ok := pod.Annotations[corev1.MirrorPodAnnotationKey]; ok {
 		return true
 	}
-	return pod.Spec.Priority != nil && *pod.Spec.Priority >= SystemCriticalPriority
+	return sched.PodPriority(pod) >= SystemCriticalPriority
 }
 
 // Victim is the pod one eviction cycle evicts under pressure.
@@ -435,7 +441,7 @@ func EvictedStatus(pod *corev1.Pod, message string, now time.Time) *corev1.PodSt
 	st.Phase = corev1.PodFailed
 	st.Reason = ReasonEvicted
 	st.Message = message
-	setPodCondition(st, corev1.PodCondition{
+	podcond.Set(st, corev1.PodCondition{
 		Type:               corev1.DisruptionTarget,
 		Status:             corev1.ConditionTrue,
 		Reason:             corev1.PodReasonTerminationByKubelet,
@@ -446,8 +452,8 @@ func EvictedStatus(pod *corev1.Pod, message string, now time.Time) *corev1.PodSt
 	return st
 }
 
-// AdmitResult is the eviction manager's admission verdict.
-type AdmitResult struct {
+// PressureAdmission is the eviction manager's admission verdict.
+type PressureAdmission struct {
 	// Admit reports whether the pod is admitted.
 	Admit bool
 	// Reason is ReasonEvicted for a rejection, "" when admitted.
@@ -457,28 +463,28 @@ type AdmitResult struct {
 	Message string
 }
 
-// Admit is the eviction manager's admission of a new pod on a node with the
+// AdmitUnderPressure is the eviction manager's admission of a new pod on a node with the
 // given pressure conditions (managerImpl.Admit, v1.36): without pressure
 // everything is admitted; critical pods always; under MemoryPressure alone a
 // pod that is not BestEffort, or a BestEffort pod tolerating the
 // node.kubernetes.io/memory-pressure NoSchedule taint; every other case is
 // rejected with reason Evicted and "The node had condition: [...]. ".
-func Admit(pod *corev1.Pod, conditions []corev1.NodeConditionType) AdmitResult {
+func AdmitUnderPressure(pod *corev1.Pod, conditions []corev1.NodeConditionType) PressureAdmission {
 	if len(conditions) == 0 || IsCriticalPod(pod) {
-		return AdmitResult{Admit: true}
+		return PressureAdmission{Admit: true}
 	}
 	if len(conditions) == 1 && conditions[0] == corev1.NodeMemoryPressure {
 		if !isBestEffort(pod) {
-			return AdmitResult{Admit: true}
+			return PressureAdmission{Admit: true}
 		}
 		taint := corev1.Taint{Key: corev1.TaintNodeMemoryPressure, Effect: corev1.TaintEffectNoSchedule}
 		for i := range pod.Spec.Tolerations {
 			if ToleratesTaint(&pod.Spec.Tolerations[i], &taint) {
-				return AdmitResult{Admit: true}
+				return PressureAdmission{Admit: true}
 			}
 		}
 	}
-	return AdmitResult{Reason: ReasonEvicted, Message: fmt.Sprintf("The node had condition: %v. ", conditions)}
+	return PressureAdmission{Reason: ReasonEvicted, Message: fmt.Sprintf("The node had condition: %v. ", conditions)}
 }
 
 // isBestEffort is the QoS rule: no container (init or regular) and no

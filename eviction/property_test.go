@@ -66,7 +66,7 @@ func TestProperties(t *testing.T) {
 			pods := genPods(t)
 			replicas := int32(rapid.IntRange(len(pods), len(pods)+1).Draw(t, "replicas"))
 			w := Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", replicas)}}
-			st, err := Status(genBudget(t), pods, w, testNow)
+			st, err := PDBStatus(genBudget(t), pods, w, testNow)
 			require.NoError(t, err)
 			pdb := st.PDB
 			desired := pdb.Status.DesiredHealthy
@@ -90,7 +90,7 @@ func TestProperties(t *testing.T) {
 					require.GreaterOrEqual(t, pdb.Status.DisruptionsAllowed, int32(0))
 				}
 				if rapid.Bool().Draw(t, "resync") {
-					st, err := Status(pdb, pods, w, testNow)
+					st, err := PDBStatus(pdb, pods, w, testNow)
 					require.NoError(t, err)
 					pdb = st.PDB
 				}
@@ -102,7 +102,7 @@ func TestProperties(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			pods := genPods(t)
 			w := Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", int32(rapid.IntRange(0, 7).Draw(t, "replicas")))}}
-			st, err := Status(genBudget(t), pods, w, testNow)
+			st, err := PDBStatus(genBudget(t), pods, w, testNow)
 			require.NoError(t, err)
 			s := st.PDB.Status
 			require.GreaterOrEqual(t, s.DisruptionsAllowed, int32(0))

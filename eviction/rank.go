@@ -5,6 +5,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // PodStats is the part of a pod's kubelet summary stats the eviction
@@ -92,7 +94,7 @@ func RankMemory(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
 func memoryKeys(pods []*corev1.Pod, stats StatsFunc) []rankKey {
 	keys := make([]rankKey, len(pods))
 	for i, p := range pods {
-		k := rankKey{pod: p, index: i, priority: podPriority(p)}
+		k := rankKey{pod: p, index: i, priority: sched.PodPriority(p)}
 		st, ok := stats(p)
 		k.noStats = !ok
 		if ok {
@@ -119,7 +121,7 @@ func RankPID(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
 func pidKeys(pods []*corev1.Pod, stats StatsFunc) []rankKey {
 	keys := make([]rankKey, len(pods))
 	for i, p := range pods {
-		k := rankKey{pod: p, index: i, priority: podPriority(p)}
+		k := rankKey{pod: p, index: i, priority: sched.PodPriority(p)}
 		st, ok := stats(p)
 		k.noStats = !ok
 		if ok && st.ProcessCount != nil {
@@ -146,7 +148,7 @@ func diskKeys(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFun
 	m := diskMeasure(signal, layout)
 	keys := make([]rankKey, len(pods))
 	for i, p := range pods {
-		k := rankKey{pod: p, index: i, priority: podPriority(p)}
+		k := rankKey{pod: p, index: i, priority: sched.PodPriority(p)}
 		st, ok := stats(p)
 		k.noStats = !ok
 		if ok {
@@ -307,12 +309,4 @@ func uint64Quantity(v *uint64, f resource.Format) resource.Quantity {
 		return resource.Quantity{Format: f}
 	}
 	return *resource.NewQuantity(int64(*v), f)
-}
-
-// podPriority is corev1helpers.PodPriority: spec.priority, 0 when unset.
-func podPriority(p *corev1.Pod) int32 {
-	if p.Spec.Priority != nil {
-		return *p.Spec.Priority
-	}
-	return 0
 }

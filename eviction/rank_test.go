@@ -296,15 +296,15 @@ func TestPressure(t *testing.T) {
 	be := newPod("ns", "be").obj()
 	burst := newPod("ns", "burst").memRequest("1Mi").obj()
 	mem := []corev1.NodeConditionType{corev1.NodeMemoryPressure}
-	assert.True(t, Admit(be, nil).Admit)
-	assert.False(t, Admit(be, mem).Admit)
-	assert.Equal(t, "The node had condition: [MemoryPressure]. ", Admit(be, mem).Message)
-	assert.True(t, Admit(burst, mem).Admit)
+	assert.True(t, AdmitUnderPressure(be, nil).Admit)
+	assert.False(t, AdmitUnderPressure(be, mem).Admit)
+	assert.Equal(t, "The node had condition: [MemoryPressure]. ", AdmitUnderPressure(be, mem).Message)
+	assert.True(t, AdmitUnderPressure(burst, mem).Admit)
 	tol := be.DeepCopy()
 	tol.Spec.Tolerations = []corev1.Toleration{{Key: corev1.TaintNodeMemoryPressure, Operator: corev1.TolerationOpExists}}
-	assert.True(t, Admit(tol, mem).Admit)
-	assert.False(t, Admit(burst, []corev1.NodeConditionType{corev1.NodeDiskPressure}).Admit)
-	assert.True(t, Admit(critical, []corev1.NodeConditionType{corev1.NodeDiskPressure}).Admit)
+	assert.True(t, AdmitUnderPressure(tol, mem).Admit)
+	assert.False(t, AdmitUnderPressure(burst, []corev1.NodeConditionType{corev1.NodeDiskPressure}).Admit)
+	assert.True(t, AdmitUnderPressure(critical, []corev1.NodeConditionType{corev1.NodeDiskPressure}).Admit)
 }
 
 // TestObserveAndDefaults: the Linux default hard thresholds against

@@ -8,9 +8,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/schedkit/schedkit/internal/deletion"
+	"github.com/schedkit/schedkit/internal/podcond"
 )
 
 // podStore is the part of kube-apiserver's pod storage the eviction handler
@@ -29,10 +30,6 @@ type podStore struct {
 }
 
 var podsResource = schema.GroupResource{Resource: "pods"}
-
-// podKindResource is how rest.BeforeDelete and the handler's precondition
-// check name the pod in a Conflict: by Kind, "Pod".
-var podKindResource = schema.GroupResource{Resource: "Pod"}
 
 // firstResourceVersion is the version a pod without one is stored with.
 const firstResourceVersion = "1"
@@ -71,16 +68,7 @@ func (s *podStore) get(name string) (*corev1.Pod, error) {
 // checkPreconditions is the UID-then-resourceVersion precondition check that
 // both the handler (on the latest pod) and rest.BeforeDelete perform.
 func checkPreconditions(pod *corev1.Pod, pre *metav1.Preconditions) error {
-	if pre == nil {
-		return nil
-	}
-	if pre.UID != nil && *pre.UID != pod.UID {
-		return apierrors.NewConflict(podKindResource, pod.Name, fmt.Errorf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", *pre.UID, pod.UID))
-	}
-	if pre.ResourceVersion != nil && *pre.ResourceVersion != pod.ResourceVersion {
-		return apierrors.NewConflict(podKindResource, pod.Name, fmt.Errorf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", *pre.ResourceVersion, pod.ResourceVersion))
-	}
-	return nil
+	return deletion.CheckPreconditions(pod, pre)
 }
 
 // updateDisruptionTarget writes the DisruptionTarget condition and returns
@@ -104,7 +92,7 @@ func (s *podStore) updateDisruptionTarget(name string, pre *metav1.Preconditions
 		return "", apierrors.NewInternalError(fmt.Errorf("resourceVersion %q is not a number", existing.ResourceVersion))
 	}
 	pod := existing.DeepCopy()
-	setPodCondition(&pod.Status, corev1.PodCondition{
+	podcond.Set(&pod.Status, corev1.PodCondition{
 		Type:               corev1.DisruptionTarget,
 		Status:             corev1.ConditionTrue,
 		Reason:             ReasonEvictionByEvictionAPI,
@@ -115,22 +103,6 @@ func (s *podStore) updateDisruptionTarget(name string, pre *metav1.Preconditions
 	s.pod = pod
 	s.updates++
 	return pod.ResourceVersion, nil
-}
-
-// setPodCondition is podutil.UpdatePodCondition: the condition replaces one
-// of its type (keeping the transition time when the status is unchanged) or
-// is appended.
-func setPodCondition(st *corev1.PodStatus, c corev1.PodCondition) {
-	for i := range st.Conditions {
-		if st.Conditions[i].Type == c.Type {
-			if st.Conditions[i].Status == c.Status {
-				c.LastTransitionTime = st.Conditions[i].LastTransitionTime
-			}
-			st.Conditions[i] = c
-			return
-		}
-	}
-	st.Conditions = append(st.Conditions, c)
 }
 
 // delete records one Delete call. opts may be adjusted as rest.BeforeDelete
@@ -171,78 +143,12 @@ func (s *podStore) doDelete(name string, opts *metav1.DeleteOptions, call *Delet
 	return nil
 }
 
-var deleteOptionsKind = schema.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}
-
-// beforeDelete is rest.BeforeDelete with the pod strategy
-// (k8s.io/apiserver/pkg/registry/rest/delete.go and
-// pkg/registry/core/pod/strategy.go CheckGracefulDelete, v1.36). It adjusts
-// pod and opts in place and reports whether the delete is graceful or an
-// already pending graceful deletion.
+// beforeDelete is rest.BeforeDelete with the pod strategy on the stored pod
+// (internal/deletion): an unset terminationGracePeriodSeconds reads as 0, as
+// upstream's CheckGracefulDelete reads it.
 func beforeDelete(pod *corev1.Pod, opts *metav1.DeleteOptions, now time.Time) (graceful, pending bool, err error) {
-	if errs := metav1validation.ValidateDeleteOptions(opts); len(errs) > 0 {
-		return false, false, apierrors.NewInvalid(deleteOptionsKind, "", errs)
-	}
-	if err := checkPreconditions(pod, opts.Preconditions); err != nil {
-		return false, false, err
-	}
-	if opts.GracePeriodSeconds != nil && *opts.GracePeriodSeconds < 0 {
-		opts.GracePeriodSeconds = int64Ptr(1)
-	}
-	if d := pod.DeletionGracePeriodSeconds; d != nil && *d < 0 {
-		pod.DeletionGracePeriodSeconds = int64Ptr(1)
-	}
-	if pod.DeletionTimestamp != nil {
-		// Already terminating: the grace period may only be shortened.
-		cur := pod.DeletionGracePeriodSeconds
-		if cur == nil || *cur == 0 {
-			return false, false, nil
-		}
-		if opts.GracePeriodSeconds != nil {
-			period := *opts.GracePeriodSeconds
-			if period >= *cur {
-				return false, true, nil
-			}
-			ts := pod.DeletionTimestamp.Add(-time.Duration(*cur) * time.Second).Add(time.Duration(period) * time.Second)
-			if ts.Before(now) {
-				ts = now
-				if period != 0 {
-					period = 1
-				}
-			}
-			t := metav1.NewTime(ts)
-			pod.DeletionTimestamp = &t
-			pod.DeletionGracePeriodSeconds = &period
-			return true, false, nil
-		}
-		opts.GracePeriodSeconds = copyInt64(cur)
-		return false, true, nil
-	}
-	// The pod strategy's CheckGracefulDelete always answers graceful and
-	// settles the period.
-	period := int64(0)
-	switch {
-	case opts.GracePeriodSeconds != nil:
-		period = *opts.GracePeriodSeconds
-	case pod.Spec.TerminationGracePeriodSeconds != nil:
-		period = *pod.Spec.TerminationGracePeriodSeconds
-	}
-	if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded {
-		period = 0
-	}
-	if period < 0 {
-		period = 1
-	}
-	opts.GracePeriodSeconds = &period
-	t := metav1.NewTime(now.Add(time.Duration(period) * time.Second))
-	pod.DeletionTimestamp = &t
-	pod.DeletionGracePeriodSeconds = int64Ptr(period)
-	if pod.Generation > 0 {
-		pod.Generation++
-	}
-	return true, false, nil
+	return deletion.BeforeDelete(pod, opts, now, deletion.UnsetGraceStored)
 }
-
-func int64Ptr(v int64) *int64 { return &v }
 
 func copyInt64(p *int64) *int64 {
 	if p == nil {
@@ -251,5 +157,3 @@ func copyInt64(p *int64) *int64 {
 	v := *p
 	return &v
 }
-
-func labelSet(m map[string]string) labels.Set { return labels.Set(m) }

@@ -5,10 +5,9 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/schedkit/schedkit/internal/deletion"
 )
 
 // DefaultTerminationGracePeriodSeconds is the API server's default for an
@@ -30,24 +29,7 @@ func GracePeriod(pod *corev1.Pod, opts *metav1.DeleteOptions) (graceful bool, se
 	if opts == nil {
 		return false, 0, nil
 	}
-	return true, gracePeriod(pod, opts), nil
-}
-
-func gracePeriod(pod *corev1.Pod, opts *metav1.DeleteOptions) int64 {
-	var period int64 = DefaultTerminationGracePeriodSeconds
-	switch {
-	case opts.GracePeriodSeconds != nil:
-		period = *opts.GracePeriodSeconds
-	case pod.Spec.TerminationGracePeriodSeconds != nil:
-		period = *pod.Spec.TerminationGracePeriodSeconds
-	}
-	if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded {
-		period = 0
-	}
-	if period < 0 {
-		period = 1
-	}
-	return period
+	return true, deletion.GracePeriod(pod, opts, deletion.UnsetGraceAPIDefault), nil
 }
 
 // Deletion is what the API server does with a DELETE of a pod.
@@ -71,9 +53,6 @@ type Deletion struct {
 	// are removed.
 	Removed bool
 }
-
-// podResource is how the registry names pods in conflict messages.
-var podResource = schema.GroupResource{Resource: "Pod"}
 
 // Delete answers a DELETE of pod with opts at the API server's time now,
 // mirroring k8s.io/apiserver's rest.BeforeDelete with the pod strategy
@@ -157,62 +136,9 @@ func BeforeDelete(obj *corev1.Pod, opts *metav1.DeleteOptions, now time.Time) (g
 	return beforeDelete(obj, opts, now)
 }
 
+// beforeDelete is rest.BeforeDelete with the pod strategy
+// (internal/deletion), reading an unset terminationGracePeriodSeconds as the
+// API server's default: lifecycle answers for pods as they would be stored.
 func beforeDelete(obj *corev1.Pod, opts *metav1.DeleteOptions, now time.Time) (bool, bool, error) {
-	if errs := metav1validation.ValidateDeleteOptions(opts); len(errs) > 0 {
-		return false, false, apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}, "", errs)
-	}
-	if p := opts.Preconditions; p != nil {
-		if p.UID != nil && *p.UID != obj.UID {
-			return false, false, apierrors.NewConflict(podResource, obj.Name, fmt.Errorf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", *p.UID, obj.UID))
-		}
-		if p.ResourceVersion != nil && *p.ResourceVersion != obj.ResourceVersion {
-			return false, false, apierrors.NewConflict(podResource, obj.Name, fmt.Errorf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", *p.ResourceVersion, obj.ResourceVersion))
-		}
-	}
-	if g := opts.GracePeriodSeconds; g != nil && *g < 0 {
-		one := int64(1)
-		opts.GracePeriodSeconds = &one
-	}
-	if g := obj.DeletionGracePeriodSeconds; g != nil && *g < 0 {
-		one := int64(1)
-		obj.DeletionGracePeriodSeconds = &one
-	}
-
-	if obj.DeletionTimestamp != nil {
-		current := obj.DeletionGracePeriodSeconds
-		if current == nil || *current == 0 {
-			// Deletion was already decided with no grace left: finish it.
-			return false, false, nil
-		}
-		if opts.GracePeriodSeconds == nil {
-			opts.GracePeriodSeconds = current
-			return false, true, nil
-		}
-		period := *opts.GracePeriodSeconds
-		if period >= *current {
-			return false, true, nil
-		}
-		deadline := obj.DeletionTimestamp.Add(-time.Duration(*current) * time.Second).Add(time.Duration(period) * time.Second)
-		if deadline.Before(now) {
-			deadline = now
-			if period != 0 {
-				period = 1
-			}
-		}
-		ts := metav1.NewTime(deadline)
-		obj.DeletionTimestamp = &ts
-		obj.DeletionGracePeriodSeconds = &period
-		return true, false, nil
-	}
-
-	period := gracePeriod(obj, opts)
-	opts.GracePeriodSeconds = &period
-	ts := metav1.NewTime(now.Add(time.Duration(period) * time.Second))
-	obj.DeletionTimestamp = &ts
-	p := period
-	obj.DeletionGracePeriodSeconds = &p
-	if obj.Generation > 0 {
-		obj.Generation++
-	}
-	return true, false, nil
+	return deletion.BeforeDelete(obj, opts, now, deletion.UnsetGraceAPIDefault)
 }

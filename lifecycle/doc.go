@@ -61,7 +61,9 @@
 // GracePeriod mirrors the pod strategy's CheckGracefulDelete and Delete the
 // API server's rest.BeforeDelete plus the generic store's finalizer rule:
 // the request's gracePeriodSeconds, else terminationGracePeriodSeconds
-// (unset = 30), 0 for unbound or terminal pods; once a deletion has started
+// (unset = 30, the value defaulting would have stored: the one difference
+// from eviction.Decide, which runs the same rules on stored objects and
+// reads unset as 0), 0 for unbound or terminal pods; once a deletion has started
 // a later DELETE can only shorten the grace period, and the deadline never
 // moves later, except that upstream moves an already passed deadline to now:
 //
@@ -102,7 +104,8 @@
 // restartPolicy is Always, an unset terminationGracePeriodSeconds is 30).
 // Invalid input (a nil pod, an unknown restart policy, rule action or
 // operator, a restart rule without exit codes) is an error wrapping
-// ErrInvalidInput whose FieldErrors carry API paths; functions never panic
+// ErrInvalidInput and holding a *ValidationError whose field.ErrorList
+// carries API paths (errors.As, or FieldErrors); functions never panic
 // on caller input. Where upstream answers a malformed status with a verdict
 // (an init container status out of spec order), so does this package.
 //

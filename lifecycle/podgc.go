@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedkit/schedkit/internal/podcond"
 )
 
 // Pod garbage collector constants as of v1.36 (pkg/controller/podgc).
@@ -126,7 +128,9 @@ func CollectGarbage(in GCInput) ([]GCAction, error) {
 			st.Phase = corev1.PodFailed
 			st.ObservedGeneration = p.Generation
 			if cond != nil {
-				setCondition(st, *cond, in.Now)
+				c := *cond
+				c.LastTransitionTime = metav1.NewTime(in.Now)
+				podcond.Set(st, c)
 			}
 			a.Status = st
 		}
@@ -238,22 +242,4 @@ func hasTaintKey(n *corev1.Node, key string) bool {
 		}
 	}
 	return false
-}
-
-// setCondition mirrors pkg/api/v1/pod.UpdatePodCondition: replace the
-// condition of the same type, keeping its transition time unless the status
-// changed, or append it.
-func setCondition(st *corev1.PodStatus, c corev1.PodCondition, now time.Time) {
-	c.LastTransitionTime = metav1.NewTime(now)
-	for i := range st.Conditions {
-		if st.Conditions[i].Type != c.Type {
-			continue
-		}
-		if st.Conditions[i].Status == c.Status {
-			c.LastTransitionTime = st.Conditions[i].LastTransitionTime
-		}
-		st.Conditions[i] = c
-		return
-	}
-	st.Conditions = append(st.Conditions, c)
 }

@@ -21,24 +21,23 @@ var ErrInvalidInput = errors.New("lifecycle: invalid input")
 // name as of v1.36.
 const RestartingAllContainers = "RestartingAllContainers"
 
-// invalidError wraps a field.ErrorList so that errors.Is(err, ErrInvalidInput) holds
-// while the message keeps every API path.
-type invalidError struct{ errs field.ErrorList }
-
-// Error reports every field error behind the package prefix.
-func (e invalidError) Error() string {
-	return "lifecycle: invalid input: " + e.errs.ToAggregate().Error()
+// ValidationError carries every validation problem of one input with its
+// API field path (spec.containers[0].restartPolicy), for errors.As. Its text
+// is the list's aggregate text; the errors this package returns wrap it
+// behind ErrInvalidInput ("lifecycle: invalid input: [...]").
+type ValidationError struct {
+	Errors field.ErrorList
 }
 
-// Unwrap makes errors.Is(err, ErrInvalidInput) hold.
-func (e invalidError) Unwrap() error { return ErrInvalidInput }
+// Error returns the problems' aggregate text.
+func (e *ValidationError) Error() string { return e.Errors.ToAggregate().Error() }
 
-// FieldErrors returns the validation errors behind err (nil when err is not a
-// validation error of this package).
+// FieldErrors returns the validation errors behind err (nil when err holds
+// no *ValidationError): errors.As with a *ValidationError, shortened.
 func FieldErrors(err error) field.ErrorList {
-	var ie invalidError
-	if errors.As(err, &ie) {
-		return ie.errs
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		return ve.Errors
 	}
 	return nil
 }
@@ -47,7 +46,7 @@ func invalid(errs field.ErrorList) error {
 	if len(errs) == 0 {
 		return nil
 	}
-	return invalidError{errs: errs}
+	return fmt.Errorf("%w: %w", ErrInvalidInput, &ValidationError{Errors: errs})
 }
 
 // restartPolicy returns the pod's restart policy with the API server's default

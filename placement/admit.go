@@ -27,8 +27,8 @@ type AdmitFailure struct {
 	Capacity  int64
 }
 
-// AdmitResult is the kubelet's admission verdict (lifecycle.PodAdmitResult).
-type AdmitResult struct {
+// NodeAdmission is the kubelet's admission verdict (lifecycle.PodAdmitResult).
+type NodeAdmission struct {
 	Admit bool
 	// Reason is the kubelet's machine-readable reason: OutOfcpu, OutOfmemory,
 	// OutOfephemeral-storage, OutOfpods, OutOf<resource>, or the failing
@@ -53,7 +53,7 @@ const (
 	insufficientResourcePrefix = "OutOf"
 )
 
-// Admit is the kubelet's predicate admission of a pod bound to
+// AdmitToNode is the kubelet's predicate admission of a pod bound to
 // pod.Spec.NodeName (predicateAdmitHandler.Admit and generalFilter,
 // pkg/kubelet/lifecycle/predicate.go, v1.36): the OS checks, then
 // scheduler.AdmissionCheck with every failure (NodeResourcesFit's resource
@@ -71,13 +71,13 @@ const (
 // is left out of the node's pods when the snapshot already has it. An error
 // means the node is unknown or the pod's selectors are invalid. Nothing is
 // modified.
-func Admit(snap *Snapshot, pod *corev1.Pod) (AdmitResult, error) {
+func AdmitToNode(snap *Snapshot, pod *corev1.Pod) (NodeAdmission, error) {
 	if snap == nil || pod == nil {
-		return AdmitResult{}, fmt.Errorf("%w: nil snapshot or pod", ErrInvalidPod)
+		return NodeAdmission{}, fmt.Errorf("%w: nil snapshot or pod", ErrInvalidPod)
 	}
 	n, ok := cluster.NodeOf(snap, pod.Spec.NodeName)
 	if !ok {
-		return AdmitResult{}, fmt.Errorf("%w: pod %s/%s is bound to unknown node %q", ErrInvalidPod, pod.Namespace, pod.Name, pod.Spec.NodeName)
+		return NodeAdmission{}, fmt.Errorf("%w: pod %s/%s is bound to unknown node %q", ErrInvalidPod, pod.Namespace, pod.Name, pod.Spec.NodeName)
 	}
 	key := pod.Namespace + "/" + pod.Name
 	if _, _, present := cluster.PodOf(snap, key); present {
@@ -91,18 +91,18 @@ func Admit(snap *Snapshot, pod *corev1.Pod) (AdmitResult, error) {
 		nodeOS = defaultNodeOS
 	}
 	if want, ok := pod.Labels[corev1.LabelOSStable]; ok && want != nodeOS {
-		return AdmitResult{Reason: reasonOSSelectorMismatch,
+		return NodeAdmission{Reason: reasonOSSelectorMismatch,
 			Message: "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label"}, nil
 	}
 	if pod.Spec.OS != nil && string(pod.Spec.OS.Name) != nodeOS {
-		return AdmitResult{Reason: reasonOSNotSupported, Message: "Failed to admit pod as the OS field doesn't match node OS"}, nil
+		return NodeAdmission{Reason: reasonOSNotSupported, Message: "Failed to admit pod as the OS field doesn't match node OS"}, nil
 	}
 	if sc := pod.Spec.SecurityContext; sc != nil && sc.SupplementalGroupsPolicy != nil &&
 		*sc.SupplementalGroupsPolicy == corev1.SupplementalGroupsPolicyStrict {
 		supported := node.Status.Features != nil && node.Status.Features.SupplementalGroupsPolicy != nil &&
 			*node.Status.Features.SupplementalGroupsPolicy
 		if !supported {
-			return AdmitResult{Reason: reasonSupplementalGroups,
+			return NodeAdmission{Reason: reasonSupplementalGroups,
 				Message: fmt.Sprintf("SupplementalGroupsPolicy=%s is not supported in this node", corev1.SupplementalGroupsPolicyStrict)}, nil
 		}
 	}
@@ -112,7 +112,7 @@ func Admit(snap *Snapshot, pod *corev1.Pod) (AdmitResult, error) {
 	admitted := withoutMissingExtendedResources(pod, n)
 	c, err := compileForAdmission(snap, admitted)
 	if err != nil {
-		return AdmitResult{}, err
+		return NodeAdmission{}, err
 	}
 	var failures []AdmitFailure
 	failures = append(failures, c.resourceFailures(n)...)
@@ -144,13 +144,13 @@ func Admit(snap *Snapshot, pod *corev1.Pod) (AdmitResult, error) {
 			}
 		}
 		if len(missing) > 0 {
-			return AdmitResult{Reason: reasonFeatureUnsupported,
+			return NodeAdmission{Reason: reasonFeatureUnsupported,
 				Message: "Pod requires node features that are not available: " + strings.Join(missing, ", ")}, nil
 		}
-		return AdmitResult{Admit: true}, nil
+		return NodeAdmission{Admit: true}, nil
 	}
 	f := failures[0]
-	res := AdmitResult{Failures: failures}
+	res := NodeAdmission{Failures: failures}
 	if f.Predicate != "" {
 		res.Reason = f.Predicate
 		res.Message = fmt.Sprintf("Predicate %s failed: %s", f.Predicate, f.Reason)

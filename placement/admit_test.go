@@ -64,7 +64,7 @@ func TestAdmit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			snap := snapshotOf(t, []*corev1.Node{tt.node}, busy)
-			got, err := Admit(snap, tt.pod)
+			got, err := AdmitToNode(snap, tt.pod)
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantAdmit, got.Admit)
 			assert.Equal(t, tt.wantReason, got.Reason)
@@ -74,12 +74,12 @@ func TestAdmit(t *testing.T) {
 	}
 	t.Run("the pod itself is not counted twice", func(t *testing.T) {
 		snap := snapshotOf(t, []*corev1.Node{mkNode("n1", "4", "8Gi")}, busy)
-		got, err := Admit(snap, busy)
+		got, err := AdmitToNode(snap, busy)
 		require.NoError(t, err)
 		assert.True(t, got.Admit)
 	})
 	t.Run("unknown node is an error", func(t *testing.T) {
-		_, err := Admit(snapshotOf(t, []*corev1.Node{mkNode("n1", "4", "8Gi")}), mkPod("p", onNode("zz")))
+		_, err := AdmitToNode(snapshotOf(t, []*corev1.Node{mkNode("n1", "4", "8Gi")}), mkPod("p", onNode("zz")))
 		require.ErrorIs(t, err, ErrInvalidPod)
 	})
 }
@@ -88,13 +88,13 @@ func TestAdmit(t *testing.T) {
 func TestAdmitDeclaredFeatures(t *testing.T) {
 	pod := mkPod("p", onNode("n1"))
 	pod.Spec.Containers[0].RestartPolicyRules = []corev1.ContainerRestartRule{{Action: corev1.ContainerRestartRuleActionRestartAllContainers}}
-	got, err := Admit(snapshotOf(t, []*corev1.Node{mkNode("n1", "4", "8Gi")}), pod)
+	got, err := AdmitToNode(snapshotOf(t, []*corev1.Node{mkNode("n1", "4", "8Gi")}), pod)
 	require.NoError(t, err)
-	assert.Equal(t, AdmitResult{Reason: "PodFeatureUnsupported",
+	assert.Equal(t, NodeAdmission{Reason: "PodFeatureUnsupported",
 		Message: "Pod requires node features that are not available: RestartAllContainersOnContainerExits"}, got)
 	node := mkNode("n1", "4", "8Gi")
 	node.Status.DeclaredFeatures = []string{"RestartAllContainersOnContainerExits"}
-	got, err = Admit(snapshotOf(t, []*corev1.Node{node}), pod)
+	got, err = AdmitToNode(snapshotOf(t, []*corev1.Node{node}), pod)
 	require.NoError(t, err)
 	assert.True(t, got.Admit)
 }

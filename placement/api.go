@@ -5,6 +5,9 @@ package placement
 // so their JSON names follow ../shared/conformance/README.md.
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/schedkit/schedkit/internal/cluster"
 )
 
@@ -44,14 +47,20 @@ type (
 
 // NewSnapshot indexes the input as the scheduler cache does:
 // it validates every object and reports all problems at once as a
-// field.ErrorList aggregate with paths (duplicate names, negative
-// quantities, unparsable affinity selectors); pods without spec.nodeName,
+// field.ErrorList with paths (duplicate names, negative quantities,
+// unparsable affinity selectors): the error wraps ErrInvalidSnapshot and a
+// *ValidationError; pods without spec.nodeName,
 // bound to an unknown node or in phase Succeeded/Failed are left out with a
 // warning. The input objects are not modified and must not be modified
 // while the snapshot is in use.
 func NewSnapshot(in SnapshotInput) (*Snapshot, []SnapshotWarning, error) {
 	in.Pods = storedPods(in.Pods)
-	return cluster.New(in)
+	snap, warnings, err := cluster.New(in)
+	var fe *cluster.FieldErrors
+	if errors.As(err, &fe) {
+		return nil, warnings, fmt.Errorf("%w: %w", ErrInvalidSnapshot, &ValidationError{Errors: fe.List})
+	}
+	return snap, warnings, err
 }
 
 // PluginStatus is one plugin's verdict in JSON form.

@@ -29,6 +29,36 @@ var ErrInvalidPod = errors.New("placement: invalid pod")
 // instead.
 var ErrNotAView = errors.New("placement: snapshot is not a view of the compiled pod's snapshot")
 
+// ErrInvalidSnapshot is wrapped by NewSnapshot's error for input it refuses;
+// the *ValidationError in the same chain lists every problem.
+var ErrInvalidSnapshot = errors.New("placement: invalid snapshot input")
+
+// ValidationError carries every validation problem of one input with its API
+// field path (pods[2].spec.containers[0].resources.requests[cpu]), for
+// errors.As. Its text is the list's aggregate text. Errors wrapping it also
+// wrap the sentinel of their cause (ErrInvalidPod, ErrInvalidSnapshot).
+type ValidationError struct {
+	Errors field.ErrorList
+}
+
+// Error returns the problems' aggregate text.
+func (e *ValidationError) Error() string { return e.Errors.ToAggregate().Error() }
+
+// The snapshot's what-if errors (Snapshot.WithPod, WithNode, WithNodes,
+// WithoutNodes), for errors.Is; they are the values those methods wrap.
+var (
+	// ErrInvalidView is wrapped by a what-if the snapshot cannot make: a pod
+	// without a node name, bound to an unknown node or already bound; a nil
+	// pod or node.
+	ErrInvalidView = cluster.ErrInvalidView
+	// ErrUnknownNode is wrapped for a node name the snapshot does not hold
+	// (node what-ifs, FilterNode).
+	ErrUnknownNode = cluster.ErrUnknownNode
+	// ErrDuplicateNode is wrapped by WithNodes for a node whose name the
+	// snapshot, or an earlier node of the same call, already holds.
+	ErrDuplicateNode = cluster.ErrDuplicateNode
+)
+
 // Filter plugin positions in the v1.36 order (sched.FilterOrder).
 const (
 	fNodeUnschedulable = iota
@@ -319,7 +349,7 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 	c.numContainers = len(pod.Spec.InitContainers) + len(pod.Spec.Containers)
 
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("%w %s: %w", ErrInvalidPod, pi.Key, errs.ToAggregate())
+		return nil, fmt.Errorf("%w %s: %w", ErrInvalidPod, pi.Key, &ValidationError{Errors: errs})
 	}
 	return c, nil
 }

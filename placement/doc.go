@@ -73,7 +73,7 @@
 //   - When no node is feasible, Result.Message is FitError's text:
 //     "0/N nodes are available: " and the sorted histogram of the nodes'
 //     reasons, or the PreFilter message.
-//   - Admit is the kubelet's admission of a pod that names its node
+//   - AdmitToNode is the kubelet's admission of a pod that names its node
 //     (pkg/kubelet/lifecycle/predicate.go): resources, node affinity, node
 //     name, host ports and NoExecute taints, but not NoSchedule taints or
 //     spec.unschedulable.
@@ -141,7 +141,7 @@
 // scheduling loop) may lend them a Workers instead (Options.Workers), whose
 // helpers stay parked between calls until Close; preemption.ScheduleQueue
 // keeps one for its own run. A test counts goroutines before and after
-// every entry point. Admit compiles
+// every entry point. AdmitToNode compiles
 // without the topology plugins, which the kubelet does not run. Compile
 // does the per-pod work once (request vectors, compiled node selector terms, tolerations, host ports, image names, the topology
 // plugins' per-domain counts); Filter then costs a few loads and compares per

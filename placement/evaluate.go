@@ -2,7 +2,6 @@ package placement
 
 import (
 	"errors"
-	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -135,14 +134,12 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 	return d
 }
 
-// fitErrorMessage is FitError.Error (pkg/scheduler/framework/types.go,
-// v1.36) without a PostFilter message: "0/N nodes are available:" followed
-// by the PreFilter message, or by the sorted histogram "K reason" of the
-// rejected nodes' reasons, and a period.
+// fitErrorMessage is FitError.Error (sched.FitErrorMessage) for a pod that
+// PreFilter rejected (preFilter set) or for the nodes' statuses: the
+// histogram counts the reasons of every node that does not pass.
 func fitErrorMessage(numNodes int, preFilter *sched.Status, statuses []sched.Status) string {
-	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
 	if preFilter != nil {
-		return msg + " " + strings.Join(preFilter.Reasons, ", ") + "."
+		return sched.FitErrorMessage(numNodes, preFilter.Reasons, nil)
 	}
 	counts := map[string]int{}
 	for i := range statuses {
@@ -153,15 +150,7 @@ func fitErrorMessage(numNodes int, preFilter *sched.Status, statuses []sched.Sta
 			counts[r]++
 		}
 	}
-	if len(counts) == 0 {
-		return msg
-	}
-	parts := make([]string, 0, len(counts))
-	for r, n := range counts {
-		parts = append(parts, fmt.Sprintf("%d %s", n, r))
-	}
-	sort.Strings(parts)
-	return msg + " " + strings.Join(parts, ", ") + "."
+	return sched.FitErrorMessage(numNodes, nil, counts)
 }
 
 // Evaluate runs PreEnqueue, PreFilter, every Filter on every node and every
@@ -184,9 +173,7 @@ func Evaluate(snap *Snapshot, pod *corev1.Pod, opts Options) (*Result, error) {
 			return nil, err
 		}
 		r := &Result{Pod: pod.Namespace + "/" + pod.Name, FeasibleNodes: []string{}, BestNodes: []string{}, Nodes: []NodeResult{}, Error: err.Error()}
-		if pod.Spec.Priority != nil {
-			r.Priority = *pod.Spec.Priority
-		}
+		r.Priority = sched.PodPriority(pod)
 		r.PreFilter.Status = PluginStatus{Code: sched.Error.String()}
 		return r, err
 	}
@@ -200,9 +187,7 @@ func (c *Compiled) Evaluate() *Result { return c.evaluate(maxIDs) }
 // the shared-row table (tests lower it to exercise unshared rows).
 func (c *Compiled) evaluate(maxDistinct int) *Result {
 	r := &Result{Pod: c.pi.Key, FeasibleNodes: []string{}, BestNodes: []string{}, Nodes: []NodeResult{}}
-	if c.pod.Spec.Priority != nil {
-		r.Priority = *c.pod.Spec.Priority
-	}
+	r.Priority = sched.PodPriority(c.pod)
 	if c.gated != nil {
 		g := toPluginStatus(*c.gated)
 		r.Gated = &g

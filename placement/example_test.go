@@ -96,16 +96,16 @@ func ExampleCompiled_Schedule() {
 	// a 2 454
 }
 
-// Admit is the kubelet's view of a pod that names its node: NoSchedule
+// AdmitToNode is the kubelet's view of a pod that names its node: NoSchedule
 // taints do not matter, resources do.
-func ExampleAdmit() {
+func ExampleAdmitToNode() {
 	snap, _, _ := placement.NewSnapshot(placement.SnapshotInput{
 		Nodes: []*corev1.Node{exampleNode("a", "2", corev1.Taint{Key: "k", Effect: corev1.TaintEffectNoSchedule})},
 		Pods:  []*corev1.Pod{examplePod("busy", "a", "1500m")},
 	})
-	ok, _ := placement.Admit(snap, examplePod("small", "a", "500m"))
+	ok, _ := placement.AdmitToNode(snap, examplePod("small", "a", "500m"))
 	fmt.Println(ok.Admit)
-	no, _ := placement.Admit(snap, examplePod("big", "a", "1"))
+	no, _ := placement.AdmitToNode(snap, examplePod("big", "a", "1"))
 	fmt.Println(no.Admit, no.Reason, no.Message)
 	// Output:
 	// true

@@ -86,12 +86,12 @@ func TestNodeViewErrors(t *testing.T) {
 		is   error
 		text string
 	}{
-		{"replace unknown", func() error { _, err := snap.WithNode(mkNode("b", "1", "1Gi")); return err }, cluster.ErrUnknownNode, `cluster: unknown node "b"`},
-		{"remove unknown", func() error { _, err := snap.WithoutNodes("a", "zz"); return err }, cluster.ErrUnknownNode, `cluster: unknown node "zz"`},
-		{"add existing", func() error { _, err := snap.WithNodes(mkNode("a", "1", "1Gi")); return err }, cluster.ErrDuplicateNode, `cluster: duplicate node "a"`},
-		{"add twice", func() error { _, err := snap.WithNodes(mkNode("c", "1", "1Gi"), mkNode("c", "2", "1Gi")); return err }, cluster.ErrDuplicateNode, `cluster: duplicate node "c"`},
-		{"add nil", func() error { _, err := snap.WithNodes(nil); return err }, nil, "cluster: node 0 to add is nil"},
-		{"replace nil", func() error { _, err := snap.WithNode(nil); return err }, nil, "cluster: nil node"},
+		{"replace unknown", func() error { _, err := snap.WithNode(mkNode("b", "1", "1Gi")); return err }, ErrUnknownNode, `placement: unknown node "b"`},
+		{"remove unknown", func() error { _, err := snap.WithoutNodes("a", "zz"); return err }, ErrUnknownNode, `placement: unknown node "zz"`},
+		{"add existing", func() error { _, err := snap.WithNodes(mkNode("a", "1", "1Gi")); return err }, ErrDuplicateNode, `placement: duplicate node "a"`},
+		{"add twice", func() error { _, err := snap.WithNodes(mkNode("c", "1", "1Gi"), mkNode("c", "2", "1Gi")); return err }, ErrDuplicateNode, `placement: duplicate node "c"`},
+		{"add nil", func() error { _, err := snap.WithNodes(nil); return err }, ErrInvalidView, "placement: invalid view change: node 0 to add is nil"},
+		{"replace nil", func() error { _, err := snap.WithNode(nil); return err }, ErrInvalidView, "placement: invalid view change: nil node"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.do()

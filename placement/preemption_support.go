@@ -26,7 +26,7 @@ func FilterNode(snap *Snapshot, pod *corev1.Pod, node string, opts Options) (Sta
 	}
 	n, ok := cluster.NodeOf(snap, node)
 	if !ok {
-		return sched.Status{}, fmt.Errorf("placement: unknown node %q", node)
+		return sched.Status{}, fmt.Errorf("%w %q", ErrUnknownNode, node)
 	}
 	return c.Filter(n), nil
 }

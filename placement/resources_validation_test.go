@@ -60,6 +60,9 @@ func TestNegativeAndExcessRequestsAreRefused(t *testing.T) {
 			require.Error(t, err)
 			assert.True(t, errors.Is(err, placement.ErrInvalidPod))
 			assert.Contains(t, err.Error(), tt.want)
+			var ve *placement.ValidationError
+			require.ErrorAs(t, err, &ve, "the field errors, not flattened")
+			assert.Contains(t, ve.Errors.ToAggregate().Error(), tt.want)
 
 			_, err = placement.Evaluate(snap, pod, placement.Options{})
 			require.Error(t, err)
@@ -80,6 +83,9 @@ func TestNegativeAndExcessRequestsAreRefused(t *testing.T) {
 			_, _, err = placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{exampleNode("a", "4")}, Pods: []*corev1.Pod{bound}})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), strings.ReplaceAll(tt.want, "spec.", "pods[0].spec."))
+			assert.ErrorIs(t, err, placement.ErrInvalidSnapshot)
+			require.ErrorAs(t, err, &ve)
+			assert.Equal(t, "pods[0].spec", ve.Errors[0].Field[:len("pods[0].spec")])
 			_, err = snap.WithPod(bound)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)

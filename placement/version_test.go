@@ -101,7 +101,7 @@ func TestVersionNeedsItsSnapshot(t *testing.T) {
 			}
 			bound := pod.DeepCopy()
 			bound.Spec.NodeName = "a"
-			_, err = Admit(snap, bound)
+			_, err = AdmitToNode(snap, bound)
 			require.NoError(t, err, "admission is the kubelet's, whatever the snapshot")
 		})
 	}

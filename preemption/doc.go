@@ -21,7 +21,7 @@
 //
 // [SortQueue] orders pods as the PrioritySort plugin pops them (priority,
 // then creationTimestamp as the queue timestamp, then input order where
-// upstream's heap leaves it to chance); [Backoff] is the back-off queue's
+// upstream's heap leaves it to chance); [QueueBackoff] is the back-off queue's
 // 1 s doubling to 10 s.
 //
 // # Preemption
@@ -68,7 +68,8 @@
 // PDB selectors follow the scheduler's rule by default (an empty selector
 // matches no pod, unlabelled pods match no budget); [PDBSelectorEviction]
 // selects the Eviction API's rule (an empty selector matches the whole
-// namespace).
+// namespace), the rule the eviction package uses: both are one copy of the
+// matching.
 //
 // # Scheduling a queue
 //

@@ -17,10 +17,11 @@ import (
 // eligibility, dry-runs every node whose status was Unschedulable, and
 // chooses a node; the budgets are the snapshot's PDBs. Nothing is modified:
 // the caller evicts the victims. An error means the dry run could not
-// evaluate a filter (invalid input).
+// evaluate a filter, or invalid input (a nil pod, statuses not one per node:
+// ErrInvalidInput).
 func Preempt(c *placement.Compiled, statuses []placement.Status, opts Options) (*Result, error) {
 	if c == nil {
-		return nil, fmt.Errorf("preemption: nil compiled pod")
+		return nil, fmt.Errorf("%w: nil compiled pod", ErrInvalidInput)
 	}
 	nm, err := newNominator(opts.NominatedPods)
 	if err != nil {
@@ -33,7 +34,7 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 	snap := c.Snapshot()
 	nodes := cluster.NodesOf(snap)
 	if len(statuses) != len(nodes) {
-		return nil, fmt.Errorf("preemption: %d statuses for %d nodes", len(statuses), len(nodes))
+		return nil, fmt.Errorf("%w: %d statuses for %d nodes", ErrInvalidInput, len(statuses), len(nodes))
 	}
 	codes := make([]sched.Code, len(nodes))
 	for i, s := range statuses {

@@ -10,7 +10,7 @@ import (
 
 // FuzzPriorityClasses feeds arbitrary classes and pods to NewPriorityClasses
 // and Resolve: never a panic; an accepted pod resolves to what the lenient
-// resolution gives; Admit agrees with Resolve.
+// resolution gives; WithPriority agrees with Resolve.
 func FuzzPriorityClasses(f *testing.F) {
 	f.Add("standard", int32(1000), true, "Never", "standard", int32(1000), true, "")
 	f.Add("system-node-critical", int32(2000001000), false, "", "system-node-critical", int32(0), false, "Never")
@@ -36,9 +36,9 @@ func FuzzPriorityClasses(f *testing.F) {
 		}
 		r, err := pcs.Resolve(pod)
 		lenient, warning := pcs.ResolveLenient(pod)
-		admitted, aerr := pcs.Admit(pod)
+		admitted, aerr := pcs.WithPriority(pod)
 		if (err == nil) != (aerr == nil) {
-			t.Fatalf("Resolve and Admit disagree: %v / %v", err, aerr)
+			t.Fatalf("Resolve and WithPriority disagree: %v / %v", err, aerr)
 		}
 		if err != nil {
 			return
@@ -47,7 +47,7 @@ func FuzzPriorityClasses(f *testing.F) {
 			t.Fatalf("accepted pod resolves leniently to %+v (%q), strictly to %+v", lenient, warning, r)
 		}
 		if *admitted.Spec.Priority != r.Priority || *admitted.Spec.PreemptionPolicy != r.PreemptionPolicy {
-			t.Fatalf("Admit wrote %d/%s, Resolve says %+v", *admitted.Spec.Priority, *admitted.Spec.PreemptionPolicy, r)
+			t.Fatalf("WithPriority wrote %d/%s, Resolve says %+v", *admitted.Spec.Priority, *admitted.Spec.PreemptionPolicy, r)
 		}
 	})
 }

@@ -162,7 +162,7 @@ func withNominated(c *placement.Compiled, d placement.Decision, nm *nominator) (
 				counts[r]++
 			}
 		}
-		out.Message = FitErrorMessage(len(nodes), counts)
+		out.Message = sched.FitErrorMessage(len(nodes), nil, counts)
 		return out, nil
 	}
 	if len(feasible) == 1 {

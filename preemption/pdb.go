@@ -6,9 +6,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/schedkit/schedkit/internal/labelmatch"
+	"github.com/schedkit/schedkit/internal/pdbmatch"
 )
 
 // PDBSelectorRule says which pods a PodDisruptionBudget's selector covers.
@@ -18,12 +17,12 @@ const (
 	// PDBSelectorScheduler is kube-scheduler v1.36's rule (DefaultPreemption
 	// filterPodsWithPDBViolation): a nil or empty selector matches no pod,
 	// and a pod without labels matches no budget.
-	PDBSelectorScheduler PDBSelectorRule = iota
+	PDBSelectorScheduler = PDBSelectorRule(pdbmatch.Scheduler)
 	// PDBSelectorEviction is the rule of the Eviction API and the disruption
 	// controller: an empty selector ({}) matches every pod of the budget's
 	// namespace, a nil selector none, and a pod without labels is matched
-	// like any other.
-	PDBSelectorEviction
+	// like any other. The eviction package matches budgets with this rule.
+	PDBSelectorEviction = PDBSelectorRule(pdbmatch.Eviction)
 )
 
 // budgets is the cluster's PDBs compiled once for a preemption: selectors
@@ -65,9 +64,7 @@ func (b *budgets) absorb(f *budgets) {
 type budget struct {
 	pdb       *policyv1.PodDisruptionBudget
 	key       string // namespace/name
-	ns        string
-	selector  labels.Selector
-	all       bool // matches every pod of the namespace (eviction rule, {})
+	selector  pdbmatch.Selector
 	allowed   int32
 	disrupted map[string]metav1.Time
 }
@@ -75,24 +72,15 @@ type budget struct {
 func compileBudgets(pdbs []*policyv1.PodDisruptionBudget, rule PDBSelectorRule) *budgets {
 	b := &budgets{rule: rule, items: make([]budget, 0, len(pdbs)), cache: map[*corev1.Pod][]int32{}, anchored: map[string]map[string][]int32{}}
 	for _, pdb := range pdbs {
-		if pdb == nil || pdb.Spec.Selector == nil {
-			continue // a nil selector matches nothing under both rules
+		sel, err := pdbmatch.Compile(pdb, pdbmatch.Rule(rule))
+		if err != nil || sel.MatchesNothing() {
+			continue // upstream skips a budget whose selector does not parse
 		}
-		sel, err := labelmatch.AsSelector(pdb.Spec.Selector)
-		if err != nil {
-			continue
-		}
-		all := sel.Empty()
-		if all && rule == PDBSelectorScheduler {
-			continue
-		}
-		ns := pdb.Namespace
-		if ns == "" {
-			ns = metav1.NamespaceDefault
-		}
+		all := sel.MatchesNamespace()
+		ns := pdbmatch.Namespace(pdb.Namespace)
 		i := int32(len(b.items))
 		b.items = append(b.items, budget{
-			pdb: pdb, key: ns + "/" + pdb.Name, ns: ns, selector: sel, all: all,
+			pdb: pdb, key: ns + "/" + pdb.Name, selector: sel,
 			allowed: pdb.Status.DisruptionsAllowed, disrupted: pdb.Status.DisruptedPods,
 		})
 		// Any one matchLabels pair is a label every covered pod carries
@@ -117,26 +105,12 @@ func compileBudgets(pdbs []*policyv1.PodDisruptionBudget, rule PDBSelectorRule) 
 	return b
 }
 
-func podNamespace(pod *corev1.Pod) string {
-	if pod.Namespace == "" {
-		return metav1.NamespaceDefault
-	}
-	return pod.Namespace
-}
+func podNamespace(pod *corev1.Pod) string { return pdbmatch.Namespace(pod.Namespace) }
 
-// matches reports whether budget i covers the pod under the rule.
+// matches reports whether budget i covers the pod under the rule
+// (internal/pdbmatch).
 func (b *budgets) matches(i int, pod *corev1.Pod) bool {
-	it := &b.items[i]
-	if podNamespace(pod) != it.ns {
-		return false
-	}
-	if it.all {
-		return true
-	}
-	if b.rule == PDBSelectorScheduler && len(pod.Labels) == 0 {
-		return false
-	}
-	return it.selector.Matches(labels.Set(pod.Labels))
+	return b.items[i].selector.Matches(pod)
 }
 
 // MatchingPDBs returns the budgets that cover the pod under rule, in input

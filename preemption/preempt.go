@@ -1,7 +1,6 @@
 package preemption
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -309,21 +308,5 @@ func noCandidateMessage(numNodes int, rejected []NodeStatus) string {
 	if absent := numNodes - len(rejected); absent > 0 {
 		counts[ReasonNotHelpful] += absent
 	}
-	return FitErrorMessage(numNodes, counts)
-}
-
-// FitErrorMessage renders framework.FitError's text from a histogram of
-// reasons: "0/N nodes are available: 2 Insufficient cpu, 3 ... ." with the
-// "COUNT REASON" entries sorted as strings.
-func FitErrorMessage(numNodes int, reasons map[string]int) string {
-	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
-	parts := make([]string, 0, len(reasons))
-	for r, c := range reasons {
-		parts = append(parts, fmt.Sprintf("%d %s", c, r))
-	}
-	sort.Strings(parts)
-	if len(parts) > 0 {
-		msg += " " + strings.Join(parts, ", ") + "."
-	}
-	return msg
+	return sched.FitErrorMessage(numNodes, nil, counts)
 }

@@ -11,22 +11,40 @@ import (
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // Priority constants of the scheduling API (pkg/apis/scheduling/types.go, v1.36).
 const (
 	// HighestUserDefinablePriority is the largest value a PriorityClass
 	// without the system- prefix may have.
-	HighestUserDefinablePriority int32 = 1000000000
+	HighestUserDefinablePriority = sched.HighestUserDefinablePriority
 	// SystemCriticalPriority is the value of system-cluster-critical.
-	SystemCriticalPriority = 2 * HighestUserDefinablePriority
+	SystemCriticalPriority = sched.SystemCriticalPriority
 	// SystemPriorityClassPrefix is reserved for the built-in classes.
-	SystemPriorityClassPrefix = "system-"
+	SystemPriorityClassPrefix = sched.SystemPriorityClassPrefix
 	// SystemClusterCritical and SystemNodeCritical are the built-in classes
 	// every cluster has.
-	SystemClusterCritical = SystemPriorityClassPrefix + "cluster-critical"
-	SystemNodeCritical    = SystemPriorityClassPrefix + "node-critical"
+	SystemClusterCritical = sched.SystemClusterCritical
+	SystemNodeCritical    = sched.SystemNodeCritical
 )
+
+// ValidationError carries every validation problem of one input with its API
+// field path (priorityClasses[1].value), for errors.As. Its text is the
+// list's aggregate text; the errors that hold it also wrap the sentinel of
+// their cause (ErrInvalidPriorityClass).
+type ValidationError struct {
+	Errors field.ErrorList
+}
+
+// Error returns the problems' aggregate text.
+func (e *ValidationError) Error() string { return e.Errors.ToAggregate().Error() }
+
+// ErrInvalidInput is wrapped by every error for input no upstream answer
+// exists for: a nil snapshot, pod or compiled pod, a nil pending pod, a
+// statuses slice that does not cover the snapshot's nodes.
+var ErrInvalidInput = errors.New("preemption: invalid input")
 
 // Sentinel errors of priority resolution; the errors returned also satisfy
 // apierrors.IsForbidden, as the admission plugin's do.
@@ -106,7 +124,7 @@ func NewPriorityClasses(classes []*schedulingv1.PriorityClass) (*PriorityClasses
 		}
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidPriorityClass, errs.ToAggregate())
+		return nil, fmt.Errorf("%w: %w", ErrInvalidPriorityClass, &ValidationError{Errors: errs})
 	}
 	return pcs, nil
 }
@@ -178,7 +196,7 @@ type Resolution struct {
 // not modified.
 func (pcs *PriorityClasses) Resolve(pod *corev1.Pod) (Resolution, error) {
 	if pod == nil {
-		return Resolution{}, errors.New("preemption: nil pod")
+		return Resolution{}, fmt.Errorf("%w: nil pod", ErrInvalidInput)
 	}
 	c, err := pcs.class(pod)
 	if err != nil {
@@ -220,9 +238,9 @@ func (pcs *PriorityClasses) ResolveLenient(pod *corev1.Pod) (r Resolution, warni
 	return r, warning
 }
 
-// Admit returns a deep copy of pod with spec.priorityClassName, spec.priority
+// WithPriority returns a deep copy of pod with spec.priorityClassName, spec.priority
 // and spec.preemptionPolicy set as Resolve computes them, or Resolve's error.
-func (pcs *PriorityClasses) Admit(pod *corev1.Pod) (*corev1.Pod, error) {
+func (pcs *PriorityClasses) WithPriority(pod *corev1.Pod) (*corev1.Pod, error) {
 	r, err := pcs.Resolve(pod)
 	if err != nil {
 		return nil, err

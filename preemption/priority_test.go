@@ -98,7 +98,7 @@ func TestAdmitDoesNotModifyThePod(t *testing.T) {
 	pcs, err := NewPriorityClasses([]*schedulingv1.PriorityClass{pc("low", 100, true)})
 	require.NoError(t, err)
 	in := mkPod("a")
-	out, err := pcs.Admit(in)
+	out, err := pcs.WithPriority(in)
 	require.NoError(t, err)
 	assert.Nil(t, in.Spec.Priority)
 	assert.Equal(t, int32(100), *out.Spec.Priority)
@@ -144,4 +144,7 @@ func TestNewPriorityClassesRejects(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidPriorityClass)
 	assert.Contains(t, err.Error(), `priorityClasses[1].metadata.name: Duplicate value: "a"`)
 	assert.Contains(t, err.Error(), "priorityClasses[2].value: Forbidden")
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Len(t, ve.Errors, 2)
 }

@@ -5,16 +5,13 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // PodPriority is spec.priority, or 0 when unset (component-helpers
 // scheduling/corev1 PodPriority).
-func PodPriority(pod *corev1.Pod) int32 {
-	if pod.Spec.Priority != nil {
-		return *pod.Spec.Priority
-	}
-	return 0
-}
+func PodPriority(pod *corev1.Pod) int32 { return sched.PodPriority(pod) }
 
 // QueueLess reports whether a is popped before b from the active queue under
 // the PrioritySort plugin (pkg/scheduler/framework/plugins/queuesort, v1.36):
@@ -57,12 +54,12 @@ const (
 	DefaultMaxBackoff     = 10 * time.Second
 )
 
-// Backoff is the time a pod waits in the back-off queue after its attempts-th
+// QueueBackoff is the time a pod waits in the back-off queue after its attempts-th
 // failed scheduling attempt, as backoffQueue.calculateBackoffDuration
 // computes it: 0 before any failure, then initial doubled per further
 // failure, capped at max. Zero initial and max mean the defaults (1 s and
 // 10 s).
-func Backoff(attempts int, initial, max time.Duration) time.Duration {
+func QueueBackoff(attempts int, initial, max time.Duration) time.Duration {
 	if initial == 0 {
 		initial = DefaultInitialBackoff
 	}

@@ -40,9 +40,9 @@ func TestBackoff(t *testing.T) {
 		want     time.Duration
 	}{{0, 0}, {1, time.Second}, {2, 2 * time.Second}, {3, 4 * time.Second}, {4, 8 * time.Second}, {5, 10 * time.Second}, {100, 10 * time.Second}}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, Backoff(tt.attempts, 0, 0), "attempts %d", tt.attempts)
+		assert.Equal(t, tt.want, QueueBackoff(tt.attempts, 0, 0), "attempts %d", tt.attempts)
 	}
-	assert.Equal(t, 3*time.Second, Backoff(2, 1500*time.Millisecond, time.Minute))
+	assert.Equal(t, 3*time.Second, QueueBackoff(2, 1500*time.Millisecond, time.Minute))
 }
 
 // TestPDBViolations mirrors DefaultPreemption's filterPodsWithPDBViolation.

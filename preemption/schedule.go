@@ -80,8 +80,8 @@ type PodOutcome struct {
 	Preemption *Result `json:"preemption,omitempty"`
 }
 
-// Placement is where a queued pod ended ("" when nowhere).
-type Placement struct {
+// PodPlacement is where a queued pod ended ("" when nowhere).
+type PodPlacement struct {
 	Pod  string `json:"pod"`  // namespace/name
 	Node string `json:"node"` // where it was bound or nominated; "" if nowhere or evicted later
 }
@@ -94,7 +94,7 @@ type QueueResult struct {
 	// QueueOptions.StopAtUnplaced).
 	Results []PodOutcome `json:"results"`
 	// Placements of every queued pod, in queue order.
-	Placements []Placement `json:"placements"`
+	Placements []PodPlacement `json:"placements"`
 	// Evicted are the victims' keys in eviction order.
 	Evicted []string `json:"evicted"`
 	// Final is the cluster after every binding and eviction.
@@ -119,13 +119,13 @@ type QueueResult struct {
 // PriorityClasses.Admit); spec.nodeName on a pending pod is treated as a
 // constraint (NodeName filter), and status.nominatedNodeName is honoured
 // by Eligible. Neither snap nor the pods are modified. An error means
-// invalid input: a nil snapshot or pod, nominated pods that do not compile,
+// invalid input: a nil snapshot or pod (ErrInvalidInput), nominated pods that do not compile,
 // or a snapshot built for another version than opts.Placement.Version
 // (placement.ErrVersionMismatch); a pod's own invalid spec is its outcome
 // Error instead.
 func ScheduleQueue(snap *placement.Snapshot, pending []*corev1.Pod, opts QueueOptions) (*QueueResult, error) {
 	if snap == nil {
-		return nil, fmt.Errorf("preemption: nil snapshot")
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidInput)
 	}
 	q, err := PrepareQueue(pending, opts)
 	if err != nil {
@@ -159,7 +159,7 @@ type Queue struct {
 func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 	for i, p := range pending {
 		if p == nil {
-			return nil, fmt.Errorf("preemption: pending[%d] is nil", i)
+			return nil, fmt.Errorf("%w: pending[%d] is nil", ErrInvalidInput, i)
 		}
 	}
 	order := SortQueue(pending)
@@ -184,7 +184,7 @@ func (q *Queue) Len() int { return len(q.order) }
 // nor the queue is modified.
 func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	if snap == nil {
-		return nil, fmt.Errorf("preemption: nil snapshot")
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidInput)
 	}
 	opts, order := q.opts, q.order
 	// Once for the run, rather than as every pod's Error outcome.
@@ -207,7 +207,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	placed := make(map[string]int, len(order))
 	for i, key := range q.keys {
 		placed[key] = i
-		res.Placements = append(res.Placements, Placement{Pod: key})
+		res.Placements = append(res.Placements, PodPlacement{Pod: key})
 	}
 	nm, err := newNominator(opts.Preemption.NominatedPods)
 	if err != nil {

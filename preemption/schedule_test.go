@@ -64,7 +64,7 @@ func TestScheduleQueue(t *testing.T) {
 	assert.Equal(t, "n1", outcomes["default/small2"].Node)
 
 	assert.Equal(t, []string{"default/low-b", "default/low-a"}, qr.Evicted)
-	assert.Equal(t, []Placement{{"default/big", "n2"}, {"default/never", ""}, {"default/gate", ""}, {"default/small", "n1"}, {"default/small2", "n1"}}, qr.Placements)
+	assert.Equal(t, []PodPlacement{{"default/big", "n2"}, {"default/never", ""}, {"default/gate", ""}, {"default/small", "n1"}, {"default/small2", "n1"}}, qr.Placements)
 
 	// Synthetic start times: one minute apart, after the latest input start (t0+30m).
 	pi, _, ok := qr.Final.Pod("default/big")
@@ -102,7 +102,7 @@ func TestScheduleQueueBadInput(t *testing.T) {
 	assert.Equal(t, Failed, qr.Results[0].Outcome)
 	assert.Contains(t, qr.Results[0].Error, "already bound")
 	assert.Equal(t, Scheduled, qr.Results[1].Outcome)
-	assert.Equal(t, []Placement{{"default/taken", ""}, {"default/next", "n1"}}, qr.Placements)
+	assert.Equal(t, []PodPlacement{{"default/taken", ""}, {"default/next", "n1"}}, qr.Placements)
 }
 
 // TestQueueReuse: a prepared queue scheduled against several snapshots,
@@ -192,5 +192,5 @@ func TestScheduleQueueInvalidScore(t *testing.T) {
 	assert.Equal(t, 2, p.FeasibleNodes)
 	assert.Contains(t, p.Error, `plugin "NodeResourcesFit" returns an invalid score`)
 	assert.Nil(t, p.Preemption)
-	assert.Equal(t, []Placement{{"default/p", ""}, {"default/q", "huge"}}, qr.Placements, "one feasible node is not scored")
+	assert.Equal(t, []PodPlacement{{"default/p", ""}, {"default/q", "huge"}}, qr.Placements, "one feasible node is not scored")
 }

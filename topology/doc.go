@@ -125,7 +125,8 @@
 // constraints; NewSpread checks them itself (maxSkew and a set minDomains at
 // least 1, a topologyKey, DoNotSchedule or ScheduleAnyway) and answers
 // otherwise with an error naming every bad field, with the API server's
-// texts, as for an unparsable selector.
+// texts, as for an unparsable selector: it wraps ErrInvalidConstraint and
+// holds a *ValidationError with the field.ErrorList.
 // TaintTolerationComparisonOperators (alpha, off in v1.36) is not
 // supported: Lt / Gt tolerations never tolerate, as with the gate off.
 package topology

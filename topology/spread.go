@@ -110,7 +110,7 @@ func compileConstraints(in []corev1.TopologySpreadConstraint, pod *corev1.Pod, a
 		out = append(out, tc)
 	}
 	if len(errs) > 0 {
-		return nil, errs.ToAggregate()
+		return nil, &ValidationError{Errors: errs}
 	}
 	return out, nil
 }
@@ -198,14 +198,14 @@ func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
 		cs, err := compileConstraints(pod.Spec.TopologySpreadConstraints, pod, action, field.NewPath("spec", "topologySpreadConstraints"))
 		if err != nil {
-			return nil, fmt.Errorf("topology: pod %s/%s: %w", pod.Namespace, pod.Name, err)
+			return nil, fmt.Errorf("%w: pod %s/%s: %w", ErrInvalidConstraint, pod.Namespace, pod.Name, err)
 		}
 		return cs, nil
 	}
 	cs, err := compileConstraints(defaults, pod, action, nil)
 	if err != nil || len(cs) == 0 {
 		if err != nil {
-			err = fmt.Errorf("topology: default spread constraints: %w", err)
+			err = fmt.Errorf("%w: default spread constraints: %w", ErrInvalidConstraint, err)
 		}
 		return nil, err
 	}

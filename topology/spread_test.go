@@ -307,6 +307,10 @@ func TestSpreadRefusesInvalidConstraints(t *testing.T) {
 			for _, w := range tt.want {
 				assert.Contains(t, err.Error(), w)
 			}
+			assert.ErrorIs(t, err, ErrInvalidConstraint)
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve)
+			assert.NotEmpty(t, ve.Errors)
 		})
 	}
 }

@@ -287,7 +287,7 @@ func evAnswerPDBStatus(raw json.RawMessage) (any, error) {
 		evNamespace(&o.ObjectMeta)
 		w.ReplicationControllers = append(w.ReplicationControllers, o)
 	}
-	res, err := eviction.Status(pdb, pods, w, in.Now.Time)
+	res, err := eviction.PDBStatus(pdb, pods, w, in.Now.Time)
 	if err != nil {
 		return nil, err
 	}

@@ -482,19 +482,8 @@ func applyProfile(in *input, prof *schedconfig.Profile, base string) {
 // warnings (pods left out) to in.warnings.
 func buildSnapshot(in *input) (*placement.Snapshot, error) {
 	sc := in.scenario
-	ci := cluster.Input{
-		Nodes:                  pointers(sc.Nodes),
-		Pods:                   pointers(sc.Pods),
-		Namespaces:             pointers(sc.Namespaces),
-		Services:               pointers(sc.Services),
-		ReplicaSets:            pointers(sc.ReplicaSets),
-		StatefulSets:           pointers(sc.StatefulSets),
-		ReplicationControllers: pointers(sc.ReplicationControllers),
-		PDBs:                   pointers(sc.PDBs),
-		WithoutPodLevelResize:  !in.opts.Version.UsesPodLevelResizeStatus(),
-		// Every core, as the decisions use (queueOptions).
-		Parallelism: runtime.GOMAXPROCS(0),
-	}
+	ci := sc.ClusterInput(!in.opts.Version.UsesPodLevelResizeStatus())
+	ci.Parallelism = runtime.GOMAXPROCS(0) // every core, as the decisions use (queueOptions)
 	snap, warnings, err := cluster.New(ci)
 	for _, w := range warnings {
 		in.warnings = append(in.warnings, w.Object+": "+w.Reason)
@@ -512,17 +501,6 @@ func splitNodes(list string) []string {
 		if n = strings.TrimSpace(n); n != "" {
 			out = append(out, n)
 		}
-	}
-	return out
-}
-
-func pointers[T any](items []T) []*T {
-	if len(items) == 0 {
-		return nil
-	}
-	out := make([]*T, len(items))
-	for i := range items {
-		out[i] = &items[i]
 	}
 	return out
 }

@@ -12,11 +12,13 @@ import (
 
 // ErrUnknownNode is returned (wrapped) by the node what-ifs for a node name
 // the snapshot does not hold.
-var ErrUnknownNode = errors.New("cluster: unknown node")
+// Its text names the public package (placement.ErrUnknownNode).
+var ErrUnknownNode = errors.New("placement: unknown node")
 
 // ErrDuplicateNode is returned (wrapped) by WithNodes for a node whose name
 // the snapshot (or an earlier node of the same call) already holds.
-var ErrDuplicateNode = errors.New("cluster: duplicate node")
+// Its text names the public package (placement.ErrDuplicateNode).
+var ErrDuplicateNode = errors.New("placement: duplicate node")
 
 // WithNode returns a snapshot in which the node named node.Name is replaced
 // by node, with the same bound pods. The receiver is unchanged.
@@ -30,7 +32,7 @@ var ErrDuplicateNode = errors.New("cluster: duplicate node")
 // node.
 func (s *Snapshot) WithNode(node *corev1.Node) (*Snapshot, error) {
 	if node == nil {
-		return nil, errors.New("cluster: nil node")
+		return nil, fmt.Errorf("%w: nil node", ErrInvalidView)
 	}
 	i, ok := s.byName[node.Name]
 	if !ok {
@@ -61,7 +63,7 @@ func (s *Snapshot) WithNodes(nodes ...*corev1.Node) (*Snapshot, error) {
 	seen := make(map[string]bool, len(nodes))
 	for k, n := range nodes {
 		if n == nil {
-			return nil, fmt.Errorf("cluster: node %d to add is nil", k)
+			return nil, fmt.Errorf("%w: node %d to add is nil", ErrInvalidView, k)
 		}
 		if _, ok := s.byName[n.Name]; ok || seen[n.Name] {
 			return nil, fmt.Errorf("%w %q", ErrDuplicateNode, n.Name)

@@ -16,11 +16,22 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // ErrInvalidView is returned (wrapped) by WithPod for a pod that cannot be
-// added: unknown node, no node name, or a key already bound.
-var ErrInvalidView = errors.New("cluster: invalid view change")
+// added: unknown node, no node name, or a key already bound. Its text names
+// the public package callers meet it through (placement.ErrInvalidView).
+var ErrInvalidView = errors.New("placement: invalid view change")
+
+// FieldErrors is New's error: every problem of the input with its path. Its
+// text is the list's aggregate text; placement turns it into its own
+// ValidationError.
+type FieldErrors struct{ List field.ErrorList }
+
+// Error returns the problems' aggregate text.
+func (e *FieldErrors) Error() string { return e.List.ToAggregate().Error() }
 
 // compactThreshold bounds the overlay of pod locations a chain of WithPod
 // views accumulates before it is folded into a fresh index.
@@ -248,7 +259,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	}
 	if len(errs) > 0 {
 		waitInterned()
-		return nil, warnings, errs.ToAggregate()
+		return nil, warnings, &FieldErrors{List: errs}
 	}
 
 	s := &Snapshot{
@@ -825,7 +836,7 @@ func NewPodInfo(pod *corev1.Pod) (*PodInfo, error) { return newPodInfo(pod, fals
 // withoutPodLevelResize (Input.WithoutPodLevelResize).
 func newPodInfo(pod *corev1.Pod, withoutPodLevelResize bool) (*PodInfo, error) {
 	if pod == nil {
-		return nil, errors.New("cluster: nil pod")
+		return nil, fmt.Errorf("%w: nil pod", ErrInvalidView)
 	}
 	return newPodInfoCached(pod, pod.Namespace+"/"+pod.Name, withoutPodLevelResize, nil, nil)
 }
@@ -844,9 +855,7 @@ func newPodInfoCached(pod *corev1.Pod, key string, withoutPodLevelResize bool, c
 // fillPodInfo is newPodInfoCached into a zero PodInfo the caller allocated.
 func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize bool, cache *affinityCache, res *[2]Resource) error {
 	pi.Pod, pi.Key = pod, key
-	if pod.Spec.Priority != nil {
-		pi.Priority = *pod.Spec.Priority
-	}
+	pi.Priority = sched.PodPriority(pod)
 	if st := pod.Status.StartTime; st != nil {
 		pi.start, pi.started = st.Time, true
 	}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // DefaultStartTime is the status.startTime of a bound pod that has neither a
@@ -18,12 +19,12 @@ import (
 var DefaultStartTime = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Built-in priority classes that kube-apiserver always creates
-// (pkg/apis/scheduling, SystemPriorityClasses).
+// (pkg/apis/scheduling, SystemPriorityClasses), from internal/sched.
 const (
-	SystemNodeCritical        = "system-node-critical"
-	SystemClusterCritical     = "system-cluster-critical"
-	systemNodeCriticalValue   = 2000001000
-	systemClusterCriticalVale = 2000000000
+	SystemNodeCritical        = sched.SystemNodeCritical
+	SystemClusterCritical     = sched.SystemClusterCritical
+	systemNodeCriticalValue   = sched.SystemCriticalPriority + 1000
+	systemClusterCriticalVale = sched.SystemCriticalPriority
 )
 
 // Normalize returns a deep copy of s as the API server would have stored it

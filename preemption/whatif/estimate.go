@@ -59,12 +59,6 @@ type EstimateOptions struct {
 	MaxNodes int
 }
 
-// PodPlacement is where an estimate put a pending pod.
-type PodPlacement struct {
-	Pod  string // namespace/name
-	Node string
-}
-
 // UnplacedPod is a pending pod an estimate could not place, and why.
 type UnplacedPod struct {
 	Pod    string // namespace/name
@@ -79,7 +73,7 @@ type EstimateResult struct {
 	// NewNodes are the added nodes' names, in the order they were added.
 	NewNodes []string
 	// Placements are the placed pods, in the order they were placed.
-	Placements []PodPlacement
+	Placements []preemption.PodPlacement
 	// Unplaced are the pods that found no node, in the order they were
 	// tried.
 	Unplaced []UnplacedPod
@@ -274,7 +268,7 @@ func decreasingScore(p *corev1.Pod, node *corev1.Node) float64 {
 }
 
 func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl NodeTemplate, opts EstimateOptions) (*EstimateResult, error) {
-	res := &EstimateResult{NewNodes: []string{}, Placements: []PodPlacement{}, Unplaced: []UnplacedPod{}}
+	res := &EstimateResult{NewNodes: []string{}, Placements: []preemption.PodPlacement{}, Unplaced: []UnplacedPod{}}
 	groups := equivalenceGroups(pending, opts.Placement)
 	for _, g := range groups {
 		g.score = decreasingScore(g.pods[0], tmpl.Node)
@@ -327,7 +321,7 @@ func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Node
 		}
 		cur = next
 		withPods[node] = true
-		res.Placements = append(res.Placements, PodPlacement{Pod: namespace(p) + "/" + p.Name, Node: node})
+		res.Placements = append(res.Placements, preemption.PodPlacement{Pod: namespace(p) + "/" + p.Name, Node: node})
 		return nil
 	}
 	unplaced := func(p *corev1.Pod, reason string) {
@@ -454,12 +448,12 @@ func estimateScheduler(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Nod
 		if err != nil {
 			return run{}, err
 		}
-		res := &EstimateResult{NewNodes: append([]string{}, names...), Placements: []PodPlacement{}, Unplaced: []UnplacedPod{}, Final: qr.Final}
+		res := &EstimateResult{NewNodes: append([]string{}, names...), Placements: []preemption.PodPlacement{}, Unplaced: []UnplacedPod{}, Final: qr.Final}
 		placedPods := 0
 		for _, r := range qr.Results {
 			if placed(r.Outcome) {
 				placedPods++
-				res.Placements = append(res.Placements, PodPlacement{Pod: r.Pod, Node: r.Node})
+				res.Placements = append(res.Placements, preemption.PodPlacement{Pod: r.Pod, Node: r.Node})
 				continue
 			}
 			reason := r.Message

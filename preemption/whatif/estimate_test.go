@@ -59,7 +59,7 @@ func genTemplate(t *rapid.T) NodeTemplate {
 // referenceFirstFit is cluster-autoscaler's binpacking loop written the
 // obvious way: every check builds the cluster from its objects and asks
 // placement.Evaluate whether the node is feasible.
-func referenceFirstFit(t *rapid.T, w world, pending []*corev1.Pod, tmpl NodeTemplate) (placements []PodPlacement, count int) {
+func referenceFirstFit(t *rapid.T, w world, pending []*corev1.Pod, tmpl NodeTemplate) (placements []preemption.PodPlacement, count int) {
 	nodes := append([]*corev1.Node(nil), w.nodes...)
 	pods := append([]*corev1.Pod(nil), w.pods...)
 	fitsOn := func(p *corev1.Pod, node string) bool {
@@ -78,7 +78,7 @@ func referenceFirstFit(t *rapid.T, w world, pending []*corev1.Pod, tmpl NodeTemp
 		b := p.DeepCopy()
 		b.Spec.NodeName = node
 		pods = append(pods, b)
-		placements = append(placements, PodPlacement{Pod: namespace(p) + "/" + p.Name, Node: node})
+		placements = append(placements, preemption.PodPlacement{Pod: namespace(p) + "/" + p.Name, Node: node})
 	}
 	// Groups: same controller and spec; the reference compares specs
 	// directly.
@@ -152,7 +152,7 @@ func TestEstimateProperties(t *testing.T) {
 		require.NoError(t, err)
 		want, count := referenceFirstFit(t, w, pending, tmpl)
 		if want == nil {
-			want = []PodPlacement{}
+			want = []preemption.PodPlacement{}
 		}
 		require.Equal(t, want, got.Placements)
 		require.Equal(t, count, got.NodeCount)

@@ -73,7 +73,7 @@ type NodeRemoval struct {
 	Node      string
 	Removable bool
 	// Moves are where its pods went (in queue order) when it is removable.
-	Moves []PodPlacement
+	Moves []preemption.PodPlacement
 	// Blocker is set when it is not.
 	Blocker *Blocker
 }
@@ -183,7 +183,7 @@ func tryRemove(cur *placement.Snapshot, name string, pdbs []*policyv1.PodDisrupt
 			verdict.Moves = nil
 			return verdict, nil, nil
 		}
-		verdict.Moves = append(verdict.Moves, PodPlacement{Pod: r.Pod, Node: r.Node})
+		verdict.Moves = append(verdict.Moves, preemption.PodPlacement{Pod: r.Pod, Node: r.Node})
 	}
 	verdict.Removable = true
 	return verdict, qr.Final, left
