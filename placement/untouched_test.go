@@ -24,43 +24,43 @@ func TestInputsUntouched(t *testing.T) {
 			opts := placement.Options{}
 			snap, warnings, err := placement.NewSnapshot(c.SnapshotInput())
 			require.NoError(t, err)
-			hostile.Scramble(warnings)
+			frozen.Scramble(warnings)
 
 			for _, pod := range c.Pending {
 				want, err := placement.Evaluate(snap, pod, opts)
 				require.NoError(t, err)
 				res, err := placement.Evaluate(snap, pod, opts)
 				require.NoError(t, err)
-				hostile.Scramble(res)
+				frozen.Scramble(res)
 
 				compiled, err := placement.Compile(snap, pod, opts)
 				require.NoError(t, err)
-				hostile.Scramble(compiled.Evaluate())
-				hostile.Scramble(compiled.Schedule())
+				frozen.Scramble(compiled.Evaluate())
+				frozen.Scramble(compiled.Schedule())
 				for _, n := range snap.Nodes() {
 					compiled.Fits(n)
-					hostile.Scramble(compiled.FilterEach(n))
+					frozen.Scramble(compiled.FilterEach(n))
 				}
 				prepared, err := placement.Prepare(pod, opts).Compile(snap)
 				require.NoError(t, err)
-				hostile.Scramble(prepared.Evaluate())
+				frozen.Scramble(prepared.Evaluate())
 
 				st, err := placement.FilterNode(snap, pod, c.Nodes[0].Name, opts)
 				require.NoError(t, err)
-				hostile.Scramble(&st)
+				frozen.Scramble(&st)
 				bound := pod.DeepCopy()
 				bound.Spec.NodeName = c.Nodes[0].Name
 				frozen.Add(bound)
 				adm, err := placement.Admit(snap, bound)
 				require.NoError(t, err)
-				hostile.Scramble(&adm)
+				frozen.Scramble(&adm)
 				if s := placement.StoredPod(pod); s != pod {
-					hostile.Scramble(s)
+					frozen.Scramble(s)
 				}
 
 				view, err := snap.WithPod(bound)
 				require.NoError(t, err)
-				hostile.Scramble(view.Nodes())
+				frozen.Scramble(view.Nodes())
 				again, err := placement.Evaluate(snap, pod, opts)
 				require.NoError(t, err)
 				require.Equal(t, want, again, "a scrambled answer or view changed a later answer")
@@ -70,7 +70,7 @@ func TestInputsUntouched(t *testing.T) {
 			for _, p := range c.Pods {
 				keys = append(keys, p.Namespace+"/"+p.Name)
 			}
-			hostile.Scramble(snap.WithoutPods(keys...).Nodes())
+			frozen.Scramble(snap.WithoutPods(keys...).Nodes())
 			cordoned := c.Nodes[0].DeepCopy()
 			cordoned.Spec.Unschedulable = true
 			extra := c.Nodes[0].DeepCopy()
@@ -86,13 +86,13 @@ func TestInputsUntouched(t *testing.T) {
 				for _, pod := range c.Pending {
 					res, err := placement.Evaluate(v, pod, opts)
 					require.NoError(t, err)
-					hostile.Scramble(res)
+					frozen.Scramble(res)
 				}
-				hostile.Scramble(v.Nodes())
+				frozen.Scramble(v.Nodes())
 			}
 			for _, n := range c.Nodes {
 				if s := placement.StoredNode(n); s != n {
-					hostile.Scramble(s)
+					frozen.Scramble(s)
 				}
 			}
 			require.Empty(t, frozen.Changed())

@@ -78,7 +78,18 @@ func name(o runtime.Object) string {
 // the caller's own inputs handed back, but does scramble slices and maps of
 // API types held by value (a []corev1.Taint shared with an input shows).
 func Scramble(v any) {
-	scramble(reflect.ValueOf(v), map[uintptr]bool{})
+	scramble(reflect.ValueOf(v), map[uintptr]bool{}, nil)
+}
+
+// Scramble is Scramble that also changes the API objects of v that are
+// not among f's (the new objects an answer holds, which must share nothing
+// with the inputs).
+func (f *Frozen) Scramble(v any) {
+	inputs := map[uintptr]bool{}
+	for _, o := range f.objs {
+		inputs[reflect.ValueOf(o).Pointer()] = true
+	}
+	scramble(reflect.ValueOf(v), map[uintptr]bool{}, inputs)
 }
 
 func isAPIType(t reflect.Type) bool {
@@ -88,14 +99,16 @@ func isAPIType(t reflect.Type) bool {
 	return strings.HasPrefix(t.PkgPath(), "k8s.io/api/")
 }
 
-func scramble(v reflect.Value, seen map[uintptr]bool) {
+// scramble changes v; API objects are left alone when inputs is nil, else
+// those in inputs are.
+func scramble(v reflect.Value, seen, inputs map[uintptr]bool) {
 	switch v.Kind() {
 	case reflect.Pointer:
-		if v.IsNil() || seen[v.Pointer()] || isAPIType(v.Type()) {
+		if v.IsNil() || seen[v.Pointer()] || isAPIType(v.Type()) && (inputs == nil || inputs[v.Pointer()]) {
 			return
 		}
 		seen[v.Pointer()] = true
-		scramble(v.Elem(), seen)
+		scramble(v.Elem(), seen, inputs)
 	case reflect.Interface:
 		// errors and the like: not the caller's to change
 	case reflect.Struct:
@@ -108,7 +121,7 @@ func scramble(v reflect.Value, seen map[uintptr]bool) {
 		skip := documentedShared[v.Type()]
 		for i := range v.NumField() {
 			if f := v.Type().Field(i); f.IsExported() && f.Name != skip {
-				scramble(v.Field(i), seen)
+				scramble(v.Field(i), seen, inputs)
 			}
 		}
 	case reflect.Slice:
@@ -116,21 +129,21 @@ func scramble(v reflect.Value, seen map[uintptr]bool) {
 			return
 		}
 		for i := range v.Len() {
-			scramble(v.Index(i), seen)
+			scramble(v.Index(i), seen, inputs)
 		}
 		for i := range v.Len() {
 			v.Index(i).Set(reflect.Zero(v.Type().Elem()))
 		}
 	case reflect.Array:
 		for i := range v.Len() {
-			scramble(v.Index(i), seen)
+			scramble(v.Index(i), seen, inputs)
 		}
 	case reflect.Map:
 		if v.IsNil() {
 			return
 		}
 		for _, k := range v.MapKeys() {
-			scramble(v.MapIndex(k), seen) // a copy for value types; pointers reach the shared value
+			scramble(v.MapIndex(k), seen, inputs) // a copy for value types; pointers reach the shared value
 			v.SetMapIndex(k, reflect.Value{})
 		}
 		if k := v.Type().Key(); k.Kind() == reflect.String {

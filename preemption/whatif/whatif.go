@@ -333,16 +333,15 @@ func stays(pod *corev1.Pod) bool {
 // to an unschedulable node (TaintNodeUnschedulable, NoSchedule) unless it is
 // there already.
 func cordoned(node *corev1.Node) *corev1.Node {
-	c := *node
+	c := node.DeepCopy() // a new object in the answer's snapshot shares nothing with the caller's (issue 21)
 	c.Spec.Unschedulable = true
 	for _, t := range node.Spec.Taints {
 		if t.Key == corev1.TaintNodeUnschedulable && t.Effect == corev1.TaintEffectNoSchedule {
-			return &c
+			return c
 		}
 	}
-	c.Spec.Taints = append(slices.Clip(slices.Clone(node.Spec.Taints)),
-		corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule})
-	return &c
+	c.Spec.Taints = append(c.Spec.Taints, corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule})
+	return c
 }
 
 // recreated is pod as its controller re-creates it after an eviction: the
