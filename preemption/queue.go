@@ -7,10 +7,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// PodPriority is spec.priority, or 0 when unset (component-helpers
-// scheduling/corev1 PodPriority).
+// PodPriority is spec.priority, or 0 when unset or pod is nil
+// (component-helpers scheduling/corev1 PodPriority, which panics on nil).
 func PodPriority(pod *corev1.Pod) int32 {
-	if pod.Spec.Priority != nil {
+	if pod != nil && pod.Spec.Priority != nil {
 		return *pod.Spec.Priority
 	}
 	return 0
