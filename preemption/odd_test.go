@@ -120,22 +120,22 @@ func TestOddInputNeverPanics(t *testing.T) {
 	}
 	nils := []struct {
 		name string
-		ask  func()
+		ask  func(t *testing.T)
 	}{
-		{"nil pending pod and nil class", func() {
+		{"nil pending pod and nil class", func(t *testing.T) {
 			askPreemption(t, crowded(nil, nil, nil), []*corev1.Pod{nil, highPod("high")}, []*schedulingv1.PriorityClass{nil})
 		}},
-		{"nil snapshot", func() { _, _ = preemption.ScheduleQueue(nil, []*corev1.Pod{highPod("high")}, preemption.QueueOptions{}) }},
-		{"nil compiled pod", func() { _, _ = preemption.Preempt(nil, nil, preemption.Options{}) }},
+		{"nil snapshot", func(t *testing.T) { _, _ = preemption.ScheduleQueue(nil, []*corev1.Pod{highPod("high")}, preemption.QueueOptions{}) }},
+		{"nil compiled pod", func(t *testing.T) { _, _ = preemption.Preempt(nil, nil, preemption.Options{}) }},
 		// Found by this table: PodPriority dereferenced a nil pod.
-		{"PodPriority of a nil pod", func() { require.Equal(t, int32(0), preemption.PodPriority(nil)) }},
-		{"QueueLess of nil pods", func() { preemption.QueueLess(nil, nil) }},
+		{"PodPriority of a nil pod", func(t *testing.T) { require.Equal(t, int32(0), preemption.PodPriority(nil)) }},
+		{"QueueLess of nil pods", func(t *testing.T) { preemption.QueueLess(nil, nil) }},
 		// Found by this table: ValidatePriorityClass dereferenced a nil class.
-		{"ValidatePriorityClass of a nil class", func() { require.NotEmpty(t, preemption.ValidatePriorityClass(nil, nil)) }},
+		{"ValidatePriorityClass of a nil class", func(t *testing.T) { require.NotEmpty(t, preemption.ValidatePriorityClass(nil, nil)) }},
 	}
 	for _, tc := range nils {
 		t.Run(tc.name, func(t *testing.T) {
-			require.NotPanics(t, tc.ask)
+			require.NotPanics(t, func() { tc.ask(t) })
 		})
 	}
 	t.Run("two pending pods of one name", func(t *testing.T) {
