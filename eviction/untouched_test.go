@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
@@ -101,4 +102,48 @@ func TestInputsUntouched(t *testing.T) {
 			require.Empty(t, frozen.Changed())
 		})
 	})
+}
+
+// Issue 21: found by the property above. With a zero clock (Now unset),
+// meta.SetStatusCondition stamped a budget's new DisruptionAllowed
+// condition with time.Now(), so two identical questions got different
+// answers. Time is a parameter: the stamp stays the zero time given.
+func TestZeroClockIsNotTheWallClock(t *testing.T) {
+	pod := func() *corev1.Pod {
+		p := hostile.Pod("web", "a")
+		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
+		return p
+	}
+	pdb := func() *policyv1.PodDisruptionBudget {
+		b := hostile.OddPDBs()[1].Obj
+		b.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+		return b
+	}
+	for _, tc := range []struct {
+		name string
+		ask  func() []metav1.Condition
+	}{
+		{"Decide", func() []metav1.Condition {
+			d, err := eviction.Decide(eviction.Request{Pod: pod(), PDBs: []*policyv1.PodDisruptionBudget{pdb()}})
+			require.NoError(t, err)
+			require.NotEmpty(t, d.PDBs)
+			return d.PDBs[0].PDB.Status.Conditions
+		}},
+		{"PlanDrain", func() []metav1.Condition {
+			snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{hostile.Node("a"), hostile.Node("b")}, Pods: []*corev1.Pod{pod()}})
+			require.NoError(t, err)
+			plan, err := eviction.PlanDrain(snap, []string{"a"}, []*policyv1.PodDisruptionBudget{pdb()}, eviction.PlanOptions{Drain: eviction.DrainOptions{Force: true}})
+			require.NoError(t, err)
+			require.NotEmpty(t, plan.PDBs)
+			return plan.PDBs[0].Status.Conditions
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conds := tc.ask()
+			require.NotEmpty(t, conds)
+			for _, c := range conds {
+				require.True(t, c.LastTransitionTime.IsZero(), "%s stamped %v", c.Type, c.LastTransitionTime)
+			}
+		})
+	}
 }
