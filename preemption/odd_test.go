@@ -125,7 +125,9 @@ func TestOddInputNeverPanics(t *testing.T) {
 		{"nil pending pod and nil class", func(t *testing.T) {
 			askPreemption(t, crowded(nil, nil, nil), []*corev1.Pod{nil, highPod("high")}, []*schedulingv1.PriorityClass{nil})
 		}},
-		{"nil snapshot", func(t *testing.T) { _, _ = preemption.ScheduleQueue(nil, []*corev1.Pod{highPod("high")}, preemption.QueueOptions{}) }},
+		{"nil snapshot", func(t *testing.T) {
+			_, _ = preemption.ScheduleQueue(nil, []*corev1.Pod{highPod("high")}, preemption.QueueOptions{})
+		}},
 		{"nil compiled pod", func(t *testing.T) { _, _ = preemption.Preempt(nil, nil, preemption.Options{}) }},
 		// Found by this table: PodPriority dereferenced a nil pod.
 		{"PodPriority of a nil pod", func(t *testing.T) { require.Equal(t, int32(0), preemption.PodPriority(nil)) }},
