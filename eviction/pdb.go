@@ -47,7 +47,11 @@ func (e *ValidationError) Error() string { return e.Errors.ToAggregate().Error()
 // of at most 100%, a valid label selector and a known
 // unhealthyPodEvictionPolicy. It returns every violation with its field path
 // (ValidatePodDisruptionBudgetSpec in pkg/apis/policy/validation, v1.36).
+// A nil budget is a Required error.
 func ValidatePDB(pdb *policyv1.PodDisruptionBudget) field.ErrorList {
+	if pdb == nil {
+		return field.ErrorList{field.Required(nil, "nil PodDisruptionBudget")}
+	}
 	var errs field.ErrorList
 	spec := field.NewPath("spec")
 	if pdb.Spec.MinAvailable != nil && pdb.Spec.MaxUnavailable != nil {
@@ -110,7 +114,20 @@ func setDisruptionAllowedCondition(pdb *policyv1.PodDisruptionBudget, now time.T
 	if pdb.Status.Conditions == nil {
 		pdb.Status.Conditions = []metav1.Condition{}
 	}
-	meta.SetStatusCondition(&pdb.Status.Conditions, c)
+	setStatusCondition(&pdb.Status.Conditions, c)
+}
+
+// setStatusCondition is meta.SetStatusCondition without its clock: given a
+// condition with a zero lastTransitionTime (a zero now), meta stamps a new
+// or changed condition with time.Now(), which would make the answer depend
+// on the wall clock (issue 21); here it stays zero.
+func setStatusCondition(conds *[]metav1.Condition, c metav1.Condition) {
+	old := meta.FindStatusCondition(*conds, c.Type)
+	changed := old == nil || old.Status != c.Status
+	meta.SetStatusCondition(conds, c)
+	if changed && c.LastTransitionTime.IsZero() {
+		meta.FindStatusCondition(*conds, c.Type).LastTransitionTime = c.LastTransitionTime
+	}
 }
 
 // conditionsUpToDate is pdbhelper.ConditionsAreUpToDate.
@@ -232,7 +249,7 @@ func PDBStatus(pdb *policyv1.PodDisruptionBudget, pods []*corev1.Pod, w Workload
 		if out.Status.Conditions == nil {
 			out.Status.Conditions = []metav1.Condition{}
 		}
-		meta.SetStatusCondition(&out.Status.Conditions, metav1.Condition{
+		setStatusCondition(&out.Status.Conditions, metav1.Condition{
 			Type:               policyv1.DisruptionAllowedCondition,
 			Status:             metav1.ConditionFalse,
 			Reason:             policyv1.SyncFailedReason,

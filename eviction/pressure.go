@@ -350,7 +350,11 @@ func isMemorySignal(s Signal) bool {
 // IsCriticalPod is kubelettypes.IsCriticalPod: static pods (config source
 // not "api"), mirror pods and pods of priority SystemCriticalPriority or
 // more. The kubelet never evicts them under pressure and always admits them.
+// A nil pod is not critical.
 func IsCriticalPod(pod *corev1.Pod) bool {
+	if pod == nil {
+		return false
+	}
 	if lifecycle.IsStaticPod(pod) {
 		return true
 	}
@@ -435,8 +439,12 @@ func SelectVictim(met []Threshold, pods []*corev1.Pod, stats StatsFunc, opts Pre
 // Evicted, the message, and a DisruptionTarget condition with reason
 // TerminationByKubelet stamped with the pod's generation and now. Mirrors
 // managerImpl.evictPod's status update (pkg/kubelet/eviction/
-// eviction_manager.go, as of v1.36). The pod is not modified.
+// eviction_manager.go, as of v1.36). The pod is not modified; a nil pod
+// gives nil.
 func EvictedStatus(pod *corev1.Pod, message string, now time.Time) *corev1.PodStatus {
+	if pod == nil {
+		return nil
+	}
 	st := pod.Status.DeepCopy()
 	st.Phase = corev1.PodFailed
 	st.Reason = ReasonEvicted

@@ -1,6 +1,7 @@
 package eviction
 
 import (
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -86,8 +87,9 @@ type rankKey struct {
 // then lower priority first, then larger usage above the request first.
 // Pods the comparators cannot order keep their input order (upstream's
 // sort is not stable; schedkit's is). It returns a new slice and modifies
-// nothing.
+// nothing; nil entries are left out.
 func RankMemory(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
+	pods = withoutNil(pods)
 	return sortKeys(memoryKeys(pods, stats), cmpUsage)
 }
 
@@ -113,8 +115,9 @@ func memoryKeys(pods []*corev1.Pod, stats StatsFunc) []rankKey {
 // rankPIDPressure (pkg/kubelet/eviction/helpers.go, as of v1.36): lower
 // priority first, then, at equal priority, pods without stats before pods
 // with stats and more processes first. Ties keep input order. It returns a
-// new slice and modifies nothing.
+// new slice and modifies nothing; nil entries are left out.
 func RankPID(pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
+	pods = withoutNil(pods)
 	return sortKeys(pidKeys(pods, stats), cmpProcesses)
 }
 
@@ -139,8 +142,9 @@ func pidKeys(pods []*corev1.Pod, stats StatsFunc) []rankKey {
 // then lower priority, then larger usage above the ephemeral-storage request
 // (upstream subtracts that request for the inode signals too). Ties keep
 // input order. Mirrors pkg/kubelet/eviction/helpers.go as of v1.36. It
-// returns a new slice and modifies nothing.
+// returns a new slice and modifies nothing; nil entries are left out.
 func RankDisk(signal Signal, layout FsLayout, pods []*corev1.Pod, stats StatsFunc) []*corev1.Pod {
+	pods = withoutNil(pods)
 	return sortKeys(diskKeys(signal, layout, pods, stats), cmpUsage)
 }
 
@@ -309,4 +313,20 @@ func uint64Quantity(v *uint64, f resource.Format) resource.Quantity {
 		return resource.Quantity{Format: f}
 	}
 	return *resource.NewQuantity(int64(*v), f)
+}
+
+// podPriority is corev1helpers.PodPriority: spec.priority, 0 when unset.
+// withoutNil returns pods without its nil entries (pods itself when it has
+// none): the rankings leave nil pods out rather than fail on them.
+func withoutNil(pods []*corev1.Pod) []*corev1.Pod {
+	if !slices.Contains(pods, nil) {
+		return pods
+	}
+	out := make([]*corev1.Pod, 0, len(pods))
+	for _, p := range pods {
+		if p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }

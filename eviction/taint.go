@@ -56,16 +56,25 @@ type TaintEviction struct {
 // (getNoExecuteTaints, v1helper.GetMatchingTolerations, getMinTolerationTime,
 // v1.36). The Lt and Gt toleration operators are treated as not matching, as
 // with v1.36's default TaintTolerationComparisonOperators=false. Neither
-// argument is modified.
+// argument is modified; a nil node has no taints and a nil pod no
+// tolerations.
 func TaintEvictionTime(node *corev1.Node, pod *corev1.Pod) TaintEviction {
 	var out TaintEviction
 	out.NoExecuteTaints = []corev1.Taint{}
-	for _, t := range node.Spec.Taints {
+	var nodeTaints []corev1.Taint
+	var tolerations []corev1.Toleration
+	if node != nil {
+		nodeTaints = node.Spec.Taints
+	}
+	if pod != nil {
+		tolerations = pod.Spec.Tolerations
+	}
+	for _, t := range nodeTaints {
 		if t.Effect == corev1.TaintEffectNoExecute {
 			out.NoExecuteTaints = append(out.NoExecuteTaints, *t.DeepCopy())
 		}
 	}
-	out.AllTolerated, out.UsedTolerations = matchingTolerations(out.NoExecuteTaints, pod.Spec.Tolerations)
+	out.AllTolerated, out.UsedTolerations = matchingTolerations(out.NoExecuteTaints, tolerations)
 	switch {
 	case len(out.NoExecuteTaints) == 0:
 		out.Decision = TaintNone
@@ -112,8 +121,11 @@ func matchingTolerations(taints []corev1.Taint, tols []corev1.Toleration) (bool,
 
 // ToleratesTaint is corev1.Toleration.ToleratesTaint with the v1.36 default
 // gates: an empty effect or key matches any, the empty operator means Equal,
-// and Lt/Gt never match.
+// and Lt/Gt never match. A nil toleration or taint does not match.
 func ToleratesTaint(t *corev1.Toleration, taint *corev1.Taint) bool {
+	if t == nil || taint == nil {
+		return false
+	}
 	return taints.Tolerates(t, taint)
 }
 

@@ -24,8 +24,11 @@ const configSourceAnnotation = "kubernetes.io/config.source"
 
 // IsStaticPod reports whether the pod came from a kubelet manifest (file or
 // HTTP source) rather than the API server. Mirrors
-// pkg/kubelet/types.IsStaticPod as of v1.36.
+// pkg/kubelet/types.IsStaticPod as of v1.36. A nil pod is not static.
 func IsStaticPod(pod *corev1.Pod) bool {
+	if pod == nil {
+		return false
+	}
 	src, ok := pod.Annotations[configSourceAnnotation]
 	return ok && src != "api"
 }

@@ -194,9 +194,10 @@ func matchingRestartRule(c *corev1.Container, exitCode int32) (corev1.ContainerR
 // pkg/api/v1/pod.ContainerShouldRestart with ContainerRestartRules and
 // RestartAllContainersOnContainerExits on, as in v1.36. Restart rules are only
 // consulted when the container has a restartPolicy of its own, as upstream
-// does. It reads its arguments only.
+// does. It reads its arguments only; a nil container has no policy of its
+// own and a nil spec the default restartPolicy, Always.
 func ShouldRestart(c *corev1.Container, spec *corev1.PodSpec, exitCode int32) bool {
-	if c.RestartPolicy != nil {
+	if c != nil && c.RestartPolicy != nil {
 		if r, ok := matchingRestartRule(c, exitCode); ok {
 			switch r.Action {
 			case corev1.ContainerRestartRuleActionRestart, corev1.ContainerRestartRuleActionRestartAllContainers:
@@ -212,7 +213,11 @@ func ShouldRestart(c *corev1.Container, spec *corev1.PodSpec, exitCode int32) bo
 			return false
 		}
 	}
-	switch spec.RestartPolicy {
+	var policy corev1.RestartPolicy
+	if spec != nil {
+		policy = spec.RestartPolicy
+	}
+	switch policy {
 	case corev1.RestartPolicyOnFailure:
 		return exitCode != 0
 	case corev1.RestartPolicyNever:

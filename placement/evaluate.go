@@ -2,11 +2,12 @@ package placement
 
 import (
 	"errors"
+	"slices"
+	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"sort"
-	"strings"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
@@ -323,7 +324,9 @@ func (c *Compiled) includesFilter(p int) bool {
 	return (p != fNodeDeclaredFeatures || c.opts.Version.RunsNodeDeclaredFeatures()) && c.opts.runsFilter(p)
 }
 
+// toPluginStatus copies s for a Result: the Reasons are the caller's to
+// change, while a Status's are often shared constants (issue 21).
 func toPluginStatus(s sched.Status) PluginStatus {
 	code := s.Code
-	return PluginStatus{Plugin: s.Plugin, Code: code.String(), Reasons: s.Reasons}
+	return PluginStatus{Plugin: s.Plugin, Code: code.String(), Reasons: slices.Clone(s.Reasons)}
 }

@@ -131,8 +131,12 @@ func NewPriorityClasses(classes []*schedulingv1.PriorityClass) (*PriorityClasses
 
 // ValidatePriorityClass mirrors the API server's ValidatePriorityClass
 // (pkg/apis/scheduling/validation, v1.36) for one class, with field paths
-// under path (nil for the class itself).
+// under path (nil for the class itself). A nil class is a Required error
+// at path.
 func ValidatePriorityClass(pc *schedulingv1.PriorityClass, path *field.Path) field.ErrorList {
+	if pc == nil {
+		return field.ErrorList{field.Required(path, "nil priority class")}
+	}
 	errs := apivalidation.ValidateObjectMeta(&pc.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, path.Child("metadata"))
 	if strings.HasPrefix(pc.Name, SystemPriorityClassPrefix) {
 		if err := knownSystemClass(pc); err != nil {

@@ -9,8 +9,8 @@ import (
 	"github.com/schedkit/schedkit/internal/sched"
 )
 
-// PodPriority is spec.priority, or 0 when unset (component-helpers
-// scheduling/corev1 PodPriority).
+// PodPriority is spec.priority, or 0 when unset or pod is nil
+// (component-helpers scheduling/corev1 PodPriority, which panics on nil).
 func PodPriority(pod *corev1.Pod) int32 { return sched.PodPriority(pod) }
 
 // QueueLess reports whether a is popped before b from the active queue under

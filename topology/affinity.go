@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"errors"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
@@ -196,8 +197,11 @@ type InterPodAffinity struct {
 // when it matches all of them), and every bound pod with required
 // anti-affinity against the incoming pod. The pod must be compiled with
 // NewPodInfo; neither it nor the snapshot is modified. The error is
-// always nil today; it is kept for invalid input yet to be detected.
+// returned for a nil pod only.
 func NewInterPodAffinity(pod *PodInfo, snap *Snapshot, opts AffinityOptions) (*InterPodAffinity, error) {
+	if pod == nil || pod.Pod == nil {
+		return nil, errors.New("topology: NewInterPodAffinity needs a pod")
+	}
 	p := pod.Pod
 	a := &InterPodAffinity{pi: pod, pod: p, snap: snap, ix: newInterned(snap), opts: opts}
 	if snap != nil {

@@ -27,7 +27,7 @@ var (
 // key that two services set differently. Objects with an empty namespace are
 // taken to be in "default", as the API server would store them. When two
 // controllers share a namespace and name, the first in input order is used.
-// The arguments are not modified.
+// The arguments are not modified. A nil pod or in gives the empty selector.
 //
 // The objects are looked up in the Input's Workloads index (built once per
 // snapshot): the services that select the pod come out of it in input
@@ -35,7 +35,7 @@ var (
 // the answer is the one a scan of every object in input order would give.
 func DefaultSelector(pod *corev1.Pod, in *SnapshotInput) labels.Selector {
 	set := labels.Set{}
-	if in == nil {
+	if in == nil || pod == nil {
 		return set.AsSelector()
 	}
 	w := in.Workloads()

@@ -124,8 +124,12 @@ func compileConstraints(in []corev1.TopologySpreadConstraint, pod *corev1.Pod, a
 // would both ignore the constraint), a set minDomains below 1. NewSpread
 // refuses a pod whose constraints (or SpreadOptions.DefaultConstraints) have
 // any of these. The label selector is checked when it is compiled; a
-// repeated constraint by ValidateSpreadConstraints.
+// repeated constraint by ValidateSpreadConstraints. A nil c is a Required
+// error at path.
 func ValidateSpreadConstraint(c *corev1.TopologySpreadConstraint, path *field.Path) field.ErrorList {
+	if c == nil {
+		return field.ErrorList{field.Required(path, "nil topology spread constraint")}
+	}
 	var errs field.ErrorList
 	if c.MaxSkew <= 0 {
 		errs = append(errs, field.Invalid(path.Child("maxSkew"), c.MaxSkew, "must be greater than zero"))
@@ -331,7 +335,11 @@ type Spread struct {
 // NewPodInfo; neither it nor the snapshot is modified. An error means
 // invalid input (an unparsable label selector, or a constraint the API server
 // refuses: ValidateSpreadConstraint): the framework's Error status.
+// A nil pod is an error too.
 func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error) {
+	if pod == nil || pod.Pod == nil {
+		return nil, fmt.Errorf("topology: NewSpread needs a pod")
+	}
 	p := pod.Pod
 	defaults := systemDefaultConstraints
 	systemDefaulted := true

@@ -58,7 +58,13 @@
 //
 // Answers are deterministic (upstream's random host choice among equal
 // scores becomes the lowest node name) and do not depend on
-// Options.Placement.Parallelism. Neither the snapshot nor any input object
+// Options.Placement.Parallelism. Beyond the pending pods' order (queue
+// ties), one input order matters, as upstream's NodeInfo order does:
+// Drain, ScaleDown and Reschedule visit a drained node's pods in the bound
+// pods' input order, so the Blocker ScaleDown names (the first blocking
+// pod) and the queue ties among moved pods follow it; permuting nodes,
+// budgets or priority classes changes nothing (a property test checks
+// it). Neither the snapshot nor any input object
 // is modified; every answer carries the resulting snapshot, a view of the
 // one given. Each replica is compiled once and bound into a view whose cost
 // grows with the change, not with the cluster; cordoning a node is such a

@@ -61,8 +61,12 @@ func (o Options) prepare(pod *corev1.Pod) *corev1.Pod {
 
 // Replica returns replica i of template: a deep copy named NAME-i, with uid
 // uid-NS-NAME-i (NS is the template's namespace, "default" when empty).
-// Everything else, creationTimestamp included, is the template's.
+// Everything else, creationTimestamp included, is the template's. A nil
+// template gives nil.
 func Replica(template *corev1.Pod, i int) *corev1.Pod {
+	if template == nil {
+		return nil
+	}
 	p := template.DeepCopy()
 	p.Name = fmt.Sprintf("%s-%d", template.Name, i)
 	p.UID = types.UID("uid-" + namespace(template) + "-" + p.Name)
@@ -246,8 +250,11 @@ func Drain(snap *placement.Snapshot, nodes []string, opts Options) (*DrainResult
 // cordon and the node lifecycle controller leave them: spec.unschedulable
 // and the taint node.kubernetes.io/unschedulable:NoSchedule (unless it is
 // there). Each costs one node, not the cluster (Snapshot.WithNode). snap is
-// unchanged; an unknown node is an error.
+// unchanged; an unknown node or a nil snap is an error.
 func Cordon(snap *placement.Snapshot, nodes ...string) (*placement.Snapshot, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidQuestion)
+	}
 	cur := snap
 	for _, name := range nodes {
 		ni, ok := cluster.NodeOf(cur, name)
@@ -333,16 +340,15 @@ func stays(pod *corev1.Pod) bool {
 // to an unschedulable node (TaintNodeUnschedulable, NoSchedule) unless it is
 // there already.
 func cordoned(node *corev1.Node) *corev1.Node {
-	c := *node
+	c := node.DeepCopy() // a new object in the answer's snapshot shares nothing with the caller's (issue 21)
 	c.Spec.Unschedulable = true
 	for _, t := range node.Spec.Taints {
 		if t.Key == corev1.TaintNodeUnschedulable && t.Effect == corev1.TaintEffectNoSchedule {
-			return &c
+			return c
 		}
 	}
-	c.Spec.Taints = append(slices.Clip(slices.Clone(node.Spec.Taints)),
-		corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule})
-	return &c
+	c.Spec.Taints = append(c.Spec.Taints, corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule})
+	return c
 }
 
 // recreated is pod as its controller re-creates it after an eviction: the
