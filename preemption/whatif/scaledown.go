@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/pdbmatch"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/preemption"
 )
@@ -121,14 +122,20 @@ func ScaleDown(snap *placement.Snapshot, candidates []string, opts ScaleDownOpti
 		seen[name] = true
 	}
 	pdbs := cluster.InputOf(snap).PDBs
+	// Each budget's selector is compiled once for every pod of every
+	// candidate, under the Eviction API's rule (an empty selector selects
+	// its namespace); one that does not parse selects nothing, as the
+	// Eviction API skips it.
+	budgets := budgetSet{pdbs: pdbs, selectors: make([]pdbmatch.Selector, len(pdbs))}
 	allowed := make([]int32, len(pdbs))
 	for i, b := range pdbs {
+		budgets.selectors[i], _ = pdbmatch.Compile(b, pdbmatch.Eviction)
 		allowed[i] = b.Status.DisruptionsAllowed
 	}
 	res := &ScaleDownResult{Nodes: []NodeRemoval{}, Removed: []string{}}
 	cur := snap
 	for _, name := range candidates {
-		verdict, next, spent := tryRemove(cur, name, pdbs, allowed, opts)
+		verdict, next, spent := tryRemove(cur, name, budgets, allowed, opts)
 		res.Nodes = append(res.Nodes, verdict)
 		if verdict.Removable {
 			cur, allowed = next, spent
@@ -141,7 +148,7 @@ func ScaleDown(snap *placement.Snapshot, candidates []string, opts ScaleDownOpti
 
 // tryRemove decides one candidate on cur; when it is removable it returns
 // the cluster without it and the budgets left.
-func tryRemove(cur *placement.Snapshot, name string, pdbs []*policyv1.PodDisruptionBudget, allowed []int32, opts ScaleDownOptions) (NodeRemoval, *placement.Snapshot, []int32) {
+func tryRemove(cur *placement.Snapshot, name string, budgets budgetSet, allowed []int32, opts ScaleDownOptions) (NodeRemoval, *placement.Snapshot, []int32) {
 	verdict := NodeRemoval{Node: name}
 	ni, _ := cluster.NodeOf(cur, name)
 	left := slices.Clone(allowed)
@@ -151,7 +158,7 @@ func tryRemove(cur *placement.Snapshot, name string, pdbs []*policyv1.PodDisrupt
 		if stays(pod) || pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
 			continue
 		}
-		if b := blocked(pod, pdbs, left, opts.Rules); b != nil {
+		if b := blocked(pod, budgets, left, opts.Rules); b != nil {
 			verdict.Blocker = b
 			return verdict, nil, nil
 		}
@@ -192,9 +199,10 @@ func tryRemove(cur *placement.Snapshot, name string, pdbs []*policyv1.PodDisrupt
 // blocked applies cluster-autoscaler's drainability rules
 // (simulator/drainability/rules) to a pod that would move, spending one
 // disruption of each of its budgets (left) when it may move.
-func blocked(pod *corev1.Pod, pdbs []*policyv1.PodDisruptionBudget, left []int32, rules DrainabilityRules) *Blocker {
+func blocked(pod *corev1.Pod, budgets budgetSet, left []int32, rules DrainabilityRules) *Blocker {
 	key := namespace(pod) + "/" + pod.Name
-	matching := matchingBudgets(pod, pdbs)
+	pdbs := budgets.pdbs
+	matching := budgets.matching(pod)
 	spend := func() *Blocker {
 		for _, i := range matching {
 			if left[i] < 1 {
@@ -237,16 +245,18 @@ func blocked(pod *corev1.Pod, pdbs []*policyv1.PodDisruptionBudget, left []int32
 	return nil
 }
 
-// matchingBudgets are the indexes of the budgets selecting pod, with the
-// Eviction API's selector rule (an empty selector selects the namespace).
-func matchingBudgets(pod *corev1.Pod, pdbs []*policyv1.PodDisruptionBudget) []int {
-	matched := preemption.MatchingPDBs(pod, pdbs, preemption.PDBSelectorEviction)
+// budgetSet is the cluster's budgets with their compiled selectors.
+type budgetSet struct {
+	pdbs      []*policyv1.PodDisruptionBudget
+	selectors []pdbmatch.Selector
+}
+
+// matching returns the indexes of the budgets covering pod.
+func (b budgetSet) matching(pod *corev1.Pod) []int {
 	var out []int
-	for _, m := range matched {
-		for i, b := range pdbs {
-			if b == m {
-				out = append(out, i)
-			}
+	for i, s := range b.selectors {
+		if s.Matches(pod) {
+			out = append(out, i)
 		}
 	}
 	return out
