@@ -64,13 +64,10 @@ func labelKeysMerged(p *corev1.Pod) bool {
 			return false
 		}
 	}
-	for _, t := range affinityTerms(p) {
-		if !merged(t.LabelSelector, t.MatchLabelKeys, metav1.LabelSelectorOpIn) ||
-			!merged(t.LabelSelector, t.MismatchLabelKeys, metav1.LabelSelectorOpNotIn) {
-			return false
-		}
-	}
-	return true
+	return EachAffinityTerm(p, func(t *corev1.PodAffinityTerm) bool {
+		return merged(t.LabelSelector, t.MatchLabelKeys, metav1.LabelSelectorOpIn) &&
+			merged(t.LabelSelector, t.MismatchLabelKeys, metav1.LabelSelectorOpNotIn)
+	})
 }
 
 // hasRequirement reports whether sel has the requirement key op [value].
@@ -83,31 +80,35 @@ func hasRequirement(sel *metav1.LabelSelector, key string, op metav1.LabelSelect
 	return false
 }
 
-// affinityTerms are the pod's (anti-)affinity terms, required and
-// preferred, as pointers into the pod.
-func affinityTerms(p *corev1.Pod) []*corev1.PodAffinityTerm {
+// EachAffinityTerm calls f with each (anti-)affinity term of the pod,
+// required then preferred, affinity then anti-affinity, as a pointer into
+// the pod, until f returns false; it reports whether every call returned
+// true. It allocates nothing (NeedsStoring runs for every pod compiled).
+func EachAffinityTerm(p *corev1.Pod, f func(*corev1.PodAffinityTerm) bool) bool {
 	a := p.Spec.Affinity
 	if a == nil {
-		return nil
+		return true
 	}
-	var out []*corev1.PodAffinityTerm
-	if pa := a.PodAffinity; pa != nil {
-		for i := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
-			out = append(out, &pa.RequiredDuringSchedulingIgnoredDuringExecution[i])
+	each := func(required []corev1.PodAffinityTerm, preferred []corev1.WeightedPodAffinityTerm) bool {
+		for i := range required {
+			if !f(&required[i]) {
+				return false
+			}
 		}
-		for i := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
-			out = append(out, &pa.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm)
+		for i := range preferred {
+			if !f(&preferred[i].PodAffinityTerm) {
+				return false
+			}
 		}
+		return true
 	}
-	if pa := a.PodAntiAffinity; pa != nil {
-		for i := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
-			out = append(out, &pa.RequiredDuringSchedulingIgnoredDuringExecution[i])
-		}
-		for i := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
-			out = append(out, &pa.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm)
-		}
+	if pa := a.PodAffinity; pa != nil && !each(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution) {
+		return false
 	}
-	return out
+	if pa := a.PodAntiAffinity; pa != nil && !each(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution) {
+		return false
+	}
+	return true
 }
 
 // StoredPod returns pod as the API server would store it on create, for
@@ -140,10 +141,11 @@ func StoredPod(p *corev1.Pod) *corev1.Pod {
 		sc := &c.Spec.TopologySpreadConstraints[i]
 		merge(sc.LabelSelector, sc.MatchLabelKeys, metav1.LabelSelectorOpIn)
 	}
-	for _, t := range affinityTerms(c) {
+	EachAffinityTerm(c, func(t *corev1.PodAffinityTerm) bool {
 		merge(t.LabelSelector, t.MatchLabelKeys, metav1.LabelSelectorOpIn)
 		merge(t.LabelSelector, t.MismatchLabelKeys, metav1.LabelSelectorOpNotIn)
-	}
+		return true
+	})
 	return c
 }
 

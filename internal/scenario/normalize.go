@@ -282,26 +282,10 @@ func (r *priorityResolver) resolve(p *corev1.Pod) string {
 // matchLabelKeys / mismatchLabelKeys of affinity terms; the API server has
 // merged them into the label selector.
 func mutatePodAffinity(p *corev1.Pod) {
-	a := p.Spec.Affinity
-	if a == nil {
-		return
-	}
-	if pa := a.PodAffinity; pa != nil {
-		for i := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
-			mergeLabelKeys(&pa.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm, p.Labels)
-		}
-		for i := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
-			mergeLabelKeys(&pa.RequiredDuringSchedulingIgnoredDuringExecution[i], p.Labels)
-		}
-	}
-	if pa := a.PodAntiAffinity; pa != nil {
-		for i := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
-			mergeLabelKeys(&pa.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm, p.Labels)
-		}
-		for i := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
-			mergeLabelKeys(&pa.RequiredDuringSchedulingIgnoredDuringExecution[i], p.Labels)
-		}
-	}
+	cluster.EachAffinityTerm(p, func(t *corev1.PodAffinityTerm) bool {
+		mergeLabelKeys(t, p.Labels)
+		return true
+	})
 }
 
 // mergeLabelKeys mirrors applyMatchLabelKeysAndMismatchLabelKeys: only terms
