@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"errors"
 	"fmt"
 	"slices"
@@ -16,7 +18,7 @@ import (
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/internal/taints"
-	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/internal/topo"
 )
 
 // ErrInvalidPod is wrapped by every error Compile and Evaluate return for a
@@ -132,8 +134,8 @@ type Compiled struct {
 	images        []string
 	numContainers int
 
-	spread *topology.Spread
-	ipa    *topology.InterPodAffinity
+	spread *topo.Spread
+	ipa    *topo.InterPodAffinity
 	// noTopology leaves PodTopologySpread and InterPodAffinity out (kubelet
 	// admission checks neither).
 	noTopology bool
@@ -547,8 +549,8 @@ var defaultFilterOrder = func() []int {
 // profile order runs it first) is the same as one after the other.
 func (c *Compiled) compileTopology() error {
 	var (
-		sp            *topology.Spread
-		ipa           *topology.InterPodAffinity
+		sp            *topo.Spread
+		ipa           *topo.InterPodAffinity
 		spErr, ipaErr error
 	)
 	// On a view of the snapshot the pod was compiled on (Compiled.On), the
@@ -558,14 +560,14 @@ func (c *Compiled) compileTopology() error {
 		if c.spread != nil {
 			sp, spErr = c.spread.On(c.snap)
 		} else {
-			sp, spErr = topology.NewSpread(c.pi, c.snap, topology.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints})
+			sp, spErr = topo.NewSpread(c.pi, c.snap, topo.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints})
 		}
 	}
 	affinity := func() {
 		if c.ipa != nil {
 			ipa, ipaErr = c.ipa.On(c.snap)
 		} else {
-			ipa, ipaErr = topology.NewInterPodAffinity(c.pi, c.snap, topology.AffinityOptions{
+			ipa, ipaErr = topo.NewInterPodAffinity(c.pi, c.snap, topo.AffinityOptions{
 				HardPodAffinityWeight:              c.opts.HardPodAffinityWeight,
 				IgnorePreferredTermsOfExistingPods: c.opts.IgnorePreferredTermsOfExistingPods,
 			})
@@ -659,7 +661,7 @@ func (c *Compiled) Snapshot() *Snapshot { return c.snap }
 
 // Gated returns a copy of SchedulingGates' PreEnqueue rejection, or nil
 // when the pod has no scheduling gate.
-func (c *Compiled) Gated() *Status {
+func (c *Compiled) Gated() *framework.Status {
 	if c.gated == nil {
 		return nil
 	}
@@ -670,7 +672,7 @@ func (c *Compiled) Gated() *Status {
 
 // PreFilterStatus returns the aggregated PreFilter status: Success, an
 // UnschedulableAndUnresolvable rejection of every node, or Error.
-func (c *Compiled) PreFilterStatus() Status { return c.preFilter }
+func (c *Compiled) PreFilterStatus() framework.Status { return c.preFilter }
 
 // FilterSkipped reports whether the named Filter plugin's PreFilter returned
 // Skip, so that upstream does not run its Filter.

@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"errors"
 	"slices"
 	"sort"
@@ -17,9 +19,9 @@ import (
 // report: what Schedule returns.
 type Decision struct {
 	// Gated is SchedulingGates' rejection (nothing else was evaluated).
-	Gated *Status
+	Gated *framework.Status
 	// PreFilter is the aggregated PreFilter status.
-	PreFilter Status
+	PreFilter framework.Status
 	// Node is the chosen node: the highest total score, ties to the lowest
 	// node name; "" when no node is feasible.
 	Node string
@@ -30,11 +32,11 @@ type Decision struct {
 	// Codes is every node's recorded status code (first failing plugin, the
 	// PreFilter status, or the absent-node status), in Snapshot.Nodes order;
 	// Success for feasible nodes. Preemption dry-runs the Unschedulable ones.
-	Codes []Code
+	Codes []framework.Code
 	// Statuses holds the full statuses, in the same order, only when no node
 	// is feasible (they make the FitError message) or some node's status is
 	// Error (upstream then aborts the cycle).
-	Statuses []Status
+	Statuses []framework.Status
 	// Message is upstream's FitError text when no node is feasible.
 	Message string
 	// Err is the scoring phase's error (Scores.Err: a *ScoreRangeError or a

@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
@@ -53,7 +55,7 @@ var fitReasons = func() [16][]string {
 // as is. The PreFilter node restriction is not applied (see
 // InPreFilterResult). It does not allocate for the common plugins. A nil
 // node is an Error status.
-func (c *Compiled) Filter(n *NodeInfo) Status {
+func (c *Compiled) Filter(n *NodeInfo) framework.Status {
 	if n == nil {
 		return statusNilNode
 	}
@@ -143,7 +145,7 @@ var statusNilNode = sched.Status{Code: sched.Error, Reasons: []string{"placement
 // FilterEach runs every Filter plugin on the node on its own (no
 // short-circuit) and returns their verdicts in profile order, with Code Skip
 // for a plugin whose PreFilter returned Skip. Statuses carry their plugin.
-func (c *Compiled) FilterEach(n *NodeInfo) [NumFilters]Status {
+func (c *Compiled) FilterEach(n *NodeInfo) [NumFilters]framework.Status {
 	var out [numFilters]sched.Status
 	for i := 0; i < numFilters; i++ {
 		if n == nil {

@@ -4,6 +4,8 @@ package placement
 // Filter plugin's verdict for one pod on one node of a view.
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
@@ -19,7 +21,7 @@ import (
 // inside it). It compiles the pod each time: callers that try many views
 // should Compile once and use (*Compiled).On and (*Compiled).Filter.
 // It does not modify its arguments.
-func FilterNode(snap *Snapshot, pod *corev1.Pod, node string, opts Options) (Status, error) {
+func FilterNode(snap *Snapshot, pod *corev1.Pod, node string, opts Options) (framework.Status, error) {
 	c, err := Compile(snap, pod, opts)
 	if err != nil {
 		return sched.Status{}, err

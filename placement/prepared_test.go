@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -91,12 +93,12 @@ func TestNilNodeIsAnError(t *testing.T) {
 	pod.Name, pod.Namespace = "p", "ns"
 	c, err := Compile(snap, pod, Options{})
 	require.NoError(t, err)
-	require.Equal(t, Error, c.Filter(nil).Code)
+	require.Equal(t, framework.Error, c.Filter(nil).Code)
 	require.False(t, c.Fits(nil))
 	for _, st := range c.FilterEach(nil) {
-		require.Equal(t, Error, st.Code)
+		require.Equal(t, framework.Error, st.Code)
 	}
-	require.Equal(t, Error, c.NewTrial().Filter(nil, nil).Code)
+	require.Equal(t, framework.Error, c.NewTrial().Filter(nil, nil).Code)
 	n := &cluster.NodeInfo{Name: "n", Node: &corev1.Node{}}
-	require.Equal(t, Error, c.NewTrial().Filter(n, []*PodInfo{nil}).Code)
+	require.Equal(t, framework.Error, c.NewTrial().Filter(n, []*PodInfo{nil}).Code)
 }

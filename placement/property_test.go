@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"fmt"
 	"testing"
 
@@ -185,7 +187,7 @@ func TestProperties(t *testing.T) {
 					// (RunScorePlugins fails the cycle otherwise).
 					require.NotNil(t, nr.TotalScore, nr.Node)
 					for _, ps := range nr.Scores {
-						require.True(t, ps.Normalized >= 0 && ps.Normalized <= MaxNodeScore, "%s %s %d", nr.Node, ps.Plugin, ps.Normalized)
+						require.True(t, ps.Normalized >= 0 && ps.Normalized <= framework.MaxNodeScore, "%s %s %d", nr.Node, ps.Plugin, ps.Normalized)
 					}
 				}
 			}

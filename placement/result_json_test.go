@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"encoding/json"
 	"testing"
 
@@ -43,18 +45,18 @@ func TestResultJSONListsAreNeverNull(t *testing.T) {
 // TestPublicStatusNames: the aliases and constants name what the internal
 // vocabulary names, and FilterEach's array lines up with FilterPlugins.
 func TestPublicStatusNames(t *testing.T) {
-	assert.Equal(t, "UnschedulableAndUnresolvable", UnschedulableAndUnresolvable.String())
-	var st Status = Status{Code: Unschedulable, Plugin: NodeResourcesFit}
+	assert.Equal(t, "UnschedulableAndUnresolvable", framework.UnschedulableAndUnresolvable.String())
+	var st framework.Status = framework.Status{Code: framework.Unschedulable, Plugin: framework.NodeResourcesFit}
 	assert.False(t, st.OK())
 	snap := snapshotOf(t, []*corev1.Node{mkNode("a", "1", "1Gi")})
 	c, err := Compile(snap, mkPod("p"), Options{})
 	require.NoError(t, err)
 	n, ok := snap.Node("a")
 	require.True(t, ok)
-	var each [NumFilters]Status = c.FilterEach(n)
+	var each [NumFilters]framework.Status = c.FilterEach(n)
 	names := FilterPlugins()
 	for i := range each {
 		assert.Equal(t, names[i], each[i].Plugin, "verdict %d", i)
 	}
-	assert.Equal(t, NodeUnschedulable, names[0])
+	assert.Equal(t, framework.NodeUnschedulable, names[0])
 }

@@ -1,8 +1,10 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"github.com/schedkit/schedkit/internal/sched"
-	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/internal/topo"
 )
 
 // Trial asks the compiled pod's Filter plugins about single nodes of its
@@ -10,13 +12,13 @@ import (
 // does (SelectVictimsOnNode: RemovePod for each victim, then Filter). Its
 // answer is the one c.On(c.Snapshot().WithoutPods(removed...)).Filter(n)
 // gives, computed from the removed pods alone instead of a snapshot view and
-// a new PreFilter state per node (topology.SpreadTrial,
-// topology.AffinityTrial). A Trial holds scratch space: one goroutine uses
+// a new PreFilter state per node (topo.SpreadTrial,
+// topo.AffinityTrial). A Trial holds scratch space: one goroutine uses
 // it, and c is only read.
 type Trial struct {
 	c      *Compiled
-	spread *topology.SpreadTrial
-	ipa    *topology.AffinityTrial
+	spread *topo.SpreadTrial
+	ipa    *topo.AffinityTrial
 }
 
 // NewTrial returns a trial of c for one goroutine.
@@ -36,7 +38,7 @@ func (c *Compiled) NewTrial() *Trial {
 // off: the node-local plugins read n, the topology plugins their states
 // without the removed pods. With nothing removed it is c.Filter(n). A nil
 // node or removed pod is an Error status.
-func (t *Trial) Filter(n *NodeInfo, removed []*PodInfo) Status {
+func (t *Trial) Filter(n *NodeInfo, removed []*PodInfo) framework.Status {
 	c := t.c
 	if len(removed) == 0 || !c.preFilter.Code.Passes() || n == nil {
 		return c.Filter(n)

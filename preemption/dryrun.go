@@ -1,6 +1,8 @@
 package preemption
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -19,7 +21,7 @@ import (
 // the caller evicts the victims. An error means the dry run could not
 // evaluate a filter, or invalid input (a nil pod, statuses not one per node:
 // ErrInvalidInput).
-func Preempt(c *placement.Compiled, statuses []placement.Status, opts Options) (*Result, error) {
+func Preempt(c *placement.Compiled, statuses []framework.Status, opts Options) (*Result, error) {
 	if c == nil {
 		return nil, fmt.Errorf("%w: nil compiled pod", ErrInvalidInput)
 	}

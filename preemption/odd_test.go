@@ -1,6 +1,8 @@
 package preemption_test
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -65,7 +67,7 @@ func askPreemption(t *testing.T, in placement.SnapshotInput, pending []*corev1.P
 			d := c.Schedule()
 			_, _ = preemption.Preempt(c, d.Statuses, preemption.Options{})
 			_, _ = preemption.Preempt(c, nil, preemption.Options{})
-			preemption.Eligible(snap, pod, placement.Unschedulable)
+			preemption.Eligible(snap, pod, framework.Unschedulable)
 		}
 	}, "Preempt")
 	require.NotPanics(t, func() {

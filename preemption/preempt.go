@@ -1,6 +1,8 @@
 package preemption
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"slices"
 	"sort"
 	"strings"
@@ -76,7 +78,7 @@ func (s *Sampling) numCandidates(n int32) int32 {
 // NodeStatus is a node's verdict with upstream's reasons.
 type NodeStatus struct {
 	Node   string           `json:"node"`   // the node's name
-	Status placement.Status `json:"status"` // its filter status
+	Status framework.Status `json:"status"` // its filter status
 }
 
 // Result is the outcome of DefaultPreemption's PostFilter for one pod.
@@ -84,7 +86,7 @@ type Result struct {
 	// Status is Success when a node was nominated; otherwise Unschedulable
 	// (or Error) with plugin DefaultPreemption and the reason
 	// "preemption: ..." that the scheduler appends to its FitError.
-	Status placement.Status `json:"status"`
+	Status framework.Status `json:"status"`
 	// NotEligible is PodEligibleToPreemptOthers' reason when the pod may not
 	// preempt at all ("" when it may).
 	NotEligible string `json:"notEligible,omitempty"`
@@ -150,7 +152,7 @@ func (pr *preemptor) victim(n *cluster.NodeInfo, r *rankedPod, broken []string) 
 // DisruptionTarget condition with reason PreemptionByScheduler), unless the
 // filters found that node UnschedulableAndUnresolvable (nominatedCode). It
 // returns upstream's reason when the pod is not eligible.
-func Eligible(snap *placement.Snapshot, pod *corev1.Pod, nominatedCode placement.Code) (bool, string) {
+func Eligible(snap *placement.Snapshot, pod *corev1.Pod, nominatedCode framework.Code) (bool, string) {
 	if snap == nil || pod == nil {
 		return false, "no pod or snapshot"
 	}

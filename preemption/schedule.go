@@ -1,6 +1,8 @@
 package preemption
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
+
 	"fmt"
 	"time"
 
@@ -69,9 +71,9 @@ type PodOutcome struct {
 	// Error is set for invalid input or a plugin Error status.
 	Error string `json:"error,omitempty"`
 	// Gated is SchedulingGates' rejection of a gated pod.
-	Gated *placement.Status `json:"-"`
+	Gated *framework.Status `json:"-"`
 	// PreFilter is the aggregated PreFilter status (zero for gated pods).
-	PreFilter placement.Status `json:"-"`
+	PreFilter framework.Status `json:"-"`
 	// NodeStatuses are every node's filter status, in node-name order, for
 	// a pod that found no feasible node (only with
 	// QueueOptions.KeepNodeStatuses).

@@ -16,7 +16,7 @@ import (
 )
 
 // documentedShared are fields whose slices are documented as shared
-// constants the caller must not modify (placement.Status.Reasons): Scramble
+// constants the caller must not modify (framework.Status.Reasons): Scramble
 // leaves them alone. Results meant for reports (placement.Result) copy them.
 var documentedShared = map[reflect.Type]string{
 	reflect.TypeOf(sched.Status{}): "Reasons",

@@ -14,7 +14,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
-	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/internal/topo"
 )
 
 // Validation here covers what would make a scheduling rule undefined: label
@@ -85,7 +85,7 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 	for _, e := range cluster.PodResourceErrors(p, nil) {
 		probs = append(probs, problem{e.Field, e.ErrorBody()})
 	}
-	for _, e := range topology.ValidateSpreadConstraints(spec.TopologySpreadConstraints, spreadPath) {
+	for _, e := range topo.ValidateSpreadConstraints(spec.TopologySpreadConstraints, spreadPath) {
 		probs = append(probs, problem{e.Field, e.ErrorBody()})
 	}
 	for c := range spec.TopologySpreadConstraints {

@@ -1,0 +1,148 @@
+package topo
+
+import (
+	"math"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// Score is InterPodAffinity's PreScore, Score and NormalizeScore (v1.36)
+// over the feasible nodes: raw[i] and normalized[i] belong to feasible[i].
+//
+// Every bound pod (every pod with affinity when the incoming pod has no
+// preferred term) on a node with labels adds to the pair (term's key, node's
+// value): the incoming pod's preferred affinity (+weight) and anti-affinity
+// (-weight) terms that match it; its own required affinity terms that match
+// the incoming pod (+HardPodAffinityWeight); its preferred affinity (+weight)
+// and anti-affinity (-weight) terms that match the incoming pod. A node's
+// raw score sums its pairs; normalization is 100 * (score - min) / (max -
+// min), truncated, 0 everywhere when max = min.
+//
+// PreScore Skip (skipped true, every score 0) when
+// IgnorePreferredTermsOfExistingPods is set and the pod has no preferred
+// term, or when no term matched on a node carrying its topology key. The
+// arguments and the receiver are not modified.
+func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped bool) {
+	raw = make([]int64, len(feasible))
+	normalized = make([]int64, len(feasible))
+	hasConstraints := a.hasPreferredTerms()
+	if a.opts.IgnorePreferredTermsOfExistingPods && !hasConstraints {
+		return raw, normalized, true
+	}
+	hard := defaultHardPodAffinityWeight
+	if w := a.opts.HardPodAffinityWeight; w != nil {
+		hard = *w
+	}
+	var topo topoCounts
+	cache := nsCache{}
+	ix := &a.ix
+	termMemo, termCands := a.termMemo(ix)
+	keys := newTermKeys(ix)
+	prefAffMemos := make([]memo, len(a.prefAff))
+	prefAffCands := make([]cands, len(a.prefAff))
+	prefAffKeys := make([]*keyCounts, len(a.prefAff))
+	for i := range a.prefAff {
+		prefAffMemos[i], prefAffCands[i] = ix.memoCands(a.prefAff[i].nsOK(ix, cache), &a.prefAff[i].m)
+		prefAffKeys[i] = topo.forKey(ix, a.prefAff[i].key)
+	}
+	prefAntiMemos := make([]memo, len(a.prefAnti))
+	prefAntiCands := make([]cands, len(a.prefAnti))
+	prefAntiKeys := make([]*keyCounts, len(a.prefAnti))
+	for i := range a.prefAnti {
+		prefAntiMemos[i], prefAntiCands[i] = ix.memoCands(a.prefAnti[i].nsOK(ix, cache), &a.prefAnti[i].m)
+		prefAntiKeys[i] = topo.forKey(ix, a.prefAnti[i].key)
+	}
+	if ix.snap != nil && ix.view.NumNodes() > 0 {
+		occ := ix.snap.Occurrences()
+		// The incoming pod's preferred terms against every pod (only when it
+		// has some, which is when upstream walks every pod).
+		if hasConstraints {
+			addIncoming(&topo, ix, occ, a.prefAff, prefAffKeys, prefAffMemos, prefAffCands, 1)
+			addIncoming(&topo, ix, occ, a.prefAnti, prefAntiKeys, prefAntiMemos, prefAntiCands, -1)
+		}
+		// Existing pods' terms against the incoming pod.
+		if hard > 0 {
+			a.addExisting(&topo, keys, termMemo, termCands, occ, cluster.RequiredAffinityTerms, int64(hard), 0)
+		}
+		a.addExisting(&topo, keys, termMemo, termCands, occ, cluster.PreferredAffinityTerms, 0, 1)
+		a.addExisting(&topo, keys, termMemo, termCands, occ, cluster.PreferredAntiAffinityTerms, 0, -1)
+	}
+	if !topo.nonEmpty {
+		return raw, normalized, true
+	}
+	for fi, n := range feasible {
+		var score int64
+		for _, k := range topo.keys {
+			c, _ := k.at(ix, n)
+			score += c
+		}
+		raw[fi] = score
+	}
+	var minCount int64 = math.MaxInt64
+	var maxCount int64 = math.MinInt64
+	for _, s := range raw {
+		minCount = min(minCount, s)
+		maxCount = max(maxCount, s)
+	}
+	diff := maxCount - minCount
+	for fi, s := range raw {
+		f := float64(0)
+		if diff > 0 {
+			f = float64(sched.MaxNodeScore) * (float64(s-minCount) / float64(diff))
+		}
+		normalized[fi] = int64(f)
+	}
+	return raw, normalized, false
+}
+
+// addExisting adds, for each use of an existing pod's term of one kind
+// that matches the incoming pod, on a node with labels, fixed + sign * the
+// use's weight at the node's pair for the term's key.
+func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo, cs cands, occ *cluster.Occurrences,
+	kind cluster.TermKind, fixed, sign int64) {
+	ix := &a.ix
+	ix.eachMatchingUse(occ, kind, cs,
+		func(id int32) bool { return a.existingMatches(id, &ix.view.TermMatchers[id], mm) },
+		func(id, i, weight int32) {
+			if !occ.Labelled(i) {
+				return // processExistingPod skips pods of unlabelled nodes
+			}
+			k := keys.get(topo, ix, id)
+			if d := k.col.Of[i]; d >= 0 {
+				topo.add(k, d, fixed+sign*int64(weight))
+			}
+		})
+}
+
+// addIncoming adds, for each of the incoming pod's preferred terms, sign *
+// weight per pod it matches (terminating pods included) on a node with
+// labels, at the node's value of the term's key.
+func addIncoming(topo *topoCounts, ix *interned, occ *cluster.Occurrences,
+	terms []incomingTerm, keys []*keyCounts, memos []memo, cs []cands, sign int64) {
+	for j := range terms {
+		t, k, mm := &terms[j], keys[j], memos[j]
+		w := sign * int64(t.weight)
+		ix.eachMatchingPod(occ, cs[j],
+			func(id int32) bool { return ix.setMatches(id, &t.m, mm) },
+			func(i int32, _ bool) {
+				if !occ.Labelled(i) {
+					return
+				}
+				if d := k.col.Of[i]; d >= 0 {
+					topo.add(k, d, w)
+				}
+			})
+	}
+}
+
+// hasPreferredTerms mirrors PreScore's hasConstraints: the pod spec lists a
+// preferred pod affinity or anti-affinity term.
+func (a *InterPodAffinity) hasPreferredTerms() bool {
+	aff := a.pod.Spec.Affinity
+	if aff == nil {
+		return false
+	}
+	return (aff.PodAffinity != nil && len(aff.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
+		(aff.PodAntiAffinity != nil && len(aff.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0)
+}

@@ -1,0 +1,29 @@
+package topo
+
+// CONTRACT between the topology work and the placement pipeline. The topology
+// helper owns this file and may change bodies freely; keep the signatures
+// (or update placement's calls in the same commit).
+//
+// The types themselves live in spread.go and affinity.go.
+
+import (
+	corev1 "k8s.io/api/core/v1"
+)
+
+// SpreadOptions configures PodTopologySpread as its plugin args do.
+// The zero value is the default profile: system defaulting.
+type SpreadOptions struct {
+	// DefaultConstraints, when non-nil, replaces the system default
+	// constraints (List defaulting with these constraints).
+	DefaultConstraints []corev1.TopologySpreadConstraint
+}
+
+// AffinityOptions configures InterPodAffinity as its plugin args do.
+type AffinityOptions struct {
+	// HardPodAffinityWeight is the weight of existing pods' required affinity
+	// terms in the score (InterPodAffinityArgs, kube-scheduler's v1
+	// configuration): nil means the default 1, and 0 leaves those terms out.
+	HardPodAffinityWeight *int32
+	// IgnorePreferredTermsOfExistingPods is the plugin arg of that name.
+	IgnorePreferredTermsOfExistingPods bool
+}

@@ -1,0 +1,127 @@
+package topo
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+// TestRequiredNodeAffinity mirrors component-helpers' nodeaffinity
+// GetRequiredNodeAffinity(...).Match (v0.36), which the node inclusion
+// policy nodeAffinityPolicy: Honor uses.
+func TestRequiredNodeAffinity(t *testing.T) {
+	node := mkNode("n1", "zone", "z1", "gen", "5", "disk", "ssd")
+	expr := func(key string, op corev1.NodeSelectorOperator, vals ...string) corev1.NodeSelectorRequirement {
+		return corev1.NodeSelectorRequirement{Key: key, Operator: op, Values: vals}
+	}
+	withTerms := func(terms ...corev1.NodeSelectorTerm) podOpt {
+		return func(p *corev1.Pod) {
+			ensureAffinity(p).NodeAffinity = &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: terms}}
+		}
+	}
+	tests := []struct {
+		name string
+		pod  *corev1.Pod
+		want bool
+	}{
+		{"no selector and no affinity", mkPod("p", "", nil), true},
+		{"nodeSelector matches", mkPod("p", "", nil, nodeSelector("zone", "z1")), true},
+		{"nodeSelector does not match", mkPod("p", "", nil, nodeSelector("zone", "z2")), false},
+		{"In", mkPod("p", "", nil, withTerms(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("zone", corev1.NodeSelectorOpIn, "z1", "z2")}})), true},
+		{"NotIn", mkPod("p", "", nil, withTerms(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("zone", corev1.NodeSelectorOpNotIn, "z1")}})), false},
+		{"Exists and DoesNotExist", mkPod("p", "", nil, withTerms(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{
+			expr("disk", corev1.NodeSelectorOpExists), expr("gpu", corev1.NodeSelectorOpDoesNotExist)}})), true},
+		{"Gt", mkPod("p", "", nil, withTerms(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("gen", corev1.NodeSelectorOpGt, "4")}})), true},
+		{"Lt", mkPod("p", "", nil, withTerms(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("gen", corev1.NodeSelectorOpLt, "5")}})), false},
+		{"terms are ORed", mkPod("p", "", nil, withTerms(
+			corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("zone", corev1.NodeSelectorOpIn, "z9")}},
+			corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("disk", corev1.NodeSelectorOpIn, "ssd")}})), true},
+		{"matchFields metadata.name", mkPod("p", "", nil, withTerms(corev1.NodeSelectorTerm{MatchFields: []corev1.NodeSelectorRequirement{expr("metadata.name", corev1.NodeSelectorOpIn, "n1")}})), true},
+		{"matchFields NotIn", mkPod("p", "", nil, withTerms(corev1.NodeSelectorTerm{MatchFields: []corev1.NodeSelectorRequirement{expr("metadata.name", corev1.NodeSelectorOpNotIn, "n1")}})), false},
+		{"an empty term matches nothing", mkPod("p", "", nil, withTerms(corev1.NodeSelectorTerm{})), false},
+		{"no terms match nothing", mkPod("p", "", nil, withTerms()), false},
+		{"a broken term never matches, the others still can", mkPod("p", "", nil, withTerms(
+			corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("zone", "Bogus", "z1")}},
+			corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("zone", corev1.NodeSelectorOpIn, "z1")}})), true},
+		{"In without values is broken", mkPod("p", "", nil, withTerms(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("zone", corev1.NodeSelectorOpIn)}})), false},
+		{"nodeSelector and affinity must both match", mkPod("p", "", nil, nodeSelector("zone", "z2"),
+			withTerms(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{expr("disk", corev1.NodeSelectorOpIn, "ssd")}})), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRequiredNodeAffinity(tt.pod)
+			assert.Equal(t, tt.want, r.matches(node))
+		})
+	}
+}
+
+// TestIsUntainted mirrors v1helper.FindMatchingUntoleratedTaint with
+// DoNotScheduleTaintsFilterFunc and Toleration.ToleratesTaint (gate
+// TaintTolerationComparisonOperators off), which nodeTaintsPolicy: Honor uses.
+func TestIsUntainted(t *testing.T) {
+	taint := func(key, value string, effect corev1.TaintEffect) corev1.Taint {
+		return corev1.Taint{Key: key, Value: value, Effect: effect}
+	}
+	tests := []struct {
+		name   string
+		taints []corev1.Taint
+		tols   []corev1.Toleration
+		want   bool
+	}{
+		{"no taints", nil, nil, true},
+		{"PreferNoSchedule is ignored", []corev1.Taint{taint("a", "", corev1.TaintEffectPreferNoSchedule)}, nil, true},
+		{"NoSchedule untolerated", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)}, nil, false},
+		{"NoExecute untolerated", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoExecute)}, nil, false},
+		{"Equal with the value", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
+			[]corev1.Toleration{{Key: "a", Value: "x"}}, true},
+		{"Equal with another value", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
+			[]corev1.Toleration{{Key: "a", Operator: corev1.TolerationOpEqual, Value: "y"}}, false},
+		{"Exists with an empty key tolerates everything", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
+			[]corev1.Toleration{{Operator: corev1.TolerationOpExists}}, true},
+		{"the effect must match when set", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
+			[]corev1.Toleration{{Key: "a", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute}}, false},
+		{"Gt never tolerates with the gate off", []corev1.Taint{taint("a", "5", corev1.TaintEffectNoSchedule)},
+			[]corev1.Toleration{{Key: "a", Operator: "Gt", Value: "1"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := mkNode("n1")
+			n.Spec.Taints = tt.taints
+			assert.Equal(t, tt.want, isUntainted(n, tt.tols))
+		})
+	}
+}
+
+// TestIndexedNodeAffinityAgrees is a reference-model property: the node
+// inclusion policy's node affinity decided through the snapshot's label
+// columns gives, on every node, what the map-based requiredNodeAffinity
+// gives.
+func TestIndexedNodeAffinityAgrees(t *testing.T) {
+	t.Run("column verdicts equal map verdicts on every node", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			w := genWorld(t)
+			pod := mkPod("in", "", lbl("app", "a"))
+			genNodeAffinity(t, pod)
+			if rapid.Bool().Draw(t, "hostSelector") {
+				if pod.Spec.NodeSelector == nil {
+					pod.Spec.NodeSelector = map[string]string{}
+				}
+				pod.Spec.NodeSelector[corev1.LabelHostname] = rapid.SampledFrom([]string{"n0", "n1", "n9"}).Draw(t, "host")
+			}
+			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes})
+			require.NoError(t, err)
+			r := newRequiredNodeAffinity(pod)
+			x := r.index(snap)
+			for i, n := range snap.Nodes() {
+				if got, want := x.matches(i, n.Node), r.matches(n.Node); got != want {
+					t.Fatalf("node %s %v: columns %v, map %v", n.Name, n.Node.Labels, got, want)
+				}
+			}
+		})
+	})
+}

@@ -1,0 +1,287 @@
+package topo
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+// Generators draw from small pools so that domains collide and counts tie.
+var (
+	zones   = []string{"z1", "z2", "z3"}
+	apps    = []string{"a", "b", "c"}
+	nsPool  = []string{"default", "other"}
+	keyPool = []string{corev1.LabelTopologyZone, corev1.LabelHostname}
+)
+
+type world struct {
+	nodes []*corev1.Node
+	pods  []*corev1.Pod
+}
+
+func genWorld(t *rapid.T) world {
+	var w world
+	nn := rapid.IntRange(1, 7).Draw(t, "nodes")
+	for i := 0; i < nn; i++ {
+		name := fmt.Sprintf("n%d", i)
+		n := mkNode(name, corev1.LabelHostname, name)
+		if rapid.IntRange(0, 5).Draw(t, "hasZone") > 0 {
+			n.Labels[corev1.LabelTopologyZone] = rapid.SampledFrom(zones).Draw(t, "zone")
+		}
+		if rapid.Bool().Draw(t, "tainted") {
+			tainted(n, "dedicated")
+		}
+		w.nodes = append(w.nodes, n)
+	}
+	np := rapid.IntRange(0, 15).Draw(t, "pods")
+	for i := 0; i < np; i++ {
+		node := w.nodes[rapid.IntRange(0, nn-1).Draw(t, "node")].Name
+		opts := []podOpt{inNamespace(rapid.SampledFrom(nsPool).Draw(t, "ns"))}
+		if rapid.IntRange(0, 5).Draw(t, "deleting") == 0 {
+			opts = append(opts, terminating())
+		}
+		if rapid.IntRange(0, 3).Draw(t, "anti") == 0 {
+			opts = append(opts, requiredAntiAffinity(term(rapid.SampledFrom(keyPool).Draw(t, "antiKey"),
+				selector("app", rapid.SampledFrom(apps).Draw(t, "antiApp")))))
+		}
+		w.pods = append(w.pods, mkPod(fmt.Sprintf("p%d", i), node, lbl("app", rapid.SampledFrom(apps).Draw(t, "app")), opts...))
+	}
+	return w
+}
+
+func genIncoming(t *rapid.T) *corev1.Pod {
+	app := rapid.SampledFrom(apps).Draw(t, "incomingApp")
+	var opts []podOpt
+	// The API server refuses two constraints with the same topologyKey and
+	// whenUnsatisfiable (ValidateSpreadConstraints): a repeat is skipped.
+	seen := map[[2]string]bool{}
+	for i, n := 0, rapid.IntRange(0, 2).Draw(t, "constraints"); i < n; i++ {
+		when := corev1.DoNotSchedule
+		if rapid.Bool().Draw(t, "soft") {
+			when = corev1.ScheduleAnyway
+		}
+		var mods []func(*corev1.TopologySpreadConstraint)
+		if rapid.Bool().Draw(t, "minDomains") {
+			mods = append(mods, minDomains(int32(rapid.IntRange(1, 4).Draw(t, "min"))))
+		}
+		if rapid.Bool().Draw(t, "honorTaints") {
+			mods = append(mods, policies("", corev1.NodeInclusionPolicyHonor))
+		}
+		skew, key := int32(rapid.IntRange(1, 3).Draw(t, "maxSkew")), rapid.SampledFrom(keyPool).Draw(t, "key")
+		sel := selector("app", rapid.SampledFrom(apps).Draw(t, "selApp"))
+		if seen[[2]string{key, string(when)}] {
+			continue
+		}
+		seen[[2]string{key, string(when)}] = true
+		opts = append(opts, spreadOn(skew, key, when, sel, mods...))
+	}
+	switch rapid.IntRange(0, 3).Draw(t, "affinity") {
+	case 1:
+		opts = append(opts, requiredAffinity(term(rapid.SampledFrom(keyPool).Draw(t, "affKey"), selector("app", rapid.SampledFrom(apps).Draw(t, "affApp")))))
+	case 2:
+		opts = append(opts, requiredAntiAffinity(term(rapid.SampledFrom(keyPool).Draw(t, "antiKey"), selector("app", rapid.SampledFrom(apps).Draw(t, "antiApp")))))
+	case 3:
+		opts = append(opts, preferredAffinity(int32(rapid.IntRange(1, 100).Draw(t, "w")), term(rapid.SampledFrom(keyPool).Draw(t, "prefKey"), selector("app", rapid.SampledFrom(apps).Draw(t, "prefApp")))))
+	}
+	return mkPod("incoming", "", lbl("app", app), opts...)
+}
+
+// verdicts evaluates both plugins on every node and returns a comparable
+// summary keyed by node name.
+func verdicts(t require.TestingT, snap *cluster.Snapshot, pod *corev1.Pod) map[string]string {
+	out, err := verdictsOf(snap, pod)
+	require.NoError(t, err)
+	return out
+}
+
+// verdictsOf is verdicts without a test handle, for goroutines.
+func verdictsOf(snap *cluster.Snapshot, pod *corev1.Pod) (map[string]string, error) {
+	pi, err := cluster.NewPodInfo(pod)
+	if err != nil {
+		return nil, err
+	}
+	s, err := NewSpread(pi, snap, SpreadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	a, err := NewInterPodAffinity(pi, snap, AffinityOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	nodes := snap.Nodes()
+	sRaw, sNorm, sSkip := s.Score(nodes)
+	aRaw, aNorm, aSkip := a.Score(nodes)
+	for i, n := range nodes {
+		out[n.Name] = fmt.Sprintf("%v|%v|%d/%d/%v|%d/%d/%v", s.Filter(n), a.Filter(n), sRaw[i], sNorm[i], sSkip, aRaw[i], aNorm[i], aSkip)
+	}
+	out["skips"] = fmt.Sprint(s.FilterSkipped(), a.FilterSkipped())
+	return out, nil
+}
+
+func TestProperties(t *testing.T) {
+	t.Run("input order of nodes and pods does not change any verdict or score", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			w := genWorld(t)
+			pod := genIncoming(t)
+			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+			require.NoError(t, err)
+			want := verdicts(t, snap, pod)
+
+			nodes := rapid.Permutation(w.nodes).Draw(t, "nodeOrder")
+			pods := rapid.Permutation(w.pods).Draw(t, "podOrder")
+			snap2, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+			require.NoError(t, err)
+			require.Equal(t, want, verdicts(t, snap2, pod))
+		})
+	})
+
+	t.Run("placing a pod where the spread filter accepts it keeps the skew within maxSkew", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			w := genWorld(t)
+			key := rapid.SampledFrom(keyPool).Draw(t, "key")
+			maxSkew := int32(rapid.IntRange(1, 3).Draw(t, "maxSkew"))
+			app := rapid.SampledFrom(apps).Draw(t, "app")
+			pod := mkPod("incoming", "", lbl("app", app), spreadOn(maxSkew, key, corev1.DoNotSchedule, selector("app", app)))
+			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+			require.NoError(t, err)
+			before := skewOf(snap, key, app)
+			if before < 0 || before > int(maxSkew) {
+				t.Skip("the constraint does not hold before")
+			}
+			s, err := NewSpread(podInfo(t, pod), snap, SpreadOptions{})
+			require.NoError(t, err)
+			for _, n := range snap.Nodes() {
+				if !s.Filter(n).OK() {
+					continue
+				}
+				placed := pod.DeepCopy()
+				placed.Name = "placed-" + n.Name
+				placed.UID = ""
+				placed.Spec.NodeName = n.Name
+				after, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: append(append([]*corev1.Pod{}, w.pods...), placed)})
+				require.NoError(t, err)
+				require.LessOrEqual(t, skewOf(after, key, app), int(maxSkew), "placed on %s", n.Name)
+			}
+		})
+	})
+}
+
+// skewOf is a deliberately simple reference: max - min of the matching pods
+// (namespace default, not terminating, app label) over the domains of the
+// nodes that carry the key; -1 when no node carries it.
+func skewOf(snap *cluster.Snapshot, key, app string) int {
+	counts := map[string]int{}
+	for _, n := range snap.Nodes() {
+		v, ok := n.Node.Labels[key]
+		if !ok {
+			continue
+		}
+		counts[v] += 0
+		for _, p := range n.Pods {
+			if p.Pod.Namespace == "default" && p.Pod.DeletionTimestamp == nil && p.Pod.Labels["app"] == app {
+				counts[v]++
+			}
+		}
+	}
+	if len(counts) == 0 {
+		return -1
+	}
+	lo, hi := -1, 0
+	for _, c := range counts {
+		if lo < 0 || c < lo {
+			lo = c
+		}
+		hi = max(hi, c)
+	}
+	return hi - lo
+}
+
+// TestConcurrentUse evaluates one compiled pod from several goroutines, and
+// compiles pods concurrently against one fresh snapshot (its label index is
+// built lazily under a lock): every result equals the sequential one. Run
+// with -race to check the claim of the type docs.
+func TestConcurrentUse(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWorld(t)
+		pod := genIncoming(t)
+		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+		require.NoError(t, err)
+		fresh, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+		require.NoError(t, err)
+		want := verdicts(t, snap, pod)
+		const workers = 4
+		got := make([]map[string]string, workers)
+		done := make(chan int, workers)
+		for g := 0; g < workers; g++ {
+			go func(g int) {
+				defer func() { done <- g }()
+				got[g], _ = verdictsOf(fresh, pod) // nil on error: the comparison below fails
+			}(g)
+		}
+		for g := 0; g < workers; g++ {
+			<-done
+		}
+		for g := 0; g < workers; g++ {
+			require.Equal(t, want, got[g], "goroutine %d", g)
+		}
+	})
+}
+
+// TestOnViewEqualsFresh derives both plugins for views of a snapshot
+// (pods not being deleted removed, then some added back, as preemption's dry
+// run does) and checks that On gives exactly what compiling afresh on the
+// view gives.
+func TestOnViewEqualsFresh(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWorld(t)
+		pod := genIncoming(t)
+		genNodeAffinity(t, pod)
+		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+		require.NoError(t, err)
+		pi, s, a := plugins(t, snap, pod)
+
+		view := snap
+		var removed []*corev1.Pod
+		for _, p := range w.pods {
+			// A pod being deleted moves spread counts in On but not in a
+			// fresh PreFilter (upstream's updateWithPod has no deletion
+			// check; TestSpreadOnCountsDeletedPods): keep those.
+			if p.DeletionTimestamp == nil && rapid.Bool().Draw(t, "remove") {
+				removed = append(removed, p)
+				view = view.WithoutPods(p.Namespace + "/" + p.Name)
+			}
+		}
+		for _, p := range removed {
+			if rapid.Bool().Draw(t, "addBack") {
+				view, err = view.WithPod(p)
+				require.NoError(t, err)
+			}
+		}
+		s2, err := s.On(view)
+		require.NoError(t, err)
+		a2, err := a.On(view)
+		require.NoError(t, err)
+		fs, err := NewSpread(pi, view, SpreadOptions{})
+		require.NoError(t, err)
+		fa, err := NewInterPodAffinity(pi, view, AffinityOptions{})
+		require.NoError(t, err)
+		require.Equal(t, fs.FilterSkipped(), s2.FilterSkipped())
+		require.Equal(t, fa.FilterSkipped(), a2.FilterSkipped())
+		for _, n := range view.Nodes() {
+			require.Equal(t, fs.Filter(n), s2.Filter(n), "spread on %s", n.Name)
+			require.Equal(t, fa.Filter(n), a2.Filter(n), "affinity on %s", n.Name)
+		}
+		r1, n1, k1 := fs.Score(view.Nodes())
+		r2, n2, k2 := s2.Score(view.Nodes())
+		require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
+		r1, n1, k1 = fa.Score(view.Nodes())
+		r2, n2, k2 = a2.Score(view.Nodes())
+		require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
+	})
+}

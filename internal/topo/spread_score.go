@@ -1,0 +1,208 @@
+package topo
+
+import (
+	"math"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// Score is PodTopologySpread's PreScore, Score and NormalizeScore (v1.36)
+// over the feasible nodes: raw[i] and normalized[i] belong to feasible[i].
+//
+// PreScore Skip (skipped true, every score 0) when the snapshot has no node
+// or the pod has no ScheduleAnyway constraint (its own, or the system
+// defaults with a non-empty DefaultSelector). Otherwise, for each
+// constraint, matching pods are counted per topology value over every node
+// of the snapshot (hostname constraints per node); a feasible node scores
+// sum(count * log(domains + 2) + maxSkew - 1), rounded, where domains is the
+// number of topology values among the feasible nodes (the number of
+// non-ignored feasible nodes for hostname). A feasible node lacking one of
+// the keys is ignored (score 0) when the pod has its own constraints or the
+// defaults are not the system's; with system defaulting a missing key simply
+// contributes nothing. Normalization maps the lowest count to 100:
+// 100 * (max + min - score) / max over the non-ignored nodes.
+//
+// The arguments and the receiver are not modified.
+func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped bool) {
+	raw = make([]int64, len(feasible))
+	normalized = make([]int64, len(feasible))
+	nodes := s.ix.nodes
+	if len(nodes) == 0 || len(s.soft) == 0 {
+		return raw, normalized, true
+	}
+	cs := make([]constraint, len(s.soft))
+	copy(cs, s.soft)
+	nSel := assignSelectorIDs(cs)
+	cols := make([]*cluster.Column, len(cs))
+	for i := range cs {
+		cols[i] = s.ix.column(cs[i].key)
+	}
+
+	// initPreScoreState: ignored nodes, and the topology values (other than
+	// hostname) present among the feasible nodes. Upstream reads a missing
+	// key as the value "", so a node without the key shares the slot of a
+	// node whose value is "": missingSlot.
+	missingSlot := make([]int32, len(cs))
+	registered := make([][]bool, len(cs))
+	sizes := make([]int, len(cs))
+	for i, c := range cols {
+		missingSlot[i] = int32(len(c.Values))
+		if id, ok := c.ID[""]; ok {
+			missingSlot[i] = id
+		}
+		registered[i] = make([]bool, len(c.Values)+1)
+	}
+	slotOf := func(i int, d int32) int32 {
+		if d == noLabel {
+			return missingSlot[i]
+		}
+		return d
+	}
+	doms := make([]int32, len(feasible)*len(cs)) // feasible node x constraint
+	ignored := make([]bool, len(feasible))
+	nIgnored := 0
+	for fi, n := range feasible {
+		missing := false
+		for i, c := range cols {
+			d := s.ix.domainOf(c, n)
+			doms[fi*len(cs)+i] = d
+			if d == noLabel {
+				missing = true
+			}
+		}
+		if s.requireAll && missing {
+			ignored[fi] = true
+			nIgnored++
+			continue
+		}
+		for i := range cs {
+			if cs[i].key == corev1.LabelHostname {
+				continue
+			}
+			if d := slotOf(i, doms[fi*len(cs)+i]); d >= 0 && !registered[i][d] {
+				registered[i][d] = true
+				sizes[i]++
+			}
+		}
+	}
+	weights := make([]float64, len(cs))
+	for i := range cs {
+		size := sizes[i]
+		if cs[i].key == corev1.LabelHostname {
+			size = len(feasible) - nIgnored
+		}
+		weights[i] = topologyNormalizingWeight(size)
+	}
+
+	// PreScore's walk over every node of the snapshot.
+	slotCounts := make([][]int64, len(cs))
+	needWalk := false
+	for i := range cs {
+		slotCounts[i] = make([]int64, len(registered[i]))
+		if sizes[i] > 0 {
+			needWalk = true
+		}
+	}
+	counts := make([]int, nSel)
+	memos := make([]memo, nSel)
+	nodeCounts := make([][]int32, nSel) // per selector: spreadCounts
+	for i := range cs {
+		if memos[cs[i].selID] == nil {
+			mm, cands := s.ix.memoCands(s.ix.nsIs(s.pod.Namespace), &cs[i].m)
+			memos[cs[i].selID] = mm
+			nodeCounts[cs[i].selID] = s.ix.spreadCounts(&cs[i].m, mm, cands)
+		}
+	}
+	if needWalk {
+		for ni, n := range nodes {
+			if s.requireAll && missingAny(cols, ni) {
+				continue
+			}
+			for k := range counts {
+				counts[k] = -1
+			}
+			for i := range cs {
+				c := &cs[i]
+				if sizes[i] == 0 {
+					continue
+				}
+				slot := slotOf(i, cols[i].Of[ni])
+				if !registered[i][slot] || !s.incl.includes(c, ni, n) {
+					continue
+				}
+				if counts[c.selID] < 0 {
+					counts[c.selID] = int(nodeCounts[c.selID][ni])
+				}
+				slotCounts[i][slot] += int64(counts[c.selID])
+			}
+		}
+	}
+
+	// Score per feasible node.
+	for fi, n := range feasible {
+		if ignored[fi] {
+			continue
+		}
+		for k := range counts {
+			counts[k] = -1
+		}
+		var score float64
+		for i := range cs {
+			c := &cs[i]
+			d := doms[fi*len(cs)+i]
+			if d == noLabel {
+				continue
+			}
+			var cnt int64
+			switch {
+			case c.key == corev1.LabelHostname:
+				if counts[c.selID] < 0 {
+					counts[c.selID] = s.ix.countAt(nodeCounts[c.selID], n, &c.m, s.pod.Namespace, memos[c.selID])
+				}
+				cnt = int64(counts[c.selID])
+			case d >= 0:
+				cnt = slotCounts[i][d]
+			}
+			score += scoreForCount(cnt, c.maxSkew, weights[i])
+		}
+		raw[fi] = int64(math.Round(score))
+	}
+
+	// NormalizeScore.
+	var minScore int64 = math.MaxInt64
+	var maxScore int64
+	for fi := range feasible {
+		if ignored[fi] {
+			continue
+		}
+		minScore = min(minScore, raw[fi])
+		maxScore = max(maxScore, raw[fi])
+	}
+	for fi := range feasible {
+		switch {
+		case ignored[fi]:
+			normalized[fi] = 0
+		case maxScore == 0:
+			normalized[fi] = sched.MaxNodeScore
+		default:
+			normalized[fi] = sched.MaxNodeScore * (maxScore + minScore - raw[fi]) / maxScore
+		}
+	}
+	return raw, normalized, false
+}
+
+// topologyNormalizingWeight is upstream's weight of a constraint with size
+// topology values: log(size + 2), so that constraints over fewer domains
+// weigh less.
+func topologyNormalizingWeight(size int) float64 {
+	return math.Log(float64(size + 2))
+}
+
+// scoreForCount is upstream's per-constraint raw score: the matching pods in
+// the node's domain times the weight, plus maxSkew - 1.
+func scoreForCount(cnt int64, maxSkew int32, weight float64) float64 {
+	return float64(cnt)*weight + float64(maxSkew-1)
+}

@@ -1,0 +1,122 @@
+package topo
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// TestSpreadOnCountsDeletedPods mirrors PodTopologySpread's updateWithPod
+// (podtopologyspread/filtering.go, v1.36), which the framework calls from
+// AddPod/RemovePod during preemption's dry run: unlike PreFilter
+// (countPodsMatchSelector) it has no deletionTimestamp check, so taking a
+// matching pod that is being deleted off a node lowers its domain's count
+// although PreFilter never counted it, and putting it back raises it again.
+func TestSpreadOnCountsDeletedPods(t *testing.T) {
+	nodes := []*corev1.Node{zoned("a", "z1"), zoned("b", "z2"), zoned("c", "z2")}
+	pods := []*corev1.Pod{
+		mkPod("a1", "a", lbl("app", "db")),
+		mkPod("c1", "c", lbl("app", "db")),
+		mkPod("c2", "c", lbl("app", "db")),
+		mkPod("b-gone", "b", lbl("app", "db"), terminating()),
+		mkPod("b-other", "b", lbl("app", "web"), terminating()),
+	}
+	snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+	require.NoError(t, err)
+	incoming := mkPod("in", "", lbl("app", "db"), spreadOn(1, corev1.LabelTopologyZone, corev1.DoNotSchedule, selector("app", "db")))
+	pi, err := cluster.NewPodInfo(incoming)
+	require.NoError(t, err)
+	s, err := NewSpread(pi, snap, SpreadOptions{})
+	require.NoError(t, err)
+	b, _ := snap.Node("b")
+	unsched := sched.Status{Code: sched.Unschedulable, Plugin: sched.PodTopologySpread, Reasons: reasonsSpreadNotMatch}
+	// z2 holds c1, c2 (b-gone is not counted), z1 holds a1: 2+1-1 > 1.
+	assert.Equal(t, unsched, s.Filter(b))
+
+	tests := []struct {
+		name   string
+		remove []string
+		want   sched.Status
+	}{
+		{name: "removing the deleted matching pod lowers z2 to 1", remove: []string{"default/b-gone"}, want: sched.Status{}},
+		{name: "a deleted pod the selector does not match changes nothing", remove: []string{"default/b-other"}, want: unsched},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			view := snap.WithoutPods(tt.remove...)
+			on, err := s.On(view)
+			require.NoError(t, err)
+			vb, _ := view.Node("b")
+			assert.Equal(t, tt.want, on.Filter(vb))
+
+			// Putting it back restores the count.
+			back := view
+			for _, k := range tt.remove {
+				p, _, _ := snap.Pod(k)
+				back, err = back.WithPodInfo(p)
+				require.NoError(t, err)
+			}
+			on2, err := s.On(back)
+			require.NoError(t, err)
+			bb, _ := back.Node("b")
+			assert.Equal(t, unsched, on2.Filter(bb))
+
+			// A fresh PreFilter on the view still ignores the deleted pod.
+			fresh, err := NewSpread(pi, view, SpreadOptions{})
+			require.NoError(t, err)
+			assert.Equal(t, unsched, fresh.Filter(vb))
+		})
+	}
+}
+
+// TestOnKeepsNamespaceRules mirrors InterPodAffinity's AddPod during
+// preemption's dry run (interpodaffinity/filtering.go updateWithPod, v1.36):
+// a pod added to a view counts for the incoming pod's required terms only
+// when its namespace is one the term selects (the pod's own by default),
+// exactly as a fresh PreFilter on the view counts it.
+func TestOnKeepsNamespaceRules(t *testing.T) {
+	nodes := []*corev1.Node{zoned("a", "z1"), zoned("b", "z2")}
+	base := []*corev1.Pod{mkPod("b1", "b", lbl("app", "db"))}
+	tests := []struct {
+		name     string
+		incoming *corev1.Pod
+		added    *corev1.Pod
+	}{
+		{"anti-affinity ignores a matching pod of another namespace",
+			mkPod("in", "", lbl("app", "web"), requiredAntiAffinity(term(corev1.LabelTopologyZone, selector("app", "db")))),
+			mkPod("x", "a", lbl("app", "db"), inNamespace("other"))},
+		{"anti-affinity counts a matching pod of its namespace",
+			mkPod("in", "", lbl("app", "web"), requiredAntiAffinity(term(corev1.LabelTopologyZone, selector("app", "db")))),
+			mkPod("x", "a", lbl("app", "db"))},
+		{"affinity ignores a matching pod of another namespace",
+			mkPod("in", "", lbl("app", "web"), requiredAffinity(term(corev1.LabelTopologyZone, selector("app", "db")))),
+			mkPod("x", "a", lbl("app", "db"), inNamespace("other"))},
+		{"affinity counts a matching pod of its namespace",
+			mkPod("in", "", lbl("app", "web"), requiredAffinity(term(corev1.LabelTopologyZone, selector("app", "db")))),
+			mkPod("x", "a", lbl("app", "db"))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: base})
+			require.NoError(t, err)
+			pi, err := cluster.NewPodInfo(tt.incoming)
+			require.NoError(t, err)
+			a, err := NewInterPodAffinity(pi, snap, AffinityOptions{})
+			require.NoError(t, err)
+			view, err := snap.WithPod(tt.added)
+			require.NoError(t, err)
+			on, err := a.On(view)
+			require.NoError(t, err)
+			fresh, err := NewInterPodAffinity(pi, view, AffinityOptions{})
+			require.NoError(t, err)
+			for _, n := range view.Nodes() {
+				assert.Equal(t, fresh.Filter(n), on.Filter(n), "node %s", n.Name)
+			}
+		})
+	}
+}
