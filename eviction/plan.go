@@ -141,7 +141,7 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 	sort.Strings(names)
 	drained := make(map[string]bool, len(names))
 	for _, n := range names {
-		if _, ok := cluster.NodeOf(snap, n); !ok {
+		if _, ok := cluster.NodeOf(snapshotOf(snap), n); !ok {
 			return nil, fmt.Errorf("%w: unknown node %q", ErrInvalidPlan, n)
 		}
 		drained[n] = true
@@ -154,7 +154,7 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 	plan := &DrainPlan{}
 	var keys []string
 	for _, name := range names {
-		ni, _ := cluster.NodeOf(snap, name)
+		ni, _ := cluster.NodeOf(snapshotOf(snap), name)
 		pods := make([]*corev1.Pod, len(ni.Pods))
 		for i, p := range ni.Pods {
 			pods[i] = p.Pod
@@ -185,7 +185,11 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 	if opts.Scheduler {
 		place = placeScheduled
 	}
-	unplaced, err := place(snap.WithoutPods(keys...), drained, plan.Evictions, opts.Placement)
+	without, err := snap.WithoutPods(keys...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
+	}
+	unplaced, err := place(without, drained, plan.Evictions, opts.Placement)
 	if err != nil {
 		return nil, err
 	}
@@ -207,8 +211,9 @@ func PlanDrain(snap *placement.Snapshot, nodes []string, pdbs []*policyv1.PodDis
 // fitted: for pods that read no placements every filter is monotone (nodes
 // only gain pods), so the earlier nodes cannot fit and first fit is kept
 // (cluster-autoscaler's hinting, made exact).
-func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []PlannedEviction, opts placement.Options) (map[string]int, error) {
+func placeEvicted(snap *placement.Snapshot, drainedNames map[string]bool, evs []PlannedEviction, opts placement.Options) (map[string]int, error) {
 	unplaced := map[string]int{}
+	view := snapshotOf(snap)
 	nodes := append([]*cluster.NodeInfo(nil), cluster.NodesOf(view)...)
 	drainedList := make([]string, 0, len(drainedNames))
 	for n := range drainedNames {
@@ -263,7 +268,7 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 			}
 		}
 		if tpl == nil {
-			c, err := placement.Compile(view, pod, opts)
+			c, err := placement.Compile(publicSnapshot(view), pod, opts)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 			}
@@ -275,14 +280,14 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 		placed := false
 		for j := tpl.from; j < len(nodes); j++ {
 			n := nodes[j]
-			if drained[j] || !tpl.c.Fits(n) {
+			if drained[j] || !tpl.c.Fits(publicNode(n)) {
 				continue
 			}
 			bound := new(corev1.Pod)
 			*bound = *pod
 			bound.Spec.NodeName = n.Name
 			pi := new(cluster.PodInfo)
-			*pi = *tpl.c.PodInfo()
+			*pi = *podInfoOf(tpl.c)
 			pi.Pod, pi.Key = bound, src.Namespace+"/"+src.Name
 			nodes[j] = n.WithPodInfo(pi)
 			pending = append(pending, pi)
@@ -304,7 +309,7 @@ func placeEvicted(view *placement.Snapshot, drainedNames map[string]bool, evs []
 			if err := fold(); err != nil {
 				return nil, err
 			}
-			qr, err := whatif.Reschedule(view, drainedList, []*corev1.Pod{src}, whatif.Options{Placement: opts})
+			qr, err := whatif.Reschedule(publicSnapshot(view), drainedList, []*corev1.Pod{src}, whatif.Options{Placement: opts})
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
 			}

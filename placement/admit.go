@@ -71,7 +71,8 @@ const (
 // is left out of the node's pods when the snapshot already has it. An error
 // means the node is unknown or the pod's selectors are invalid. Nothing is
 // modified.
-func AdmitToNode(snap *Snapshot, pod *corev1.Pod) (NodeAdmission, error) {
+func AdmitToNode(s *Snapshot, pod *corev1.Pod) (NodeAdmission, error) {
+	snap := internalOf(s)
 	if snap == nil || pod == nil {
 		return NodeAdmission{}, fmt.Errorf("%w: nil snapshot or pod", ErrInvalidPod)
 	}
@@ -163,7 +164,7 @@ func AdmitToNode(snap *Snapshot, pod *corev1.Pod) (NodeAdmission, error) {
 }
 
 // compileForAdmission compiles only what AdmissionCheck reads (no topology).
-func compileForAdmission(snap *Snapshot, pod *corev1.Pod) (*Compiled, error) {
+func compileForAdmission(snap *cluster.Snapshot, pod *corev1.Pod) (*Compiled, error) {
 	c, err := compile(snap, pod, Options{}, true)
 	if err != nil {
 		return nil, err

@@ -4,64 +4,6 @@ package placement
 // helper owns this file; the simulate command marshals these types directly,
 // so their JSON names follow ../shared/conformance/README.md.
 
-import (
-	"errors"
-	"fmt"
-
-	"github.com/schedkit/schedkit/internal/cluster"
-)
-
-// Snapshot is the indexed cluster every schedkit package reads: nodes in
-// name order with their bound pods and summed requests, built once by
-// NewSnapshot, with cheap copy-on-write views (WithPod, WithoutPods).
-// Nodes, Node and Pod return copies that share no slice or map with the
-// snapshot: changing them changes no later answer.
-type Snapshot = cluster.Snapshot
-
-// SnapshotInput is what NewSnapshot indexes: nodes and bound pods, plus
-// namespaces (namespaceSelector), workloads (PodTopologySpread's system
-// default constraints) and PDBs (preemption).
-type SnapshotInput = cluster.Input
-
-// SnapshotWarning is an input object NewSnapshot left out, and why.
-type SnapshotWarning = cluster.Warning
-
-// NodeInfo is one node of a snapshot with its bound pods and sums.
-type NodeInfo = cluster.NodeInfo
-
-// PodInfo is a pod with its requests and affinity terms computed once.
-type PodInfo = cluster.PodInfo
-
-// The field types of NodeInfo and PodInfo, so callers can name what they
-// read: Resource is a request or allocatable vector (milli-CPU, bytes,
-// pods, extended resources), HostPort a used host port, ImageState an
-// image's size and spread, AffinityTerm and WeightedAffinityTerm a compiled
-// pod (anti-)affinity term.
-type (
-	Resource             = cluster.Resource
-	HostPort             = cluster.HostPort
-	ImageState           = cluster.ImageState
-	AffinityTerm         = cluster.AffinityTerm
-	WeightedAffinityTerm = cluster.WeightedAffinityTerm
-)
-
-// NewSnapshot indexes the input as the scheduler cache does:
-// it validates every object and reports all problems at once as a
-// field.ErrorList with paths (duplicate names, negative quantities,
-// unparsable affinity selectors): the error wraps ErrInvalidSnapshot and a
-// *ValidationError; pods without spec.nodeName,
-// bound to an unknown node or in phase Succeeded/Failed are left out with a
-// warning. The input objects are not modified and must not be modified
-// while the snapshot is in use.
-func NewSnapshot(in SnapshotInput) (*Snapshot, []SnapshotWarning, error) {
-	in.Pods = storedPods(in.Pods)
-	snap, warnings, err := cluster.New(in)
-	var fe *cluster.FieldErrors
-	if errors.As(err, &fe) {
-		return nil, warnings, fmt.Errorf("%w: %w", ErrInvalidSnapshot, &ValidationError{Errors: fe.List})
-	}
-	return snap, warnings, err
-}
 
 // PluginStatus is one plugin's verdict in JSON form.
 type PluginStatus struct {

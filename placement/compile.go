@@ -18,6 +18,7 @@ import (
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/internal/taints"
+	"github.com/schedkit/schedkit/internal/wrap"
 	"github.com/schedkit/schedkit/internal/topo"
 )
 
@@ -46,21 +47,6 @@ type ValidationError struct {
 // Error returns the problems' aggregate text.
 func (e *ValidationError) Error() string { return e.Errors.ToAggregate().Error() }
 
-// The snapshot's what-if errors (Snapshot.WithPod, WithNode, WithNodes,
-// WithoutNodes), for errors.Is; they are the values those methods wrap.
-var (
-	// ErrInvalidView is wrapped by a what-if the snapshot cannot make: a pod
-	// without a node name, bound to an unknown node or already bound; a nil
-	// pod or node.
-	ErrInvalidView = cluster.ErrInvalidView
-	// ErrUnknownNode is wrapped for a node name the snapshot does not hold
-	// (node what-ifs, FilterNode).
-	ErrUnknownNode = cluster.ErrUnknownNode
-	// ErrDuplicateNode is wrapped by WithNodes for a node whose name the
-	// snapshot, or an earlier node of the same call, already holds.
-	ErrDuplicateNode = cluster.ErrDuplicateNode
-)
-
 // Filter plugin positions in the v1.36 order (sched.FilterOrder).
 const (
 	fNodeUnschedulable = iota
@@ -86,7 +72,7 @@ var filterNames = [numFilters]string{
 // concurrent use. Build it with Compile; re-target it to a view of the
 // snapshot with On.
 type Compiled struct {
-	snap *Snapshot
+	snap *cluster.Snapshot
 	pod  *corev1.Pod
 	pi   *cluster.PodInfo
 	opts Options
@@ -148,10 +134,10 @@ type Compiled struct {
 // problem at once (an error wrapping ErrInvalidPod, whose text lists each
 // field path). Neither the snapshot nor the pod is modified.
 func Compile(snap *Snapshot, pod *corev1.Pod, opts Options) (*Compiled, error) {
-	return compile(snap, pod, opts, false)
+	return compile(internalOf(snap), pod, opts, false)
 }
 
-func compile(snap *Snapshot, pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, error) {
+func compile(snap *cluster.Snapshot, pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, error) {
 	if snap == nil {
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
 	}
@@ -187,7 +173,8 @@ func (p *Prepared) Err() error { return p.err }
 
 // Compile is Compile(snap, pod, opts) for the prepared pod and options:
 // the same result, the pod-only part not redone.
-func (p *Prepared) Compile(snap *Snapshot) (*Compiled, error) {
+func (p *Prepared) Compile(s *Snapshot) (*Compiled, error) {
+	snap := internalOf(s)
 	if snap == nil {
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
 	}
@@ -201,7 +188,8 @@ func (p *Prepared) Compile(snap *Snapshot) (*Compiled, error) {
 // to the parallel work, in place of the prepared options' Workers (nil w:
 // the prepared options' own): the same result. A queue that prepares its
 // pods once and schedules them in several runs gives each run its Workers.
-func (p *Prepared) CompileWith(snap *Snapshot, w *Workers) (*Compiled, error) {
+func (p *Prepared) CompileWith(s *Snapshot, w *Workers) (*Compiled, error) {
+	snap := internalOf(s)
 	if snap == nil {
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
 	}
@@ -219,13 +207,13 @@ func (p *Prepared) CompileWith(snap *Snapshot, w *Workers) (*Compiled, error) {
 // onSnapshot completes a pod-only Compiled (compilePod) against snap: the
 // node affinity index over its label columns and the PreFilters. c is not
 // modified.
-func (c *Compiled) onSnapshot(snap *Snapshot) (*Compiled, error) {
+func (c *Compiled) onSnapshot(snap *cluster.Snapshot) (*Compiled, error) {
 	v := *c
 	v.snap = snap
 	if !v.noTopology {
 		// Kubelet admission (noTopology) is the kubelet's rule and checks
 		// one node: no version check, no index.
-		if err := v.opts.Version.CheckSnapshot(snap); err != nil {
+		if err := v.opts.Version.checkSnapshot(snap); err != nil {
 			return nil, err
 		}
 		v.naIndex = v.indexNodeAffinity()
@@ -628,7 +616,12 @@ func nodeNamesOf(terms []corev1.NodeSelectorTerm) (sets.Set[string], bool) {
 // shared, the PreFilter state of PodTopologySpread and InterPodAffinity is
 // recomputed, as the framework's AddPod/RemovePod extensions update it. c
 // is unchanged. Any other snapshot is refused with ErrNotAView.
-func (c *Compiled) On(view *Snapshot) (*Compiled, error) {
+func (c *Compiled) On(s *Snapshot) (*Compiled, error) {
+	return c.on(internalOf(s))
+}
+
+// on is On for an internal snapshot.
+func (c *Compiled) on(view *cluster.Snapshot) (*Compiled, error) {
 	if view == nil {
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
 	}
@@ -652,12 +645,11 @@ func (c *Compiled) On(view *Snapshot) (*Compiled, error) {
 // Pod returns the compiled pod. It must not be modified.
 func (c *Compiled) Pod() *corev1.Pod { return c.pod }
 
-// PodInfo returns a copy of the compiled pod's requests, host ports and
-// affinity terms (PodInfo.Clone): changing it changes nothing in c.
-func (c *Compiled) PodInfo() *PodInfo { return c.pi.Clone() }
+// PodInfo returns the compiled pod's requests and host ports.
+func (c *Compiled) PodInfo() *PodInfo { return wrap.Cast[PodInfo](c.pi) }
 
 // Snapshot returns the snapshot the pod was compiled against.
-func (c *Compiled) Snapshot() *Snapshot { return c.snap }
+func (c *Compiled) Snapshot() *Snapshot { return snapshotOf(c.snap) }
 
 // Gated returns a copy of SchedulingGates' PreEnqueue rejection, or nil
 // when the pod has no scheduling gate.

@@ -103,7 +103,7 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if n := nodes[i]; c.InPreFilterResult(n.Name) {
-					d.Statuses[i] = c.Filter(n)
+					d.Statuses[i] = c.filter(n)
 				} else {
 					d.Statuses[i] = c.absent
 				}
@@ -118,11 +118,11 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 		// Upstream does not score a single feasible node.
 		d.Node = feasible[0].Name
 		if scoreSingle {
-			d.TotalScore = c.Score(feasible).Total[0]
+			d.TotalScore = c.score(feasible).Total[0]
 		}
 		return d
 	}
-	s := c.Score(feasible)
+	s := c.score(feasible)
 	if s.Err != nil {
 		d.Err = s.Err
 		return d
@@ -265,7 +265,7 @@ func (c *Compiled) evaluate(maxDistinct int) *Result {
 		// A filter's Error aborts upstream's cycle before scoring.
 		return r
 	}
-	s := c.Score(feasible)
+	s := c.score(feasible)
 	scored := len(feasible) // nodes whose scores are listed
 	if s.Err != nil {
 		// The cycle fails: no best node; the nodes before the one with the

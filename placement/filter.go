@@ -56,6 +56,10 @@ var fitReasons = func() [16][]string {
 // InPreFilterResult). It does not allocate for the common plugins. A nil
 // node is an Error status.
 func (c *Compiled) Filter(n *NodeInfo) framework.Status {
+	return c.filter(internalNode(n)).Clone()
+}
+
+func (c *Compiled) filter(n *cluster.NodeInfo) framework.Status {
 	if n == nil {
 		return statusNilNode
 	}
@@ -77,7 +81,7 @@ func (c *Compiled) Filter(n *NodeInfo) framework.Status {
 // filterCode is Filter's status code alone, for Schedule's pass over every
 // node: the node-local plugins' verdicts stay small codes and no status is
 // built.
-func (c *Compiled) filterCode(n *NodeInfo) sched.Code {
+func (c *Compiled) filterCode(n *cluster.NodeInfo) sched.Code {
 	if !c.preFilter.Code.Passes() {
 		return c.preFilter.Code
 	}
@@ -113,8 +117,10 @@ func (c *Compiled) filterCode(n *NodeInfo) sched.Code {
 
 // Fits reports whether the pod passes every Filter plugin on the node and
 // the node is inside the PreFilter restriction.
-func (c *Compiled) Fits(n *NodeInfo) bool {
-	return n != nil && c.InPreFilterResult(n.Name) && c.Filter(n).Code.Passes()
+func (c *Compiled) Fits(n *NodeInfo) bool { return c.fits(internalNode(n)) }
+
+func (c *Compiled) fits(n *cluster.NodeInfo) bool {
+	return n != nil && c.InPreFilterResult(n.Name) && c.filter(n).Code.Passes()
 }
 
 // noStateStatus[p] is filter p's Error when its PreFilter did not run
@@ -146,6 +152,14 @@ var statusNilNode = sched.Status{Code: sched.Error, Reasons: []string{"placement
 // short-circuit) and returns their verdicts in profile order, with Code Skip
 // for a plugin whose PreFilter returned Skip. Statuses carry their plugin.
 func (c *Compiled) FilterEach(n *NodeInfo) [NumFilters]framework.Status {
+	all := c.filterEach(internalNode(n))
+	for i := range all {
+		all[i] = all[i].Clone()
+	}
+	return all
+}
+
+func (c *Compiled) filterEach(n *cluster.NodeInfo) [NumFilters]framework.Status {
 	var out [numFilters]sched.Status
 	for i := 0; i < numFilters; i++ {
 		if n == nil {

@@ -26,9 +26,9 @@ func FilterNode(snap *Snapshot, pod *corev1.Pod, node string, opts Options) (fra
 	if err != nil {
 		return sched.Status{}, err
 	}
-	n, ok := cluster.NodeOf(snap, node)
+	n, ok := cluster.NodeOf(internalOf(snap), node)
 	if !ok {
 		return sched.Status{}, fmt.Errorf("%w %q", ErrUnknownNode, node)
 	}
-	return c.Filter(n), nil
+	return c.filter(n), nil
 }

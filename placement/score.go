@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/wrap"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/internal/taints"
 )
@@ -96,6 +97,10 @@ func (e *ScoreRangeError) Error() string {
 // (v1.36): the normalization of each plugin is over exactly these nodes.
 // The slice is not modified.
 func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
+	return c.score(wrap.Slice[cluster.NodeInfo](feasible))
+}
+
+func (c *Compiled) score(feasible []*cluster.NodeInfo) *Scores {
 	s := &Scores{Plugins: scoreNames, Total: make([]int64, len(feasible))}
 	for p := range numScores {
 		s.Weights[p] = c.opts.weight(scoreNames[p])
@@ -211,7 +216,7 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 // scoreLocal fills the raw scores of the node-local plugins
 // (TaintToleration, NodeAffinity, NodeResourcesFit, BalancedAllocation,
 // ImageLocality) whose arrays Score allocated in s, for feasible[lo:hi].
-func (c *Compiled) scoreLocal(s *Scores, feasible []*NodeInfo, lo, hi int) {
+func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi int) {
 	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
 	scorer := c.fitScorer(fitRes)
 	total := len(cluster.NodesOf(c.snap))

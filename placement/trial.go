@@ -3,8 +3,10 @@ package placement
 import (
 	"github.com/schedkit/schedkit/placement/framework"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/internal/topo"
+	"github.com/schedkit/schedkit/internal/wrap"
 )
 
 // Trial asks the compiled pod's Filter plugins about single nodes of its
@@ -36,12 +38,16 @@ func (c *Compiled) NewTrial() *Trial {
 // Filter runs the Filter plugins on n, a node of c's snapshot (or a copy of
 // one) from which the removed pods, bound pods of that node, are taken
 // off: the node-local plugins read n, the topology plugins their states
-// without the removed pods. With nothing removed it is c.Filter(n). A nil
+// without the removed pods. With nothing removed it is c.filter(n). A nil
 // node or removed pod is an Error status.
 func (t *Trial) Filter(n *NodeInfo, removed []*PodInfo) framework.Status {
+	return t.filter(internalNode(n), wrap.Slice[cluster.PodInfo](removed)).Clone()
+}
+
+func (t *Trial) filter(n *cluster.NodeInfo, removed []*cluster.PodInfo) framework.Status {
 	c := t.c
 	if len(removed) == 0 || !c.preFilter.Code.Passes() || n == nil {
-		return c.Filter(n)
+		return c.filter(n)
 	}
 	for _, p := range removed {
 		if p == nil {

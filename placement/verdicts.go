@@ -194,7 +194,7 @@ func (t *verdictTable) find(key uint64) (int32, bool) {
 // unshared builds a row for one node from FilterEach, for a pod whose
 // statuses overflowed the table.
 func (t *verdictTable) unshared(n *cluster.NodeInfo) *verdictRow {
-	all := t.c.FilterEach(n)
+	all := t.c.filterEach(n)
 	var each [numFilters]*sched.Status
 	for p := range all {
 		each[p] = &all[p]

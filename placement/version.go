@@ -105,6 +105,10 @@ var ErrVersionMismatch = errors.New("placement: snapshot built for another Kuber
 // of SnapshotInput.WithoutPodLevelResize, which must be
 // !v.UsesPodLevelResizeStatus(). A nil snapshot is not checked.
 func (v Version) CheckSnapshot(snap *Snapshot) error {
+	return v.checkSnapshot(internalOf(snap))
+}
+
+func (v Version) checkSnapshot(snap *cluster.Snapshot) error {
 	if snap != nil && cluster.InputOf(snap).WithoutPodLevelResize != !v.UsesPodLevelResizeStatus() {
 		return fmt.Errorf("%w: Options.Version %s needs SnapshotInput.WithoutPodLevelResize = %t", ErrVersionMismatch, v, !v.UsesPodLevelResizeStatus())
 	}

@@ -29,11 +29,11 @@ func Preempt(c *placement.Compiled, statuses []framework.Status, opts Options) (
 	if err != nil {
 		return nil, err
 	}
-	return preemptCompiled(c, statuses, opts, nm, compileBudgets(cluster.InputOf(c.Snapshot()).PDBs, opts.PDBRule))
+	return preemptCompiled(c, statuses, opts, nm, compileBudgets(cluster.InputOf(snapshotOf(c.Snapshot())).PDBs, opts.PDBRule))
 }
 
 func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Options, nm *nominator, b *budgets) (*Result, error) {
-	snap := c.Snapshot()
+	snap := snapshotOf(c.Snapshot())
 	nodes := cluster.NodesOf(snap)
 	if len(statuses) != len(nodes) {
 		return nil, fmt.Errorf("%w: %d statuses for %d nodes", ErrInvalidInput, len(statuses), len(nodes))
@@ -141,9 +141,9 @@ func (t *nodeTrial) filter() sched.Status {
 		}
 	}
 	if len(t.removed) == 0 {
-		return c.Filter(t.node)
+		return c.Filter(publicNode(t.node))
 	}
-	st := t.trial.Filter(t.node, t.removed)
+	st := t.trial.Filter(publicNode(t.node), publicPods(t.removed))
 	// A plugin's Error (e.g. a Filter without its PreFilter state) is a
 	// node verdict, reported as DryRunPreemption reports it; an Error
 	// without a plugin is a failure of the dry run itself.

@@ -71,7 +71,7 @@ func firstPass(c *placement.Compiled, scope *topologyScope, n *cluster.NodeInfo,
 		recompute = recompute || scope.affects(pi)
 	}
 	if recompute {
-		view := c.Snapshot()
+		view := snapshotOf(c.Snapshot())
 		for _, pi := range noms {
 			v, err := view.WithPodInfo(pi)
 			if err != nil {
@@ -83,13 +83,13 @@ func firstPass(c *placement.Compiled, scope *topologyScope, n *cluster.NodeInfo,
 		for i, p := range removed {
 			keys[i] = p.Key
 		}
-		v, err := c.On(view.WithoutPods(keys...))
+		v, err := c.On(publicSnapshot(view.WithoutPods(keys...)))
 		if err != nil {
 			return sched.Status{}, err
 		}
 		c = v
 	}
-	return c.Filter(&node), nil
+	return c.Filter(publicNode(&node)), nil
 }
 
 // withNominated redoes the scheduling cycle's filter verdicts with the
@@ -101,7 +101,7 @@ func withNominated(c *placement.Compiled, d placement.Decision, nm *nominator) (
 	if nm == nil || d.Gated != nil || !d.PreFilter.Code.Passes() {
 		return d, nil
 	}
-	nodes := cluster.NodesOf(c.Snapshot())
+	nodes := cluster.NodesOf(snapshotOf(c.Snapshot()))
 	scope := newTopologyScope(c)
 	var changed []int
 	var changedSt []sched.Status
@@ -170,7 +170,7 @@ func withNominated(c *placement.Compiled, d placement.Decision, nm *nominator) (
 		out.Node = feasible[0].Name
 		return out, nil
 	}
-	s := c.Score(feasible)
+	s := c.Score(publicNodes(feasible))
 	if s.Err != nil {
 		out.Err = s.Err
 		return out, nil

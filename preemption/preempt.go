@@ -156,7 +156,7 @@ func Eligible(snap *placement.Snapshot, pod *corev1.Pod, nominatedCode framework
 	if snap == nil || pod == nil {
 		return false, "no pod or snapshot"
 	}
-	return eligible(cluster.NodesOf(snap), pod, nominatedCode)
+	return eligible(cluster.NodesOf(snapshotOf(snap)), pod, nominatedCode)
 }
 
 func findNode(nodes []*cluster.NodeInfo, name string) (*cluster.NodeInfo, bool) {

@@ -199,7 +199,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		clock = DefaultStartClock()
 	}
 	// The clock starts after every bound pod's start time.
-	for _, n := range cluster.NodesOf(snap) {
+	for _, n := range cluster.NodesOf(snapshotOf(snap)) {
 		for _, pi := range n.Pods {
 			if t, ok := pi.StartTime(); ok && t.After(clock) {
 				clock = t
@@ -232,12 +232,12 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		popts.Workers = workers
 	}
 	// PDB status is static during the run: the budgets are compiled once.
-	pdbs := compileBudgets(cluster.InputOf(snap).PDBs, opts.Preemption.PDBRule)
+	pdbs := compileBudgets(cluster.InputOf(snapshotOf(snap)).PDBs, opts.Preemption.PDBRule)
 	prepared := q.prepared
 	// A bound pod's PodInfo is its compiled one (same spec) unless the
 	// snapshot computes requests by the pre-v1.36 rule.
-	reuseInfo := !cluster.InputOf(snap).WithoutPodLevelResize
-	cur := snap
+	reuseInfo := !cluster.InputOf(snapshotOf(snap)).WithoutPodLevelResize
+	cur := snapshotOf(snap)
 	bind := func(pos int, c *placement.Compiled, node string) error {
 		pod := c.Pod()
 		b := new(corev1.Pod)
@@ -246,10 +246,10 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		b.Status.Phase = corev1.PodRunning
 		t := metav1.NewTime(clock.Add(time.Minute))
 		b.Status.StartTime = &t
-		var next *placement.Snapshot
+		var next *cluster.Snapshot
 		var err error
 		if reuseInfo {
-			next, err = cur.WithPodInfo(c.PodInfo().Bound(b))
+			next, err = cur.WithPodInfo(podInfoOf(c).Bound(b))
 		} else {
 			next, err = cur.WithPod(b)
 		}
@@ -269,7 +269,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			}
 		}
 		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
-		c, err := prepared[pos].CompileWith(cur, workers)
+		c, err := prepared[pos].CompileWith(publicSnapshot(cur), workers)
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)
@@ -363,7 +363,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		}
 		res.Results = append(res.Results, out)
 	}
-	res.Final = cur
+	res.Final = publicSnapshot(cur)
 	return res, nil
 }
 

@@ -86,7 +86,7 @@ func newTopologyScope(c *placement.Compiled) *topologyScope {
 	}
 	pod := c.Pod()
 	s.ns = podNamespace(pod)
-	s.affinityPod = c.PodInfo()
+	s.affinityPod = podInfoOf(c)
 	s.podLabels = labels.Set(pod.Labels)
 	if s.spread {
 		for i := range pod.Spec.TopologySpreadConstraints {

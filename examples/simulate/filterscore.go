@@ -13,7 +13,6 @@ import (
 	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/scenario"
 	"github.com/schedkit/schedkit/placement"
 )
@@ -61,7 +60,7 @@ func runFilterScore(in *input) (*filterScoreOutput, error) {
 			Mode:              "filter-score",
 			KubernetesVersion: in.opts.Version.String(),
 			Profile:           in.profile,
-			Nodes:             len(cluster.NodesOf(in.snap)),
+			Nodes:             in.snap.NumNodes(),
 			BoundPods:         in.snap.NumPods(),
 			PendingPods:       len(in.pending),
 			Warnings:          warnings,

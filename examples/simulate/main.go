@@ -83,6 +83,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/scenario"
+	"github.com/schedkit/schedkit/internal/wrap"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/placement/schedconfig"
 	"github.com/schedkit/schedkit/preemption"
@@ -491,7 +492,7 @@ func buildSnapshot(in *input) (*placement.Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid cluster: %w", err)
 	}
-	return snap, nil
+	return wrap.Cast[placement.Snapshot](snap), nil
 }
 
 // splitNodes splits -node's comma-separated list, dropping blanks.

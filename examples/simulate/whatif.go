@@ -15,7 +15,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/preemption/whatif"
 )
 
@@ -71,7 +70,7 @@ func (in *input) whatifMeta(mode string) whatifMeta {
 		w = []string{}
 	}
 	return whatifMeta{Mode: mode, KubernetesVersion: in.opts.Version.String(), Profile: in.profile,
-		Nodes: len(cluster.NodesOf(in.snap)), TieBreak: whatifTieBreak, Warnings: w}
+		Nodes: in.snap.NumNodes(), TieBreak: whatifTieBreak, Warnings: w}
 }
 
 func (in *input) whatifOptions() whatif.Options {

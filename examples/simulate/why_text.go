@@ -149,16 +149,16 @@ func shortfall(reason, node, pod string, ctx *textContext) (text string, frac fl
 		return "", 0, false
 	}
 	if reason == "Too many pods" {
-		a := ni.Allocatable.AllowedPodNumber
-		missing := int64(len(ni.Pods)) + 1 - a
-		return fmt.Sprintf("needs 1, %d of %d used", len(ni.Pods), a), fraction(missing, a), true
+		a, n := ni.Allocatable().AllowedPodNumber, len(ni.Pods())
+		missing := int64(n) + 1 - a
+		return fmt.Sprintf("needs 1, %d of %d used", n, a), fraction(missing, a), true
 	}
 	name, isRes := strings.CutPrefix(reason, "Insufficient ")
 	if !isRes {
 		return "", 0, false
 	}
-	req := cluster.ResourceFromList(cluster.PodRequests(p, cluster.RequestOptions{}))
-	need, alloc, used, known := amounts(corev1.ResourceName(name), req, ni.Allocatable, ni.Requested)
+	req := placement.Resource(cluster.ResourceFromList(cluster.PodRequests(p, cluster.RequestOptions{})))
+	need, alloc, used, known := amounts(corev1.ResourceName(name), req, ni.Allocatable(), ni.Requested())
 	if !known {
 		return "", 0, false
 	}
@@ -177,7 +177,7 @@ func fraction(missing, of int64) float64 {
 	return float64(missing) / float64(of)
 }
 
-func amounts(name corev1.ResourceName, req, alloc, used cluster.Resource) (r, a, u int64, ok bool) {
+func amounts(name corev1.ResourceName, req, alloc, used placement.Resource) (r, a, u int64, ok bool) {
 	switch name {
 	case corev1.ResourceCPU:
 		return req.MilliCPU, alloc.MilliCPU, used.MilliCPU, true
@@ -384,7 +384,10 @@ func explainAtTurn(in *input, out *scheduleOutput) (*placement.Result, *textCont
 			for i, v := range p.Victims {
 				keys[i] = v.Pod
 			}
-			snap = snap.WithoutPods(keys...)
+			var err error
+			if snap, err = snap.WithoutPods(keys...); err != nil {
+				return nil, nil, err
+			}
 		}
 		if (r.Outcome == "Scheduled" || r.Outcome == "PreemptionNominated") && r.Node != "" && byKey[r.Pod] != nil {
 			bound := byKey[r.Pod].DeepCopy()

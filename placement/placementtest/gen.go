@@ -341,7 +341,7 @@ func fittingNode(t *rapid.T, snap *placement.Snapshot, pod *corev1.Pod) string {
 	var fits []string
 	for _, n := range snap.Nodes() {
 		if c.Fits(n) {
-			fits = append(fits, n.Name)
+			fits = append(fits, n.Name())
 		}
 	}
 	if len(fits) == 0 {

@@ -305,7 +305,7 @@ func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Node
 			return "", nil
 		}
 		for _, name := range names {
-			if ni, ok := cluster.NodeOf(cur, name); ok && c.Fits(ni) {
+			if ni, ok := cluster.NodeOf(snapshotOf(cur), name); ok && c.Fits(publicNode(ni)) {
 				return name, nil
 			}
 		}

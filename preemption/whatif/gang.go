@@ -99,7 +99,7 @@ func Gang(snap *placement.Snapshot, group *schedulingv1alpha2.PodGroup, pods []*
 		return res, nil
 	}
 	bound := 0
-	for _, ni := range cluster.NodesOf(snap) {
+	for _, ni := range cluster.NodesOf(snapshotOf(snap)) {
 		for _, pi := range ni.Pods {
 			if inGroup(pi.Pod, ns, group.Name) {
 				bound++

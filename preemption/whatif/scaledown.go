@@ -110,18 +110,18 @@ func ScaleDown(snap *placement.Snapshot, candidates []string, opts ScaleDownOpti
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidQuestion)
 	}
 	if len(candidates) == 0 {
-		for _, ni := range cluster.NodesOf(snap) {
+		for _, ni := range cluster.NodesOf(snapshotOf(snap)) {
 			candidates = append(candidates, ni.Name)
 		}
 	}
 	seen := map[string]bool{}
 	for _, name := range candidates {
-		if _, ok := cluster.NodeOf(snap, name); !ok || seen[name] {
+		if _, ok := cluster.NodeOf(snapshotOf(snap), name); !ok || seen[name] {
 			return nil, fmt.Errorf("%w: candidate node %q is unknown or repeated", ErrInvalidQuestion, name)
 		}
 		seen[name] = true
 	}
-	pdbs := cluster.InputOf(snap).PDBs
+	pdbs := cluster.InputOf(snapshotOf(snap)).PDBs
 	// Each budget's selector is compiled once for every pod of every
 	// candidate, under the Eviction API's rule (an empty selector selects
 	// its namespace); one that does not parse selects nothing, as the
@@ -150,7 +150,7 @@ func ScaleDown(snap *placement.Snapshot, candidates []string, opts ScaleDownOpti
 // the cluster without it and the budgets left.
 func tryRemove(cur *placement.Snapshot, name string, budgets budgetSet, allowed []int32, opts ScaleDownOptions) (NodeRemoval, *placement.Snapshot, []int32) {
 	verdict := NodeRemoval{Node: name}
-	ni, _ := cluster.NodeOf(cur, name)
+	ni, _ := cluster.NodeOf(snapshotOf(cur), name)
 	left := slices.Clone(allowed)
 	var moving []*corev1.Pod
 	for _, pi := range ni.Order {

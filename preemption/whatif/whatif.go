@@ -195,7 +195,7 @@ func Drain(snap *placement.Snapshot, nodes []string, opts Options) (*DrainResult
 		if name == "" || seen[name] {
 			continue
 		}
-		if _, ok := cluster.NodeOf(snap, name); !ok {
+		if _, ok := cluster.NodeOf(snapshotOf(snap), name); !ok {
 			return nil, fmt.Errorf("%w: node %q to drain is not in the snapshot", ErrInvalidQuestion, name)
 		}
 		seen[name] = true
@@ -205,7 +205,7 @@ func Drain(snap *placement.Snapshot, nodes []string, opts Options) (*DrainResult
 	var pods []*corev1.Pod
 	from := map[string]string{}
 	for _, name := range res.Drained {
-		ni, _ := cluster.NodeOf(snap, name)
+		ni, _ := cluster.NodeOf(snapshotOf(snap), name)
 		for _, pi := range ni.Order {
 			if stays(pi.Pod) {
 				res.Stayed = append(res.Stayed, pi.Key)
@@ -257,7 +257,7 @@ func Cordon(snap *placement.Snapshot, nodes ...string) (*placement.Snapshot, err
 	}
 	cur := snap
 	for _, name := range nodes {
-		ni, ok := cluster.NodeOf(cur, name)
+		ni, ok := cluster.NodeOf(snapshotOf(cur), name)
 		if !ok {
 			return nil, fmt.Errorf("%w: node %q to cordon is not in the snapshot", ErrInvalidQuestion, name)
 		}
@@ -297,7 +297,7 @@ func Reschedule(snap *placement.Snapshot, nodes []string, pods []*corev1.Pod, op
 	for _, p := range pods {
 		inputPos[namespace(p)+"/"+p.Name] = -1
 	}
-	for i, p := range cluster.InputOf(snap).Pods {
+	for i, p := range cluster.InputOf(snapshotOf(snap)).Pods {
 		if p == nil {
 			continue
 		}
@@ -316,7 +316,11 @@ func Reschedule(snap *placement.Snapshot, nodes []string, pods []*corev1.Pod, op
 		keys[i] = namespace(p) + "/" + p.Name
 		pending[i] = opts.prepare(recreated(p))
 	}
-	return preemption.ScheduleQueue(cur.WithoutPods(keys...), pending, opts.queueOptions())
+	without, err := cur.WithoutPods(keys...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidQuestion, err)
+	}
+	return preemption.ScheduleQueue(without, pending, opts.queueOptions())
 }
 
 // stays reports whether kubectl drain --ignore-daemonsets leaves pod on its

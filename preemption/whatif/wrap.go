@@ -1,0 +1,15 @@
+package whatif
+
+import (
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/wrap"
+	"github.com/schedkit/schedkit/placement"
+)
+
+// The questions read the snapshot's internal nodes (their pods in the
+// scheduler's NodeInfo order); these convert between them and placement's
+// public values (package wrap: no copy).
+
+func snapshotOf(s *placement.Snapshot) *cluster.Snapshot { return wrap.Cast[cluster.Snapshot](s) }
+
+func publicNode(n *cluster.NodeInfo) *placement.NodeInfo { return wrap.Cast[placement.NodeInfo](n) }
