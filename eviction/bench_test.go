@@ -1,6 +1,7 @@
 package eviction
 
 import (
+	"github.com/schedkit/schedkit/placement"
 	"fmt"
 	"testing"
 
@@ -18,7 +19,7 @@ import (
 
 // benchCluster builds nodes × podsPerNode pods of apps workloads (50
 // namespaces), one budget per app, pods of an app spread over the nodes.
-func benchCluster(b *testing.B, nodes, podsPerNode, apps int) (*cluster.Snapshot, []*policyv1.PodDisruptionBudget) {
+func benchCluster(b *testing.B, nodes, podsPerNode, apps int) (*placement.Snapshot, []*policyv1.PodDisruptionBudget) {
 	var ns []*corev1.Node
 	for i := range nodes {
 		rl := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("32"), corev1.ResourceMemory: resource.MustParse("128Gi"), corev1.ResourcePods: resource.MustParse("110")}
@@ -44,7 +45,7 @@ func benchCluster(b *testing.B, nodes, podsPerNode, apps int) (*cluster.Snapshot
 			Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}},
 		})
 	}
-	snap, _, err := cluster.New(cluster.Input{Nodes: ns, Pods: pods})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: ns, Pods: pods})
 	require.NoError(b, err)
 	var pdbs []*policyv1.PodDisruptionBudget
 	for app := range apps {

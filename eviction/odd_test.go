@@ -72,7 +72,7 @@ func askEviction(t *testing.T, pods []*corev1.Pod, nodes []*corev1.Node, pdbs []
 		}
 		var names []string
 		for _, n := range snap.Nodes() {
-			names = append(names, n.Name)
+			names = append(names, n.Name())
 		}
 		_, _ = eviction.PlanDrain(snap, names, pdbs, eviction.PlanOptions{DaemonSets: ds, Drain: eviction.DrainOptions{Force: true}})
 		_, _ = eviction.PlanDrain(snap, []string{"a", "", "zzz"}, pdbs, eviction.PlanOptions{})

@@ -38,7 +38,7 @@ func TestPlanDrain(t *testing.T) {
 		cpuPod("ns", "db-0", "a", "1500m").labels("app", "db").obj(),
 		newPod("ns", "bare").node("c").obj(),
 	}
-	snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods})
 	require.NoError(t, err)
 	// web: 3 healthy, at most 1 unavailable -> 1 disruption allowed
 	web := newPDB("ns", "web").maxUnavailable(intstr.FromInt32(1)).status(1, 3, 2, 3).obj()
@@ -105,7 +105,7 @@ func TestPlanDrainProperties(t *testing.T) {
 				}
 				pods = append(pods, b.obj())
 			}
-			snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+			snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods})
 			require.NoError(t, err)
 			var pdbs []*policyv1.PodDisruptionBudget
 			for _, app := range apps {
@@ -207,7 +207,7 @@ func TestPlanDrainMetamorphic(t *testing.T) {
 			app := rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")
 			pods = append(pods, cpuPod("ns", app+"-"+strconv.Itoa(i), rapid.SampledFrom(names).Draw(t, "node"), "500m").labels("app", app).obj())
 		}
-		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods})
 		require.NoError(t, err)
 		web := newPDB("ns", "web").selector(&metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}).status(1, 3, 2, 3).obj()
 		db := newPDB("ns", "db").selector(&metav1.LabelSelector{MatchLabels: map[string]string{"app": "db"}}).status(2, 3, 1, 3).obj()

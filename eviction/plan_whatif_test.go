@@ -1,6 +1,7 @@
 package eviction
 
 import (
+	"github.com/schedkit/schedkit/internal/cluster"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -48,7 +49,7 @@ func TestPlanDrainSchedulerAgreesWithUpstreamDrain(t *testing.T) {
 			require.NoError(t, json.Unmarshal(data, &exp))
 
 			in := sc.ClusterInput(false)
-			snap, _, err := placement.NewSnapshot(in)
+			snap, _, err := placement.NewSnapshot(publicInput(in))
 			require.NoError(t, err)
 			// The DaemonSets the cases' pods name exist (the generator gave
 			// pods a DaemonSet owner without the object).
@@ -107,4 +108,11 @@ func TestPlanDrainSchedulerAgreesWithUpstreamDrain(t *testing.T) {
 			}
 		})
 	}
+}
+
+// publicInput is a scenario's cluster as placement.NewSnapshot takes it.
+func publicInput(in cluster.Input) placement.SnapshotInput {
+	return placement.SnapshotInput{Nodes: in.Nodes, Pods: in.Pods, Namespaces: in.Namespaces, Services: in.Services,
+		ReplicaSets: in.ReplicaSets, StatefulSets: in.StatefulSets, ReplicationControllers: in.ReplicationControllers,
+		PDBs: in.PDBs, WithoutPodLevelResize: in.WithoutPodLevelResize, Parallelism: in.Parallelism}
 }

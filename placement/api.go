@@ -4,7 +4,6 @@ package placement
 // helper owns this file; the simulate command marshals these types directly,
 // so their JSON names follow ../shared/conformance/README.md.
 
-
 // PluginStatus is one plugin's verdict in JSON form.
 type PluginStatus struct {
 	Plugin  string   `json:"plugin,omitempty"`  // the plugin's name; "" for a status no single plugin gave

@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/schedkit/schedkit/internal/cluster"
 )
 
 // The benchmark shape: 5000 nodes, 50,000 bound pods, 3 zones; one
@@ -72,7 +70,7 @@ func BenchmarkEvaluate(b *testing.B) {
 func BenchmarkSnapshot(b *testing.B) {
 	in := bigInput(benchNodes, benchPodsPerNode)
 	for b.Loop() {
-		if _, _, err := cluster.New(in); err != nil {
+		if _, _, err := newTestSnapshot(in); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -18,8 +18,8 @@ import (
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/internal/taints"
-	"github.com/schedkit/schedkit/internal/wrap"
 	"github.com/schedkit/schedkit/internal/topo"
+	"github.com/schedkit/schedkit/internal/wrap"
 )
 
 // ErrInvalidPod is wrapped by every error Compile and Evaluate return for a
@@ -649,7 +649,7 @@ func (c *Compiled) Pod() *corev1.Pod { return c.pod }
 func (c *Compiled) PodInfo() *PodInfo { return wrap.Cast[PodInfo](c.pi) }
 
 // Snapshot returns the snapshot the pod was compiled against.
-func (c *Compiled) Snapshot() *Snapshot { return snapshotOf(c.snap) }
+func (c *Compiled) Snapshot() *Snapshot { return publicSnapshot(c.snap) }
 
 // Gated returns a copy of SchedulingGates' PreEnqueue rejection, or nil
 // when the pod has no scheduling gate.

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/scenario"
 )
 
@@ -56,7 +55,7 @@ func loadScenario(t *testing.T, path string) (*Snapshot, []*corev1.Pod) {
 	s, _, err = scenario.Normalize(s)
 	require.NoError(t, err)
 	in := s.ClusterInput(false)
-	snap, _, err := cluster.New(in)
+	snap, _, err := newTestSnapshot(in)
 	require.NoError(t, err)
 	pending := make([]*corev1.Pod, len(s.Pending))
 	for i := range s.Pending {

@@ -77,7 +77,7 @@ func ExampleCompiled_On() {
 	c, _ := placement.Compile(snap, examplePod("high", "", "1"), placement.Options{})
 	node, _ := snap.Node("a")
 	fmt.Println("now:", c.Filter(node))
-	view := snap.WithoutPods("default/low")
+	view, _ := snap.WithoutPods("default/low")
 	v, _ := c.On(view)
 	node, _ = view.Node("a")
 	fmt.Println("without low:", v.Filter(node))
@@ -155,11 +155,8 @@ func ExampleTrial_Filter() {
 	})
 	c, _ := placement.Compile(snap, examplePod("high", "", "1"), placement.Options{})
 	node, _ := snap.Node("a")
-	var trial placement.NodeInfo
-	node.CopyInto(&trial, nil)
-	low := node.Pods[0]
-	trial.RemovePodInPlace(low)
-	fmt.Println("without low:", c.NewTrial().Filter(&trial, []*placement.PodInfo{low}))
+	low := node.Pods()[0]
+	fmt.Println("without low:", c.NewTrial().Filter(node.Without(low), []*placement.PodInfo{low}))
 	// Output:
 	// without low: Success
 }

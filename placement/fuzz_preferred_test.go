@@ -42,7 +42,7 @@ func FuzzPreferredNodeAffinity(f *testing.F) {
 		}
 		node := mkNode("n1", "4", "8Gi")
 		node.Labels = map[string]string{labelKey: labelValue}
-		snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{node}})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: []*corev1.Node{node}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,7 +46,7 @@ func FuzzNodeAffinity(f *testing.F) {
 		}
 		node := mkNode("n1", "1", "1Gi")
 		node.Labels = map[string]string{labelKey: labelValue}
-		snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{node}})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: []*corev1.Node{node}})
 		if err != nil {
 			t.Fatal(err)
 		}

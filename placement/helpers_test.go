@@ -110,7 +110,7 @@ func expr(key string, op corev1.NodeSelectorOperator, values ...string) corev1.N
 
 func snapshotOf(t testing.TB, nodes []*corev1.Node, pods ...*corev1.Pod) *Snapshot {
 	t.Helper()
-	snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods})
 	require.NoError(t, err)
 	return snap
 }
@@ -120,7 +120,7 @@ func snapshotOf(t testing.TB, nodes []*corev1.Node, pods ...*corev1.Pod) *Snapsh
 func bigCluster(tb testing.TB, nodes, podsPerNode int) *Snapshot {
 	tb.Helper()
 	in := bigInput(nodes, podsPerNode)
-	snap, _, err := cluster.New(in)
+	snap, _, err := newTestSnapshot(in)
 	require.NoError(tb, err)
 	return snap
 }
@@ -137,4 +137,11 @@ func bigInput(nodes, podsPerNode int) cluster.Input {
 		}
 	}
 	return cluster.Input{Nodes: ns, Pods: ps}
+}
+
+// newTestSnapshot is cluster.New presented as a public Snapshot: the
+// input is taken as given (no StoredPod), as the internal tests build it.
+func newTestSnapshot(in cluster.Input) (*Snapshot, []cluster.Warning, error) {
+	s, w, err := cluster.New(in)
+	return publicSnapshot(s), w, err
 }

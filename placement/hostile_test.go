@@ -33,30 +33,32 @@ func TestSnapshotAccessorsReturnCopies(t *testing.T) {
 			nodes := snap.Nodes()
 			nodes[0], nodes[2] = nodes[2], nodes[0]
 		}},
-		{"append a taint to a node of Nodes()", func() {
+		{"append to a node's Taints()", func() {
 			n := snap.Nodes()[1]
-			n.Taints = append(n.Taints, taint)
-			n.Unschedulable = true
+			_ = append(n.Taints()[:0], taint)
 		}},
 		{"change a taint in place", func() {
 			n, ok := snap.Node("c")
 			require.True(t, ok)
-			n.Taints[0].Effect = corev1.TaintEffectPreferNoSchedule
+			n.Taints()[0].Effect = corev1.TaintEffectPreferNoSchedule
 		}},
 		{"change sums and pods of Node()", func() {
 			n, ok := snap.Node("a")
 			require.True(t, ok)
-			n.Requested.MilliCPU = 0
-			n.Allocatable.MilliCPU = 1 << 40
-			n.Pods[0].Requests.MilliCPU = 0
-			n.Pods, n.Order = nil, nil
+			r := n.Requested()
+			r.MilliCPU = 0
+			if r.Scalar != nil {
+				r.Scalar["x"] = 1
+			}
+			pods := n.Pods()
+			pods[0] = nil
+			n.UsedPorts()
 		}},
-		{"change the pod and node of Pod()", func() {
-			p, n, ok := snap.Pod("default/other")
+		{"change the pod's requests of Pod()", func() {
+			p, _, ok := snap.Pod("default/other")
 			require.True(t, ok)
-			p.Requests.MilliCPU = 1 << 40
-			p.Key = "default/gone"
-			n.Allocatable.MilliCPU = 0
+			r := p.Requests()
+			r.MilliCPU = 1 << 40
 		}},
 		{"change a namespace's labels", func() {
 			if l := snap.NamespaceLabels("default"); l != nil {
@@ -72,14 +74,14 @@ func TestSnapshotAccessorsReturnCopies(t *testing.T) {
 			assert.Equal(t, before, after)
 			names := []string{}
 			for _, n := range snap.Nodes() {
-				names = append(names, n.Name)
+				names = append(names, n.Name())
 			}
 			assert.Equal(t, []string{"a", "b", "c"}, names)
 			n, _ := snap.Node("c")
-			assert.Equal(t, []corev1.Taint{taint}, n.Taints)
+			assert.Equal(t, []corev1.Taint{taint}, n.Taints())
 			p, _, ok := snap.Pod("default/other")
 			require.True(t, ok)
-			assert.Equal(t, int64(1000), p.Requests.MilliCPU)
+			assert.Equal(t, int64(1000), p.Requests().MilliCPU)
 		})
 	}
 }
@@ -125,9 +127,10 @@ func TestCompiledHandsOutCopies(t *testing.T) {
 	c, err := placement.Compile(snap, pod, placement.Options{})
 	require.NoError(t, err)
 	before := c.Schedule()
-	c.PodInfo().Requests.MilliCPU = 1 << 40
+	r := c.PodInfo().Requests()
+	r.MilliCPU = 1 << 40
 	assert.Equal(t, before, c.Schedule())
-	assert.Equal(t, int64(1000), c.PodInfo().Requests.MilliCPU)
+	assert.Equal(t, int64(1000), c.PodInfo().Requests().MilliCPU)
 
 	gated := examplePod("gated", "", "1")
 	gated.Spec.SchedulingGates = []corev1.PodSchedulingGate{{Name: "g"}}

@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/internal/cluster"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -44,7 +45,7 @@ func TestIPAPreScoreSkipShortcut(t *testing.T) {
 			c, err := Compile(snap, mkPod("incoming", withAffinity(tt.incoming), labelled), Options{})
 			require.NoError(t, err)
 			require.Equal(t, tt.shortcut, c.ipaPreScoreSkips())
-			_, _, walkSkipped := c.ipa.Score(snap.Nodes())
+			_, _, walkSkipped := c.ipa.Score(cluster.NodesOf(internalOf(snap)))
 			if tt.shortcut {
 				require.True(t, walkSkipped, "the shortcut skips only where the walk skips")
 			} else {

@@ -18,7 +18,7 @@ import (
 func TestNodeViewsEqualRebuild(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
-		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.bound})
 		require.NoError(t, err)
 		nodes := append([]*corev1.Node(nil), w.nodes...)
 		pods := append([]*corev1.Pod(nil), w.bound...)
@@ -60,7 +60,7 @@ func TestNodeViewsEqualRebuild(t *testing.T) {
 			require.Empty(t, view.Nodes())
 			return
 		}
-		rebuilt, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods})
+		rebuilt, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods})
 		require.NoError(t, err)
 		got, err := Evaluate(view, w.pending, Options{})
 		require.NoError(t, err)
@@ -70,7 +70,7 @@ func TestNodeViewsEqualRebuild(t *testing.T) {
 		// The original snapshot still answers as before.
 		again, err := Evaluate(snap, w.pending, Options{})
 		require.NoError(t, err)
-		orig, _, _ := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+		orig, _, _ := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.bound})
 		before, err := Evaluate(orig, w.pending, Options{})
 		require.NoError(t, err)
 		require.Equal(t, before, again)
@@ -78,7 +78,7 @@ func TestNodeViewsEqualRebuild(t *testing.T) {
 }
 
 func TestNodeViewErrors(t *testing.T) {
-	snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{mkNode("a", "1", "1Gi")}})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: []*corev1.Node{mkNode("a", "1", "1Gi")}})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		name string
@@ -107,7 +107,7 @@ func TestNodeViewErrors(t *testing.T) {
 // that is not a view of its own (another node set) is refused, not
 // indexed out of range.
 func TestOnRefusesAnotherSnapshot(t *testing.T) {
-	snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{mkNode("a", "1", "1Gi")}})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: []*corev1.Node{mkNode("a", "1", "1Gi")}})
 	require.NoError(t, err)
 	c, err := Compile(snap, mkPod("p", requests("cpu", "1"), withNodeSelector("disk", "ssd")), Options{})
 	require.NoError(t, err)

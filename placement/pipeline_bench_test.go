@@ -48,7 +48,7 @@ func shapesSnapshot(b *testing.B) *Snapshot {
 			}
 			in.Pods = append(in.Pods, p)
 		}
-		s, _, err := cluster.New(in)
+		s, _, err := newTestSnapshot(in)
 		if err != nil {
 			panic(err)
 		}

@@ -19,7 +19,7 @@ import (
 func TestPreparedCompileEqualsCompile(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
-		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.bound})
 		require.NoError(t, err)
 		extra := genPod(t, "later")
 		extra.Spec.NodeName = w.nodes[rapid.IntRange(0, len(w.nodes)-1).Draw(t, "laterOn")].Name
@@ -51,7 +51,7 @@ func TestPreparedErrors(t *testing.T) {
 			MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "zone", Operator: "Bogus", Values: []string{"a"}}},
 		}}},
 	}}
-	snap, _, err := cluster.New(cluster.Input{})
+	snap, _, err := newTestSnapshot(cluster.Input{})
 	require.NoError(t, err)
 	_, want := Compile(snap, bad, Options{})
 	require.Error(t, want)
@@ -87,7 +87,7 @@ func TestDecideIsScheduleWithoutSingleScore(t *testing.T) {
 // TestNilNodeIsAnError: the per-node questions answer a nil node (or a nil
 // removed pod) with an Error status instead of a panic.
 func TestNilNodeIsAnError(t *testing.T) {
-	snap, _, err := cluster.New(cluster.Input{})
+	snap, _, err := newTestSnapshot(cluster.Input{})
 	require.NoError(t, err)
 	pod := &corev1.Pod{}
 	pod.Name, pod.Namespace = "p", "ns"
@@ -100,5 +100,5 @@ func TestNilNodeIsAnError(t *testing.T) {
 	}
 	require.Equal(t, framework.Error, c.NewTrial().Filter(nil, nil).Code)
 	n := &cluster.NodeInfo{Name: "n", Node: &corev1.Node{}}
-	require.Equal(t, framework.Error, c.NewTrial().Filter(n, []*PodInfo{nil}).Code)
+	require.Equal(t, framework.Error, c.NewTrial().filter(n, []*cluster.PodInfo{nil}).Code)
 }

@@ -72,7 +72,7 @@ type world struct {
 // compileWorld compiles a world's pending pod against a snapshot of its
 // nodes and bound pods.
 func compileWorld(t *rapid.T, w world) *Compiled {
-	snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.bound})
 	require.NoError(t, err)
 	c, err := Compile(snap, w.pending, Options{})
 	require.NoError(t, err)
@@ -96,7 +96,7 @@ func genWorld(t *rapid.T) world {
 }
 
 func evaluateWorld(t *rapid.T, nodes []*corev1.Node, bound []*corev1.Pod, pod *corev1.Pod) *Result {
-	snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: bound})
 	require.NoError(t, err)
 	r, err := Evaluate(snap, pod, Options{})
 	require.NoError(t, err)
@@ -141,7 +141,8 @@ func TestProperties(t *testing.T) {
 			bind.Spec.NodeName = w.nodes[0].Name
 			v, err := snap.WithPod(bind)
 			require.NoError(t, err)
-			_ = v.WithoutPods(w.pending.Namespace + "/" + w.pending.Name)
+			_, err = v.WithoutPods(w.pending.Namespace + "/" + w.pending.Name)
+			require.NoError(t, err)
 			require.Equal(t, nodes0, w.nodes)
 			require.Equal(t, bound0, w.bound)
 			require.Equal(t, pod0, w.pending)
@@ -213,21 +214,22 @@ func TestProperties(t *testing.T) {
 	t.Run("binding then removing a pod restores the node", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			w := genWorld(t)
-			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+			snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.bound})
 			require.NoError(t, err)
 			p := w.pending.DeepCopy()
 			p.Spec.NodeName = w.nodes[rapid.IntRange(0, len(w.nodes)-1).Draw(t, "target")].Name
 			v, err := snap.WithPod(p)
 			require.NoError(t, err)
-			back := v.WithoutPods(p.Namespace + "/" + p.Name)
+			back, err := v.WithoutPods(p.Namespace + "/" + p.Name)
+			require.NoError(t, err)
 			before, _ := snap.Node(p.Spec.NodeName)
 			after, _ := back.Node(p.Spec.NodeName)
-			require.Equal(t, before.Requested, after.Requested)
-			require.Equal(t, before.NonZeroRequested, after.NonZeroRequested)
-			require.Equal(t, len(before.Pods), len(after.Pods))
+			require.Equal(t, before.Requested(), after.Requested())
+			require.Equal(t, before.NonZeroRequested(), after.NonZeroRequested())
+			require.Equal(t, len(before.Pods()), len(after.Pods()))
 			// Ports: set semantics may drop a port another pod shared; never add one.
-			for _, hp := range after.UsedPorts {
-				require.Contains(t, before.UsedPorts, hp)
+			for _, hp := range after.UsedPorts() {
+				require.Contains(t, before.UsedPorts(), hp)
 			}
 		})
 	})
@@ -237,7 +239,7 @@ func TestProperties(t *testing.T) {
 			if len(w.bound) == 0 {
 				return
 			}
-			snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+			snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.bound})
 			require.NoError(t, err)
 			drop := rapid.IntRange(0, len(w.bound)-1).Draw(t, "drop")
 			// HostPortInfo's set semantics: removing a pod drops its ports even
@@ -262,11 +264,13 @@ func TestProperties(t *testing.T) {
 					rest = append(rest, p)
 				}
 			}
-			fresh, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: rest})
+			fresh, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: rest})
 			require.NoError(t, err)
 			c, err := Compile(snap, w.pending, Options{})
 			require.NoError(t, err)
-			v, err := c.On(snap.WithoutPods("default/" + w.bound[drop].Name))
+			without, err := snap.WithoutPods("default/" + w.bound[drop].Name)
+			require.NoError(t, err)
+			v, err := c.On(without)
 			require.NoError(t, err)
 			f, err := Compile(fresh, w.pending, Options{})
 			require.NoError(t, err)
@@ -305,9 +309,9 @@ func TestParallelismDoesNotChangeResults(t *testing.T) {
 			bound = append(bound, p)
 		}
 		par := rapid.IntRange(2, 8).Draw(t, "par")
-		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: bound})
 		require.NoError(t, err)
-		psnap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound, Parallelism: par})
+		psnap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: bound, Parallelism: par})
 		require.NoError(t, err)
 		pod := genPod(t, "pending")
 		seq, err := Compile(snap, pod, Options{})

@@ -9,9 +9,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
-	"github.com/schedkit/schedkit/internal/wrap"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/internal/taints"
+	"github.com/schedkit/schedkit/internal/wrap"
 )
 
 // Score plugin positions in profile order (sched.ScoreOrder).

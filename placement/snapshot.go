@@ -96,7 +96,7 @@ func NewSnapshot(in SnapshotInput) (*Snapshot, []SnapshotWarning, error) {
 	if err != nil {
 		return nil, out, snapshotError(err)
 	}
-	return snapshotOf(snap), out, nil
+	return publicSnapshot(snap), out, nil
 }
 
 func (in *SnapshotInput) internal() cluster.Input {
@@ -109,7 +109,7 @@ func (in *SnapshotInput) internal() cluster.Input {
 }
 
 // snapshotOf presents an internal snapshot (nil stays nil).
-func snapshotOf(s *cluster.Snapshot) *Snapshot { return wrap.Cast[Snapshot](s) }
+func publicSnapshot(s *cluster.Snapshot) *Snapshot { return wrap.Cast[Snapshot](s) }
 
 // snapshotError gives an error of the internal snapshot its public cause:
 // the sentinel of this package (the text is unchanged) and, for invalid
@@ -188,7 +188,7 @@ func (s *Snapshot) WithPod(pod *corev1.Pod) (*Snapshot, error) {
 		return nil, fmt.Errorf("%w: nil pod", ErrInvalidView)
 	}
 	v, err := s.s.WithPod(pod)
-	return snapshotOf(v), snapshotError(err)
+	return publicSnapshot(v), snapshotError(err)
 }
 
 // WithoutPods returns a view without the bound pods of the given keys
@@ -207,7 +207,7 @@ func (s *Snapshot) WithoutPods(keys ...string) (*Snapshot, error) {
 	if bad != nil {
 		return nil, fmt.Errorf("%w: pods to remove unknown or repeated: %q", ErrInvalidView, bad)
 	}
-	return snapshotOf(s.s.WithoutPods(keys...)), nil
+	return publicSnapshot(s.s.WithoutPods(keys...)), nil
 }
 
 // WithNode returns a snapshot in which the node named node.Name is replaced
@@ -216,7 +216,7 @@ func (s *Snapshot) WithoutPods(keys ...string) (*Snapshot, error) {
 // a node NewSnapshot would refuse.
 func (s *Snapshot) WithNode(node *corev1.Node) (*Snapshot, error) {
 	v, err := s.s.WithNode(node)
-	return snapshotOf(v), snapshotError(err)
+	return publicSnapshot(v), snapshotError(err)
 }
 
 // WithNodes returns a snapshot with the nodes added, without pods. The
@@ -225,14 +225,14 @@ func (s *Snapshot) WithNode(node *corev1.Node) (*Snapshot, error) {
 // refuse.
 func (s *Snapshot) WithNodes(nodes ...*corev1.Node) (*Snapshot, error) {
 	v, err := s.s.WithNodes(nodes...)
-	return snapshotOf(v), snapshotError(err)
+	return publicSnapshot(v), snapshotError(err)
 }
 
 // WithoutNodes returns a snapshot without the named nodes and the pods
 // bound to them. The error wraps ErrUnknownNode.
 func (s *Snapshot) WithoutNodes(names ...string) (*Snapshot, error) {
 	v, err := s.s.WithoutNodes(names...)
-	return snapshotOf(v), snapshotError(err)
+	return publicSnapshot(v), snapshotError(err)
 }
 
 // NodeInfo is one node of a snapshot: the node object, its bound pods and
@@ -284,6 +284,20 @@ func (n *NodeInfo) ImageStates() map[string]ImageState {
 		out[k] = ImageState(v)
 	}
 	return out
+}
+
+// Without returns a copy of n with the given bound pods taken off, as
+// preemption's dry run takes victims off a node (NodeInfo.RemovePod): the
+// node Trial.Filter asks about. Pods that are not on n are ignored; n is
+// unchanged.
+func (n *NodeInfo) Without(pods ...*PodInfo) *NodeInfo {
+	ni := &n.n
+	for _, p := range pods {
+		if p != nil {
+			ni = ni.WithoutPod(&p.p)
+		}
+	}
+	return wrap.Cast[NodeInfo](ni)
 }
 
 // PodInfo is a pod as the snapshot indexes it: the stored pod with its

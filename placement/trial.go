@@ -35,11 +35,11 @@ func (c *Compiled) NewTrial() *Trial {
 	return t
 }
 
-// Filter runs the Filter plugins on n, a node of c's snapshot (or a copy of
-// one) from which the removed pods, bound pods of that node, are taken
-// off: the node-local plugins read n, the topology plugins their states
-// without the removed pods. With nothing removed it is c.filter(n). A nil
-// node or removed pod is an Error status.
+// Filter runs the Filter plugins on n, a node of c's snapshot with the
+// removed pods (bound pods of that node) already taken off
+// (NodeInfo.Without): the node-local plugins read n, the topology plugins
+// their states without the removed pods. With nothing removed it is
+// c.Filter(n). A nil node or removed pod is an Error status.
 func (t *Trial) Filter(n *NodeInfo, removed []*PodInfo) framework.Status {
 	return t.filter(internalNode(n), wrap.Slice[cluster.PodInfo](removed)).Clone()
 }

@@ -70,7 +70,9 @@ func TestInputsUntouched(t *testing.T) {
 			for _, p := range c.Pods {
 				keys = append(keys, p.Namespace+"/"+p.Name)
 			}
-			frozen.Scramble(snap.WithoutPods(keys...).Nodes())
+			without, err := snap.WithoutPods(keys...)
+			require.NoError(t, err)
+			frozen.Scramble(without.Nodes())
 			cordoned := c.Nodes[0].DeepCopy()
 			cordoned.Spec.Unschedulable = true
 			extra := c.Nodes[0].DeepCopy()

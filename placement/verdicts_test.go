@@ -21,9 +21,9 @@ import (
 // Evaluate gave before its verdict table shared rows between nodes.
 func referenceNodes(c *Compiled) []NodeResult {
 	var out []NodeResult
-	for _, n := range c.Snapshot().Nodes() {
+	for _, n := range cluster.NodesOf(c.snap) {
 		nr := NodeResult{Node: n.Name}
-		each := c.FilterEach(n)
+		each := c.filterEach(n)
 		first := sched.Status{}
 		for p := range numFilters {
 			if !c.includesFilter(p) {
@@ -125,7 +125,7 @@ func TestVerdictTableProperties(t *testing.T) {
 					pod.Spec.Containers[0].Resources.Requests[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
 				}
 			}
-			snap, _, err := cluster.New(cluster.Input{Nodes: nodes})
+			snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes})
 			require.NoError(t, err)
 			c, err := Compile(snap, pod, Options{})
 			require.NoError(t, err)
@@ -171,7 +171,7 @@ func TestParallelTopologyDoesNotChangeResults(t *testing.T) {
 			p.Spec.NodeName = nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "on")].Name
 			bound = append(bound, p)
 		}
-		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: bound})
 		require.NoError(t, err)
 		pod := genPod(t, "pending")
 		withTopology(t, pod)
@@ -193,7 +193,7 @@ func TestParallelTopologyDoesNotChangeResults(t *testing.T) {
 func TestNodeAffinityIndexAgreesWithMaps(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
-		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.bound})
 		require.NoError(t, err)
 		opts := Options{}
 		if rapid.Bool().Draw(t, "added") {
@@ -206,12 +206,12 @@ func TestNodeAffinityIndexAgreesWithMaps(t *testing.T) {
 		}
 		c, err := Compile(snap, w.pending, opts)
 		require.NoError(t, err)
-		for _, n := range snap.Nodes() {
+		for _, n := range cluster.NodesOf(internalOf(snap)) {
 			require.True(t, c.naIndex == nil || c.indexes(n))
 			other := *n
 			other.Node = n.Node.DeepCopy()
 			require.False(t, c.indexes(&other))
-			require.Equal(t, c.FilterEach(&other), c.FilterEach(n), n.Name)
+			require.Equal(t, c.filterEach(&other), c.filterEach(n), n.Name)
 			require.Equal(t, c.preferredScore(&other), c.preferredScore(n), n.Name)
 		}
 	})
@@ -263,8 +263,8 @@ func TestParallelHelpers(t *testing.T) {
 // checkFilterCode asserts that Schedule's code-only pass agrees with Filter
 // on every node, and each node-local code with its status.
 func checkFilterCode(t require.TestingT, c *Compiled) {
-	for _, n := range c.Snapshot().Nodes() {
-		require.Equal(t, c.Filter(n).Code, c.filterCode(n), n.Name)
+	for _, n := range cluster.NodesOf(c.snap) {
+		require.Equal(t, c.filter(n).Code, c.filterCode(n), n.Name)
 		for p := range numFilters {
 			if !isLocal(p) {
 				continue
@@ -304,7 +304,7 @@ func TestFilterCodeMatchesFilter(t *testing.T) {
 				b.Spec.Containers[0].Resources.Requests["example.com/gpu"] = *resource.NewQuantity(1, resource.DecimalSI)
 			}
 		}
-		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.bound})
 		require.NoError(t, err)
 		c, err := Compile(snap, w.pending, Options{})
 		require.NoError(t, err)

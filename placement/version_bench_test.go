@@ -47,7 +47,7 @@ func BenchmarkEvaluateVersion(b *testing.B) {
 	pod.Spec.Volumes = []corev1.Volume{{Name: "m", VolumeSource: corev1.VolumeSource{Image: &corev1.ImageVolumeSource{Reference: "registry.example.com/model:v3"}}}}
 	for _, v := range Versions() {
 		b.Run(v.String(), func(b *testing.B) {
-			snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods, WithoutPodLevelResize: !v.UsesPodLevelResizeStatus()})
+			snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods, WithoutPodLevelResize: !v.UsesPodLevelResizeStatus()})
 			if err != nil {
 				b.Fatal(err)
 			}

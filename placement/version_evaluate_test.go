@@ -66,7 +66,7 @@ func verScenario(t *testing.T, v Version) (*Snapshot, map[string]*corev1.Pod) {
 		verScenarioPod("busy-c", "node-c", "busy", "1", "6Gi"),
 		resizing,
 	}
-	snap, warnings, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound, WithoutPodLevelResize: !v.UsesPodLevelResizeStatus()})
+	snap, warnings, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: bound, WithoutPodLevelResize: !v.UsesPodLevelResizeStatus()})
 	require.NoError(t, err)
 	require.Empty(t, warnings)
 

@@ -151,7 +151,7 @@ func verGenWorld(t *rapid.T, versionFeatures bool) verWorld {
 }
 
 func verEvaluate(t *rapid.T, w verWorld, v Version) *Result {
-	snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.bound, WithoutPodLevelResize: !v.UsesPodLevelResizeStatus()})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.bound, WithoutPodLevelResize: !v.UsesPodLevelResizeStatus()})
 	if err != nil {
 		t.Fatalf("snapshot: %v", err)
 	}

@@ -16,7 +16,7 @@ import (
 // (test/integration/scheduler_perf/misc/performance-config.yaml): nodes of
 // 4 CPU / 32Gi / 110 pods, four low-priority pods of 900m / 500Mi on each,
 // and high-priority (10) pods of 3000m / 500Mi that must each preempt three.
-func preemptionBasic(b *testing.B, nodes, high int) (*cluster.Snapshot, []*corev1.Pod) {
+func preemptionBasic(b *testing.B, nodes, high int) (*placement.Snapshot, []*corev1.Pod) {
 	b.Helper()
 	req := func(cpu string) corev1.ResourceList {
 		return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse("500Mi")}
@@ -32,7 +32,7 @@ func preemptionBasic(b *testing.B, nodes, high int) (*cluster.Snapshot, []*corev
 			in.Pods = append(in.Pods, p)
 		}
 	}
-	snap, _, err := cluster.New(in)
+	snap, _, err := newTestSnapshot(in)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func BenchmarkPreemptionBasicParallel(b *testing.B) {
 
 // benchPreempt times one preemption cycle of pod: the scheduling cycle that
 // finds no node, the dry run on every node and the node choice.
-func benchPreempt(b *testing.B, snap *cluster.Snapshot, pod *corev1.Pod, par int) {
+func benchPreempt(b *testing.B, snap *placement.Snapshot, pod *corev1.Pod, par int) {
 	b.Helper()
 	defer reportCPU(b, 1)()
 	for b.Loop() {
@@ -111,22 +111,22 @@ func reportCPU(b *testing.B, podsPerOp int) func() {
 // so the dry run must update PodTopologySpread's counts on every node.
 func BenchmarkPreemptionSpread(b *testing.B) {
 	snap, pending := preemptionBasic(b, 1000, 1)
-	in := *snap.Input()
+	in := *cluster.InputOf(snapshotOf(snap))
 	in.Nodes = nil
 	for i, n := range snap.Nodes() {
-		nn := n.Node.DeepCopy()
+		nn := n.Node().DeepCopy()
 		nn.Labels["topology.kubernetes.io/zone"] = fmt.Sprintf("zone-%d", i%10)
 		in.Nodes = append(in.Nodes, nn)
 	}
 	in.Pods = nil
 	for _, n := range snap.Nodes() {
-		for _, pi := range n.Pods {
-			p := pi.Pod.DeepCopy()
+		for _, pi := range n.Pods() {
+			p := pi.Pod().DeepCopy()
 			p.Labels = map[string]string{"app": "web"}
 			in.Pods = append(in.Pods, p)
 		}
 	}
-	snap, _, err := cluster.New(in)
+	snap, _, err := newTestSnapshot(in)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package preemption_test
 
 import (
+	"github.com/schedkit/schedkit/placement"
 	"fmt"
 	"strings"
 	"time"
@@ -11,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/preemption"
 )
 
@@ -85,7 +85,7 @@ func ExampleScheduleQueue() {
 		}
 		return p
 	}
-	snap, _, err := cluster.New(cluster.Input{
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
 		Nodes: []*corev1.Node{node("n1"), node("n2")},
 		Pods:  []*corev1.Pod{pod("batch-1", "n1", 10, "1500m", 0), pod("batch-2", "n2", 10, "1500m", 5)},
 	})
@@ -136,7 +136,7 @@ func ExampleQueue_Schedule() {
 		panic(err)
 	}
 	for _, nodes := range [][]*corev1.Node{{node("n1")}, {node("n1"), node("n2")}} {
-		snap, _, err := cluster.New(cluster.Input{Nodes: nodes})
+		snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: nodes})
 		if err != nil {
 			panic(err)
 		}

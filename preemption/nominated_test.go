@@ -20,7 +20,7 @@ func nominatedTo(node string) podOpt {
 func TestNominatedPods(t *testing.T) {
 	nodes := []*corev1.Node{mkNode("n1", 2000), mkNode("n2", 2000)}
 	bound := []*corev1.Pod{mkPod("b", onNode("n2"), cpu(1500), started(0))}
-	snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: bound})
 	require.NoError(t, err)
 	nom := mkPod("nom", prio(100), cpu(1500), nominatedTo("n1"))
 
@@ -65,7 +65,7 @@ func TestNominatedPods(t *testing.T) {
 
 	t.Run("the dry run keeps room for a nominated pod", func(t *testing.T) {
 		// n1 holds two low pods; a nominated pod of equal priority also wants n1.
-		snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{mkNode("n1", 3000)}, Pods: []*corev1.Pod{
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: []*corev1.Node{mkNode("n1", 3000)}, Pods: []*corev1.Pod{
 			mkPod("l1", onNode("n1"), prio(1), cpu(1000), started(0)),
 			mkPod("l2", onNode("n1"), prio(1), cpu(1000), started(1)),
 		}})

@@ -67,7 +67,7 @@ func TestParallelDryRunProperties(t *testing.T) {
 	t.Run("Preempt gives the same result on any number of goroutines", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			nodes, pods, pdbs, pending := drawWideWorld(t)
-			snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods, PDBs: pdbs})
+			snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods, PDBs: pdbs})
 			require.NoError(t, err)
 			c, err := placement.Compile(snap, pending[0], placement.Options{})
 			require.NoError(t, err)
@@ -94,7 +94,7 @@ func TestParallelDryRunProperties(t *testing.T) {
 	t.Run("ScheduleQueue gives the same result on any number of goroutines", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			nodes, pods, pdbs, pending := drawWideWorld(t)
-			snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods, PDBs: pdbs})
+			snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods, PDBs: pdbs})
 			require.NoError(t, err)
 			seq, err := ScheduleQueue(snap, pending, QueueOptions{})
 			require.NoError(t, err)
@@ -108,7 +108,8 @@ func TestParallelDryRunProperties(t *testing.T) {
 }
 
 // finalPods lists each node's pods by key, in the snapshot's order.
-func finalPods(s *cluster.Snapshot) [][]string {
+func finalPods(ps *placement.Snapshot) [][]string {
+	s := snapshotOf(ps)
 	var out [][]string
 	for _, n := range s.Nodes() {
 		var keys []string

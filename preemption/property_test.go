@@ -71,14 +71,14 @@ func drawWorld(t *rapid.T, neverPolicy bool) world {
 	return w
 }
 
-func (w world) snapshot(t require.TestingT) *cluster.Snapshot {
-	snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods, PDBs: w.pdbs})
+func (w world) snapshot(t require.TestingT) *placement.Snapshot {
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.pods, PDBs: w.pdbs})
 	require.NoError(t, err)
 	return snap
 }
 
 // preemptIn evaluates the pending pod and, when no node is feasible, preempts.
-func preemptIn(t require.TestingT, snap *cluster.Snapshot, pod *corev1.Pod, _ []*policyv1.PodDisruptionBudget) *Result {
+func preemptIn(t require.TestingT, snap *placement.Snapshot, pod *corev1.Pod, _ []*policyv1.PodDisruptionBudget) *Result {
 	c, err := placement.Compile(snap, pod, placement.Options{})
 	require.NoError(t, err)
 	d := c.Schedule()
@@ -123,7 +123,9 @@ func TestPreemptionProperties(t *testing.T) {
 			if r == nil || r.NominatedNode == "" {
 				return
 			}
-			st, err := placement.FilterNode(snap.WithoutPods(keysOf(r.Victims)...), w.pending, r.NominatedNode, placement.Options{})
+			without, err := snap.WithoutPods(keysOf(r.Victims)...)
+			require.NoError(t, err)
+			st, err := placement.FilterNode(without, w.pending, r.NominatedNode, placement.Options{})
 			require.NoError(t, err)
 			if !st.OK() {
 				t.Fatalf("does not fit on %s after preemption: %s", r.NominatedNode, st)
@@ -141,7 +143,9 @@ func TestPreemptionProperties(t *testing.T) {
 			keys := keysOf(r.Victims)
 			for i := range keys {
 				rest := slices.Delete(slices.Clone(keys), i, i+1)
-				st, err := placement.FilterNode(snap.WithoutPods(rest...), w.pending, r.NominatedNode, placement.Options{})
+				without, err := snap.WithoutPods(rest...)
+				require.NoError(t, err)
+				st, err := placement.FilterNode(without, w.pending, r.NominatedNode, placement.Options{})
 				require.NoError(t, err)
 				if st.OK() {
 					t.Fatalf("victim %s was not needed on %s", keys[i], r.NominatedNode)

@@ -26,7 +26,7 @@ func TestScheduleQueue(t *testing.T) {
 		mkPod("low-a", onNode("n1"), prio(1), cpu(1500), started(0)),
 		mkPod("low-b", onNode("n2"), prio(1), cpu(1500), started(30)),
 	}
-	snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: bound})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: bound})
 	require.NoError(t, err)
 	pending := []*corev1.Pod{
 		mkPod("small", prio(5), cpu(500), created(1)),
@@ -69,11 +69,11 @@ func TestScheduleQueue(t *testing.T) {
 	// Synthetic start times: one minute apart, after the latest input start (t0+30m).
 	pi, _, ok := qr.Final.Pod("default/big")
 	require.True(t, ok)
-	assert.Equal(t, t0.Add(31*time.Minute), pi.Pod.Status.StartTime.Time)
+	assert.Equal(t, t0.Add(31*time.Minute), pi.Pod().Status.StartTime.Time)
 	pi, _, ok = qr.Final.Pod("default/small")
 	require.True(t, ok)
-	assert.Equal(t, t0.Add(32*time.Minute), pi.Pod.Status.StartTime.Time)
-	assert.Equal(t, corev1.PodRunning, pi.Pod.Status.Phase)
+	assert.Equal(t, t0.Add(32*time.Minute), pi.Pod().Status.StartTime.Time)
+	assert.Equal(t, corev1.PodRunning, pi.Pod().Status.Phase)
 	_, _, ok = qr.Final.Pod("default/low-b")
 	assert.False(t, ok, "victims are gone from the final snapshot")
 	assert.Empty(t, pending[2].Spec.NodeName, "inputs untouched")
@@ -81,7 +81,7 @@ func TestScheduleQueue(t *testing.T) {
 }
 
 func TestScheduleQueueBadInput(t *testing.T) {
-	snap, _, err := cluster.New(cluster.Input{Nodes: []*corev1.Node{mkNode("n1", 2000)},
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: []*corev1.Node{mkNode("n1", 2000)},
 		Pods: []*corev1.Pod{mkPod("taken", onNode("n1"), cpu(100), started(0))}})
 	require.NoError(t, err)
 	_, err = ScheduleQueue(snap, []*corev1.Pod{nil}, QueueOptions{})
@@ -125,7 +125,7 @@ func TestQueueReuse(t *testing.T) {
 		{mkNode("n1", 2000)},
 		{mkNode("n1", 4000), mkNode("n2", 500), mkNode("n3", 2500)},
 	} {
-		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: []*corev1.Pod{
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: []*corev1.Pod{
 			mkPod("low-a", onNode("n1"), prio(1), cpu(1500), started(0)),
 		}})
 		require.NoError(t, err)
@@ -165,7 +165,7 @@ func TestQueueReuse(t *testing.T) {
 		}
 	}
 	for _, snap := range snaps {
-		assert.Len(t, snap.Nodes()[0].Pods, 1, "the snapshot keeps its pods")
+		assert.Len(t, snap.Nodes()[0].Pods(), 1, "the snapshot keeps its pods")
 	}
 
 	_, err = PrepareQueue([]*corev1.Pod{mkPod("a"), nil}, QueueOptions{})
@@ -182,7 +182,7 @@ func TestScheduleQueueInvalidScore(t *testing.T) {
 	huge := mkNode("huge", 93233720368547858)
 	huge.Status.Allocatable[corev1.ResourceMemory] = *resource.NewQuantity(93233720578262958, resource.DecimalSI)
 	nodes := []*corev1.Node{huge, mkNode("small", 2000)}
-	snap, _, err := cluster.New(cluster.Input{Nodes: nodes})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes})
 	require.NoError(t, err)
 	qr, err := ScheduleQueue(snap, []*corev1.Pod{mkPod("p", created(0)), mkPod("q", cpu(3000), created(1))}, QueueOptions{})
 	require.NoError(t, err)

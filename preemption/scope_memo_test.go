@@ -97,7 +97,7 @@ func TestScopeMemoMatchesScope(t *testing.T) {
 			p.Name = fmt.Sprintf("copy%d", i)
 			pods = append(pods, p)
 		}
-		snap, _, err := cluster.New(cluster.Input{Nodes: nodes, Pods: pods, Parallelism: runtime.GOMAXPROCS(0)})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods, Parallelism: runtime.GOMAXPROCS(0)})
 		require.NoError(t, err)
 		c, err := placement.Compile(snap, pod, placement.Options{})
 		if err != nil {
@@ -105,20 +105,21 @@ func TestScopeMemoMatchesScope(t *testing.T) {
 		}
 		scope := newTopologyScope(c)
 		narrowed := newTopologyScope(c)
-		narrowed.narrow(snap)
-		memo := scopeMemo{scope: narrowed, snap: snap}
+		is := snapshotOf(snap)
+		narrowed.narrow(is)
+		memo := scopeMemo{scope: narrowed, snap: is}
 		var all []*cluster.PodInfo
-		for _, n := range snap.Nodes() {
+		for _, n := range cluster.NodesOf(is) {
 			for _, pi := range n.Pods {
-				if _, ok := snap.PodLabelSet(pi); !ok && runtime.GOMAXPROCS(0) > 1 {
+				if _, ok := is.PodLabelSet(pi); !ok && runtime.GOMAXPROCS(0) > 1 {
 					t.Fatalf("pod %s bound by New is not interned", pi.Key)
 				}
 				all = append(all, pi)
 			}
 		}
-		_, ok := snap.PodLabelSet(c.PodInfo())
+		_, ok := is.PodLabelSet(podInfoOf(c))
 		require.False(t, ok, "the preemptor was never interned")
-		all = append(all, c.PodInfo())
+		all = append(all, podInfoOf(c))
 		decided := 0
 		for round := 0; round < 2; round++ {
 			for _, pi := range all {
@@ -128,7 +129,7 @@ func TestScopeMemoMatchesScope(t *testing.T) {
 		}
 		for _, pi := range all {
 			// Decided without matching: excluded by the candidates or memoized.
-			if id, ok := snap.PodLabelSet(pi); ok {
+			if id, ok := is.PodLabelSet(pi); ok {
 				c := narrowed.candidates
 				if (c != nil && !c[id]) || (int(id) < len(memo.bySet) && memo.bySet[id] != 0) {
 					decided++

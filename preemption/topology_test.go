@@ -74,7 +74,7 @@ func TestDryRunTopology(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			snap, _, err := cluster.New(cluster.Input{Nodes: tt.nodes, Pods: tt.pods})
+			snap, _, err := newTestSnapshot(cluster.Input{Nodes: tt.nodes, Pods: tt.pods})
 			require.NoError(t, err)
 			r := preemptIn(t, snap, tt.pod, nil)
 			require.NotNil(t, r, "the pod must not fit anywhere")

@@ -1,10 +1,7 @@
 package topo
 
-// CONTRACT between the topology work and the placement pipeline. The topology
-// helper owns this file and may change bodies freely; keep the signatures
-// (or update placement's calls in the same commit).
-//
-// The types themselves live in spread.go and affinity.go.
+// The plugins' options; the plugins themselves are in spread.go and
+// affinity.go.
 
 import (
 	corev1 "k8s.io/api/core/v1"

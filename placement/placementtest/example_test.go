@@ -37,7 +37,7 @@ func placedPodsFit(t *rapid.T) int {
 		if !compiled.Fits(node) {
 			// A counterexample, as a file examples/simulate reads.
 			_ = c.WriteScenario(os.Stderr)
-			t.Fatalf("%s placed on %s, which it does not fit", pod.Name, node.Name)
+			t.Fatalf("%s placed on %s, which it does not fit", pod.Name, node.Name())
 		}
 		placed++
 	}

@@ -72,7 +72,8 @@ func TestBoundPodsFit(t *testing.T) {
 		require.NoError(t, err)
 		for _, p := range c.Pods {
 			key := p.Namespace + "/" + p.Name
-			without := snap.WithoutPods(key)
+			without, err := snap.WithoutPods(key)
+			require.NoError(t, err)
 			unbound := p.DeepCopy()
 			unbound.Spec.NodeName = ""
 			comp, err := placement.Compile(without, unbound, placement.Options{})
@@ -110,7 +111,8 @@ func TestShapes(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, len(c.Pods), snap.NumPods())
 			for _, p := range c.Pods {
-				without := snap.WithoutPods(p.Namespace + "/" + p.Name)
+				without, err := snap.WithoutPods(p.Namespace + "/" + p.Name)
+				require.NoError(t, err)
 				unbound := p.DeepCopy()
 				unbound.Spec.NodeName = ""
 				comp, err := placement.Compile(without, unbound, placement.Options{})

@@ -1,6 +1,7 @@
 package whatif
 
 import (
+	"github.com/schedkit/schedkit/internal/cluster"
 	"os"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func FuzzQuestions(f *testing.F) {
 			return
 		}
 		in := sc.ClusterInput(false)
-		snap, _, err := placement.NewSnapshot(in)
+		snap, _, err := placement.NewSnapshot(publicInput(in))
 		if err != nil || len(sc.Nodes) == 0 {
 			return
 		}
@@ -65,4 +66,11 @@ func FuzzQuestions(f *testing.F) {
 		}
 		require.True(t, equality.Semantic.DeepEqual(before, sc), "an input object changed")
 	})
+}
+
+// publicInput is a scenario's cluster as placement.NewSnapshot takes it.
+func publicInput(in cluster.Input) placement.SnapshotInput {
+	return placement.SnapshotInput{Nodes: in.Nodes, Pods: in.Pods, Namespaces: in.Namespaces, Services: in.Services,
+		ReplicaSets: in.ReplicaSets, StatefulSets: in.StatefulSets, ReplicationControllers: in.ReplicationControllers,
+		PDBs: in.PDBs, WithoutPodLevelResize: in.WithoutPodLevelResize, Parallelism: in.Parallelism}
 }

@@ -92,7 +92,7 @@ func TestGangAllOrNothing(t *testing.T) {
 				scheduled++
 				_, ni, ok := r.Final.Pod(p.Pod)
 				require.True(t, ok)
-				require.Equal(t, p.Node, ni.Name)
+				require.Equal(t, p.Node, ni.Name())
 			}
 		}
 		if r.Placed {

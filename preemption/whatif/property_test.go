@@ -127,9 +127,9 @@ func TestProperties(t *testing.T) {
 		for _, name := range drain {
 			ni, ok := r.Final.Node(name)
 			require.True(t, ok)
-			require.True(t, ni.Unschedulable)
-			for _, pi := range ni.Pods {
-				require.Contains(t, r.Stayed, pi.Key)
+			require.True(t, ni.Unschedulable())
+			for _, pi := range ni.Pods() {
+				require.Contains(t, r.Stayed, pi.Key())
 			}
 		}
 		require.Equal(t, snap.NumPods(), before, "the snapshot given changed")

@@ -123,16 +123,17 @@ func TestScaleDownProperties(t *testing.T) {
 				if !ok {
 					continue // moved again by a later removal
 				}
-				if ni.Name != m.Node {
+				if ni.Name() != m.Node {
 					continue
 				}
-				without := r.Final.WithoutPods(m.Pod)
-				c, err := placement.Compile(without, pi.Pod, placement.Options{})
+				without, err := r.Final.WithoutPods(m.Pod)
 				require.NoError(t, err)
-				nv, _ := without.Node(ni.Name)
+				c, err := placement.Compile(without, pi.Pod(), placement.Options{})
+				require.NoError(t, err)
+				nv, _ := without.Node(ni.Name())
 				verdicts := c.FilterEach(nv)
 				for _, st := range verdicts[:6] {
-					require.True(t, st.Code.Passes(), "%s does not fit %s: %v", m.Pod, ni.Name, st)
+					require.True(t, st.Code.Passes(), "%s does not fit %s: %v", m.Pod, ni.Name(), st)
 				}
 			}
 		}
@@ -145,7 +146,7 @@ func TestScaleDownProperties(t *testing.T) {
 				}
 				for _, m := range n.Moves {
 					pi, _, ok := snap.Pod(m.Pod)
-					if ok && pi.Pod.Namespace == b.Namespace && pi.Pod.Labels["app"] == b.Spec.Selector.MatchLabels["app"] {
+					if ok && pi.Pod().Namespace == b.Namespace && pi.Pod().Labels["app"] == b.Spec.Selector.MatchLabels["app"] {
 						lost++
 					}
 				}

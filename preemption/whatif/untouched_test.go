@@ -113,10 +113,10 @@ func TestCordonedNodeSharesNothingWithTheInput(t *testing.T) {
 			require.NoError(t, err)
 			n, ok := final.Node("a")
 			require.True(t, ok)
-			require.True(t, n.Unschedulable)
-			require.NotSame(t, node, n.Node)
-			n.Node.Labels["zone"] = "changed"
-			n.Node.Status.Allocatable = corev1.ResourceList{}
+			require.True(t, n.Unschedulable())
+			require.NotSame(t, node, n.Node())
+			n.Node().Labels["zone"] = "changed"
+			n.Node().Status.Allocatable = corev1.ResourceList{}
 			require.Equal(t, want, node)
 		})
 	}

@@ -310,10 +310,14 @@ func Reschedule(snap *placement.Snapshot, nodes []string, pods []*corev1.Pod, op
 		a, b := inputPos[namespace(ordered[i])+"/"+ordered[i].Name], inputPos[namespace(ordered[j])+"/"+ordered[j].Name]
 		return a >= 0 && (b < 0 || a < b)
 	})
-	keys := make([]string, len(ordered))
+	var keys []string
 	pending := make([]*corev1.Pod, len(ordered))
 	for i, p := range ordered {
-		keys[i] = namespace(p) + "/" + p.Name
+		// A pod the cluster does not hold (already evicted) is only
+		// scheduled.
+		if key := namespace(p) + "/" + p.Name; snapshotHas(cur, key) {
+			keys = append(keys, key)
+		}
 		pending[i] = opts.prepare(recreated(p))
 	}
 	without, err := cur.WithoutPods(keys...)
@@ -369,4 +373,9 @@ func namespace(pod *corev1.Pod) string {
 		return "default"
 	}
 	return pod.Namespace
+}
+
+func snapshotHas(s *placement.Snapshot, key string) bool {
+	_, _, ok := s.Pod(key)
+	return ok
 }

@@ -1,4 +1,4 @@
-package topo_test
+package topology_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/schedkit/schedkit/internal/topo"
+	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/placement"
 )
 
@@ -27,7 +27,7 @@ func examplePod(name, node string, labels map[string]string) *corev1.Pod {
 // pods and zone b one, so only zone b's nodes accept a third.
 func ExampleNewSpread() {
 	web := map[string]string{"app": "web"}
-	snap, _, err := placement.NewSnapshot(topo.SnapshotInput{
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
 		Nodes: []*corev1.Node{exampleNode("a1", "a"), exampleNode("a2", "a"), exampleNode("b1", "b")},
 		Pods:  []*corev1.Pod{examplePod("w1", "a1", web), examplePod("w2", "a2", web), examplePod("w3", "b1", web)},
 	})
@@ -39,16 +39,12 @@ func ExampleNewSpread() {
 		MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.DoNotSchedule,
 		LabelSelector: &metav1.LabelSelector{MatchLabels: web},
 	}}
-	pi, err := topo.NewPodInfo(pod)
-	if err != nil {
-		panic(err)
-	}
-	spread, err := topo.NewSpread(pi, snap, topo.SpreadOptions{})
+	spread, err := topology.NewSpread(pod, snap, topology.SpreadOptions{})
 	if err != nil {
 		panic(err)
 	}
 	for _, n := range snap.Nodes() {
-		fmt.Printf("%s: %v\n", n.Name, spread.Filter(n))
+		fmt.Printf("%s: %v\n", n.Name(), spread.Filter(n))
 	}
 	// Output:
 	// a1: Unschedulable (PodTopologySpread): node(s) didn't match pod topology spread constraints
@@ -60,7 +56,7 @@ func ExampleNewSpread() {
 // runs the first; a preferred zone affinity to a cache scores the cache's
 // zone highest.
 func ExampleNewInterPodAffinity() {
-	snap, _, err := placement.NewSnapshot(topo.SnapshotInput{
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
 		Nodes: []*corev1.Node{exampleNode("a1", "a"), exampleNode("a2", "a"), exampleNode("b1", "b")},
 		Pods: []*corev1.Pod{
 			examplePod("web-1", "a1", map[string]string{"app": "web"}),
@@ -81,25 +77,21 @@ func ExampleNewInterPodAffinity() {
 			},
 		}}},
 	}
-	pi, err := topo.NewPodInfo(pod)
+	ipa, err := topology.NewInterPodAffinity(pod, snap, topology.AffinityOptions{})
 	if err != nil {
 		panic(err)
 	}
-	ipa, err := topo.NewInterPodAffinity(pi, snap, topo.AffinityOptions{})
-	if err != nil {
-		panic(err)
-	}
-	var feasible []*topo.NodeInfo
+	var feasible []*placement.NodeInfo
 	for _, n := range snap.Nodes() {
 		st := ipa.Filter(n)
-		fmt.Printf("%s: %v\n", n.Name, st)
+		fmt.Printf("%s: %v\n", n.Name(), st)
 		if st.OK() {
 			feasible = append(feasible, n)
 		}
 	}
 	raw, normalized, _ := ipa.Score(feasible)
 	for i, n := range feasible {
-		fmt.Printf("%s: raw %d, normalized %d\n", n.Name, raw[i], normalized[i])
+		fmt.Printf("%s: raw %d, normalized %d\n", n.Name(), raw[i], normalized[i])
 	}
 	// Output:
 	// a1: Unschedulable (InterPodAffinity): node(s) didn't match pod anti-affinity rules
@@ -116,14 +108,14 @@ func ExampleDefaultSelector() {
 	pod := examplePod("web-1", "", map[string]string{"app": "web", "tier": "front"})
 	isController := true
 	pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-rs", Controller: &isController}}
-	in := &topo.SnapshotInput{
+	in := &placement.SnapshotInput{
 		Services: []*corev1.Service{{
 			ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
 			Spec:       corev1.ServiceSpec{Selector: map[string]string{"app": "web"}},
 		}},
 	}
 	in.ReplicaSets = append(in.ReplicaSets, exampleReplicaSet())
-	fmt.Println(topo.DefaultSelector(pod, in))
+	fmt.Println(topology.DefaultSelector(pod, in))
 	// Output:
 	// app=web,tier in (front)
 }

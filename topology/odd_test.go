@@ -1,4 +1,4 @@
-package topo_test
+package topology_test
 
 import (
 	"testing"
@@ -8,23 +8,23 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/schedkit/schedkit/internal/hostile"
-	"github.com/schedkit/schedkit/internal/topo"
+	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/placement"
 )
 
 // askTopology puts pod to every entry point of topology over the cluster in.
-func askTopology(t *testing.T, in topo.SnapshotInput, pod *corev1.Pod) {
+func askTopology(t *testing.T, in placement.SnapshotInput, pod *corev1.Pod) {
 	var snap *placement.Snapshot
 	require.NotPanics(t, func() { snap, _, _ = placement.NewSnapshot(in) }, "NewSnapshot")
 	require.NotPanics(t, func() {
-		topo.DefaultSelector(pod, &in)
-		topo.DefaultSelector(pod, nil)
+		topology.DefaultSelector(pod, &in)
+		topology.DefaultSelector(pod, nil)
 	}, "DefaultSelector")
 	require.NotPanics(t, func() {
 		if pod != nil {
-			topo.ValidateSpreadConstraints(pod.Spec.TopologySpreadConstraints, field.NewPath("spec"))
+			topology.ValidateSpreadConstraints(pod.Spec.TopologySpreadConstraints, field.NewPath("spec"))
 			for i := range pod.Spec.TopologySpreadConstraints {
-				topo.ValidateSpreadConstraint(&pod.Spec.TopologySpreadConstraints[i], nil)
+				topology.ValidateSpreadConstraint(&pod.Spec.TopologySpreadConstraints[i], nil)
 			}
 		}
 	}, "validation")
@@ -32,32 +32,30 @@ func askTopology(t *testing.T, in topo.SnapshotInput, pod *corev1.Pod) {
 		return
 	}
 	require.NotPanics(t, func() {
-		pi, err := topo.NewPodInfo(pod)
-		if err != nil {
-			return
-		}
 		nodes := snap.Nodes()
-		if s, err := topo.NewSpread(pi, snap, topo.SpreadOptions{}); err == nil {
+		if s, err := topology.NewSpread(pod, snap, topology.SpreadOptions{}); err == nil {
 			for _, n := range nodes {
 				s.Filter(n)
 			}
 			s.Score(nodes)
-			s.NewTrial()
-			_, _ = s.On(snap.WithoutPods("default/bound"))
+			if v, err := snap.WithoutPods("default/bound"); err == nil {
+				_, _ = s.On(v)
+			}
 		}
-		if a, err := topo.NewInterPodAffinity(pi, snap, topo.AffinityOptions{}); err == nil {
+		if a, err := topology.NewInterPodAffinity(pod, snap, topology.AffinityOptions{}); err == nil {
 			for _, n := range nodes {
 				a.Filter(n)
 			}
 			a.Score(nodes)
-			a.NewTrial()
-			_, _ = a.On(snap.WithoutPods("default/bound"))
+			if v, err := snap.WithoutPods("default/bound"); err == nil {
+				_, _ = a.On(v)
+			}
 		}
 	}, "NewPodInfo, NewSpread, NewInterPodAffinity")
 }
 
-func topologyInput(pods []*corev1.Pod, nodes ...*corev1.Node) topo.SnapshotInput {
-	return topo.SnapshotInput{Nodes: append([]*corev1.Node{hostile.Node("a"), hostile.Node("b")}, nodes...),
+func topologyInput(pods []*corev1.Pod, nodes ...*corev1.Node) placement.SnapshotInput {
+	return placement.SnapshotInput{Nodes: append([]*corev1.Node{hostile.Node("a"), hostile.Node("b")}, nodes...),
 		Pods: append([]*corev1.Pod{hostile.Pod("bound", "a")}, pods...)}
 }
 
@@ -89,14 +87,14 @@ func TestOddInputNeverPanics(t *testing.T) {
 		// dereferenced nil.
 		{"DefaultSelector of a nil pod", func(t *testing.T) {
 			in := topologyInput(nil)
-			require.True(t, topo.DefaultSelector(nil, &in).Empty())
+			require.True(t, topology.DefaultSelector(nil, &in).Empty())
 		}},
-		{"ValidateSpreadConstraint of nil", func(t *testing.T) { require.NotEmpty(t, topo.ValidateSpreadConstraint(nil, nil)) }},
+		{"ValidateSpreadConstraint of nil", func(t *testing.T) { require.NotEmpty(t, topology.ValidateSpreadConstraint(nil, nil)) }},
 		// Found by this table: both dereferenced a nil PodInfo.
 		{"NewSpread and NewInterPodAffinity of a nil pod", func(t *testing.T) {
-			_, err := topo.NewSpread(nil, nil, topo.SpreadOptions{})
+			_, err := topology.NewSpread(nil, nil, topology.SpreadOptions{})
 			require.Error(t, err)
-			_, err = topo.NewInterPodAffinity(nil, nil, topo.AffinityOptions{})
+			_, err = topology.NewInterPodAffinity(nil, nil, topology.AffinityOptions{})
 			require.Error(t, err)
 		}},
 	}

@@ -1,4 +1,4 @@
-package topo_test
+package topology_test
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/hostile"
-	"github.com/schedkit/schedkit/internal/topo"
+	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/placement/placementtest"
 )
@@ -23,12 +23,11 @@ func TestInputsUntouched(t *testing.T) {
 			snap, _, err := placement.NewSnapshot(in)
 			require.NoError(t, err)
 			for _, pod := range c.Pending {
-				frozen.Scramble(topo.DefaultSelector(pod, &in))
-				pi, err := topo.NewPodInfo(pod)
+				frozen.Scramble(topology.DefaultSelector(pod, &in))
+				pi := pod
+				spread, err := topology.NewSpread(pod, snap, topology.SpreadOptions{})
 				require.NoError(t, err)
-				spread, err := topo.NewSpread(pi, snap, topo.SpreadOptions{})
-				require.NoError(t, err)
-				aff, err := topo.NewInterPodAffinity(pi, snap, topo.AffinityOptions{})
+				aff, err := topology.NewInterPodAffinity(pod, snap, topology.AffinityOptions{})
 				require.NoError(t, err)
 				nodes := snap.Nodes()
 				for _, n := range nodes {
