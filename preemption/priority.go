@@ -12,22 +12,21 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // Priority constants of the scheduling API (pkg/apis/scheduling/types.go, v1.36).
 const (
 	// HighestUserDefinablePriority is the largest value a PriorityClass
 	// without the system- prefix may have.
-	HighestUserDefinablePriority = sched.HighestUserDefinablePriority
+	HighestUserDefinablePriority int32 = 1000000000
 	// SystemCriticalPriority is the value of system-cluster-critical.
-	SystemCriticalPriority = sched.SystemCriticalPriority
+	SystemCriticalPriority = 2 * HighestUserDefinablePriority
 	// SystemPriorityClassPrefix is reserved for the built-in classes.
-	SystemPriorityClassPrefix = sched.SystemPriorityClassPrefix
+	SystemPriorityClassPrefix = "system-"
 	// SystemClusterCritical and SystemNodeCritical are the built-in classes
 	// every cluster has.
-	SystemClusterCritical = sched.SystemClusterCritical
-	SystemNodeCritical    = sched.SystemNodeCritical
+	SystemClusterCritical = SystemPriorityClassPrefix + "cluster-critical"
+	SystemNodeCritical    = SystemPriorityClassPrefix + "node-critical"
 )
 
 // ValidationError carries every validation problem of one input with its API
