@@ -12,7 +12,10 @@
 // fenced) and the ground truth: the Instances actually running. Apply takes
 // one Event (Partition, Heal, CrashKubelet, RestartKubelet, GracefulDelete,
 // ForceDelete, DeleteNode, Fence, MarkOutOfService, Advance) and then lets
-// every actor settle, in a fixed order, until nothing changes:
+// every actor settle, in a fixed order, until a whole round leaves the
+// model's state (objects, machines, instances, volumes) unchanged; New and
+// Apply return an error wrapping ErrNotSettled if that takes more than 64
+// rounds, which only a defect of the model can cause:
 //
 //  1. taint eviction: pods on a node not Ready for 300 s (or carrying the
 //     out-of-service taint) are deleted gracefully;

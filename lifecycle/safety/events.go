@@ -14,6 +14,13 @@ var ErrInvalidEvent = errors.New("safety: invalid event")
 // ErrInvalidConfig is wrapped by the errors of New.
 var ErrInvalidConfig = errors.New("safety: invalid config")
 
+// ErrNotSettled is wrapped by the error of New or Apply when the controllers
+// and kubelets still change the model after a bounded number of rounds
+// (64). Every actor moves objects forward only, so this marks a defect of
+// the model, never a property of the events: the cluster must be
+// discarded.
+var ErrNotSettled = errors.New("safety: model did not settle")
+
 // EventKind names what happens to the cluster.
 type EventKind string
 

@@ -1,6 +1,7 @@
 package safety_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -8,8 +9,8 @@ import (
 )
 
 // FuzzApply decodes bytes into event sequences (including invalid ones) and
-// checks the model never panics and that every violation names an unsafe
-// event.
+// checks the model never panics, always settles, and that every violation
+// names an unsafe event.
 func FuzzApply(f *testing.F) {
 	f.Add([]byte{0, 0, 5, 1, 9, 2})
 	f.Add([]byte{0, 1, 7, 1, 8, 1, 9, 0})
@@ -29,7 +30,9 @@ func FuzzApply(f *testing.F) {
 				g := int64(data[i+1] % 5)
 				e.GracePeriodSeconds = &g
 			}
-			_, _ = c.Apply(e)
+			if _, err := c.Apply(e); errors.Is(err, safety.ErrNotSettled) {
+				t.Fatalf("%s: %v", e, err)
+			}
 		}
 		h := c.History()
 		for _, v := range c.Incidents() {

@@ -186,3 +186,155 @@ func ExampleGangReplicas() {
 	//   default/worker-1: Scheduled on b
 	//   default/worker-2: Unschedulable
 }
+
+// Cordon is the first half of a drain: the view refuses new pods on the
+// node and keeps the ones it has, so replicas go elsewhere.
+func ExampleCordon() {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{exampleNode("a", "z1"), exampleNode("b", "z2")},
+		Pods:  []*corev1.Pod{examplePod("old", "a", "1")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	cordoned, err := whatif.Cordon(snap, "b")
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range []*placement.Snapshot{snap, cordoned} {
+		r, err := whatif.Replicas(s, examplePod("web", "", "500m"), 4, whatif.Options{})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(r.Placed(), "fit:", r.Nodes, "pods bound:", s.NumPods())
+	}
+	// Output:
+	// 4 fit: [b b a b] pods bound: 1
+	// 2 fit: [a a] pods bound: 1
+}
+
+// Reschedule is what follows evicting chosen pods of cordoned nodes: they
+// are re-created pending and scheduled in queue order on the rest.
+func ExampleReschedule() {
+	web1, web2 := examplePod("web-1", "a", "1500m"), examplePod("web-2", "a", "300m")
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{exampleNode("a", "z1"), exampleNode("b", "z2")},
+		Pods:  []*corev1.Pod{web1, web2, examplePod("db", "b", "1")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	r, err := whatif.Reschedule(snap, []string{"a"}, []*corev1.Pod{web2, web1}, whatif.Options{})
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range r.Results {
+		if p.Node != "" {
+			fmt.Println(p.Pod, p.Outcome, "on", p.Node)
+		} else {
+			fmt.Println(p.Pod, p.Outcome+":", p.Message)
+		}
+	}
+	// Output:
+	// default/web-1 Unschedulable: 0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. preemption: not eligible due to preemptionPolicy=Never.
+	// default/web-2 Scheduled on b
+}
+
+// Gang with explicit pods: a gang of minCount 2 whose second worker fits
+// nowhere binds neither; the one that fitted waits at Permit.
+func ExampleGang() {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{exampleNode("a", "z1"), exampleNode("b", "z1")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	group := &schedulingv1alpha2.PodGroup{ObjectMeta: metav1.ObjectMeta{Name: "train", Namespace: "default"},
+		Spec: schedulingv1alpha2.PodGroupSpec{SchedulingPolicy: schedulingv1alpha2.PodGroupSchedulingPolicy{
+			Gang: &schedulingv1alpha2.GangSchedulingPolicy{MinCount: 2}}}}
+	member := func(name, cpu string) *corev1.Pod {
+		p := examplePod(name, "", cpu)
+		p.Spec.SchedulingGroup = &corev1.PodSchedulingGroup{PodGroupName: ptr("train")}
+		return p
+	}
+	for _, pods := range [][]*corev1.Pod{
+		{member("small", "1"), member("huge", "3")},
+		{member("small", "1"), member("large", "2")},
+	} {
+		r, err := whatif.Gang(snap, group, pods, whatif.Options{})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println("placed:", r.Placed, "bound:", r.Final.NumPods())
+		for _, p := range r.Pods {
+			if p.Node != "" {
+				fmt.Printf("  %s: %s on %s\n", p.Pod, p.Outcome, p.Node)
+			} else {
+				fmt.Printf("  %s: %s: %s\n", p.Pod, p.Outcome, p.Message)
+			}
+		}
+	}
+	// Output:
+	// placed: false bound: 0
+	//   default/small: Unschedulable: waiting for minCount pods from a gang to be scheduled
+	//   default/huge: Unschedulable: 0/2 nodes are available: 2 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.
+	// placed: true bound: 2
+	//   default/small: Scheduled on a
+	//   default/large: Scheduled on b
+}
+
+// How many template nodes a gang needs: three workers that must not share
+// a node, on a cluster with one node, need two more.
+func ExampleEstimateGang() {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{exampleNode("a", "z1")}})
+	if err != nil {
+		panic(err)
+	}
+	group := &schedulingv1alpha2.PodGroup{ObjectMeta: metav1.ObjectMeta{Name: "train", Namespace: "default"},
+		Spec: schedulingv1alpha2.PodGroupSpec{SchedulingPolicy: schedulingv1alpha2.PodGroupSchedulingPolicy{
+			Gang: &schedulingv1alpha2.GangSchedulingPolicy{MinCount: 3}}}}
+	var workers []*corev1.Pod
+	for i := range 3 {
+		w := examplePod(fmt.Sprintf("worker-%d", i), "", "1")
+		w.Spec.SchedulingGroup = &corev1.PodSchedulingGroup{PodGroupName: ptr("train")}
+		w.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+			TopologyKey: "kubernetes.io/hostname", LabelSelector: testbuild.Selector("app", "web")}}}}
+		workers = append(workers, w)
+	}
+	n, r, err := whatif.EstimateGang(snap, group, workers, whatif.NodeTemplate{Node: exampleNode("pool", "z2")}, whatif.EstimateOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(n, "node(s); placed:", r.Placed)
+	for _, p := range r.Pods {
+		fmt.Println(" ", p.Pod, "on", p.Node)
+	}
+	// Output:
+	// 2 node(s); placed: true
+	//   default/worker-0 on a
+	//   default/worker-1 on pool-e-0
+	//   default/worker-2 on pool-e-1
+}
+
+// EstimateEach answers Estimate for each node group's template, the
+// choices cluster-autoscaler's expander picks among.
+func ExampleEstimateEach() {
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: []*corev1.Node{exampleNode("a", "z1")},
+		Pods: []*corev1.Pod{examplePod("old", "a", "2")}})
+	if err != nil {
+		panic(err)
+	}
+	backlog := []*corev1.Pod{examplePod("job-0", "", "1"), examplePod("job-1", "", "1"), examplePod("job-2", "", "1")}
+	big := exampleNode("big", "z1")
+	big.Status.Allocatable = testbuild.Resources("cpu", "4", "memory", "8Gi", "pods", "110")
+	rs, err := whatif.EstimateEach(snap, backlog, []whatif.NodeTemplate{{Node: exampleNode("small", "z1")}, {Node: big}}, whatif.EstimateOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range rs {
+		fmt.Println(r.NodeCount, "node(s):", r.Placements)
+	}
+	// Output:
+	// 2 node(s): [{default/job-0 small-e-0} {default/job-1 small-e-0} {default/job-2 small-e-1}]
+	// 1 node(s): [{default/job-0 big-e-0} {default/job-1 big-e-0} {default/job-2 big-e-0}]
+}
