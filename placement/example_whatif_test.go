@@ -1,6 +1,7 @@
 package placement_test
 
 import (
+	"errors"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
@@ -52,17 +53,20 @@ func ExampleSnapshot_WithPod() {
 	// pods: 1 -> 2
 }
 
-// WithoutPods takes bound pods off (namespace/name keys; unknown keys are
-// ignored), as an eviction would.
+// WithoutPods takes bound pods off (namespace/name keys), as an eviction
+// would; a key the snapshot does not hold is an error naming it.
 func ExampleSnapshot_WithoutPods() {
 	snap := whatifSnapshot()
-	view := snap.WithoutPods("default/busy", "default/no-such-pod")
+	view, _ := snap.WithoutPods("default/busy")
 	big := examplePod("big", "", "2")
 	fits("before", snap, big)
 	fits("after", view, big)
+	_, err := snap.WithoutPods("default/no-such-pod")
+	fmt.Println(errors.Is(err, placement.ErrInvalidView), err)
 	// Output:
 	// before: feasible [b], best [b]
 	// after: feasible [a b], best [a b]
+	// true placement: invalid view change: pods to remove unknown or repeated: ["default/no-such-pod"]
 }
 
 // WithNode replaces a node's object: cordoning it (spec.unschedulable, as
