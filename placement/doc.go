@@ -33,10 +33,13 @@
 // (Prepared.Compile); Decide is Schedule as kube-scheduler's cycle runs it,
 // without scoring a single feasible node.
 //
-// The vocabulary is shared with topology and preemption and named here:
-// Status and Code (with the code constants Success ... Skip and the plugin
-// name constants), Snapshot, NodeInfo and PodInfo are aliases, so each is
-// one type across the module; FilterPlugins gives FilterEach's order.
+// The vocabulary is shared with topology and preemption: a verdict is a
+// framework.Status (package placement/framework, with its Code constants
+// and the plugin names); Snapshot, NodeInfo and PodInfo are declared here
+// and are the types topology, preemption and eviction take. A NodeInfo or
+// PodInfo is a read-only view of the snapshot's index: its methods return
+// values and copies, so nothing a caller does with them changes a later
+// answer. FilterPlugins gives FilterEach's order.
 //
 // # Rules followed (v1.36.3)
 //
