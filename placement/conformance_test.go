@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -29,8 +30,10 @@ type expectedFile struct {
 
 type expectedPod struct {
 	Pod       string           `json:"pod"`
-	Gated     *PluginStatus    `json:"gated"`
-	PreFilter *PreFilterResult `json:"preFilter"`
+	Gated     *wireStatus `json:"gated"`
+	PreFilter *struct {
+		Status wireStatus `json:"status"`
+	} `json:"preFilter"`
 	Feasible  []string         `json:"feasibleNodes"`
 	Best      []string         `json:"bestNodes"`
 	Message   string           `json:"message"`
@@ -40,9 +43,9 @@ type expectedPod struct {
 type expectedNode struct {
 	Node     string         `json:"node"`
 	Feasible bool           `json:"feasible"`
-	Status   PluginStatus   `json:"status"`
-	Filters  []PluginStatus `json:"filters"`
-	Scores   []PluginScore  `json:"scores"`
+	Status   wireStatus     `json:"status"`
+	Filters  []wireStatus   `json:"filters"`
+	Scores   []wireScore    `json:"scores"`
 	Total    *int64         `json:"totalScore"`
 }
 
@@ -74,6 +77,29 @@ func passCode(c string) string {
 func sortedCopy(s []string) []string {
 	out := append([]string{}, s...)
 	sort.Strings(out)
+	return out
+}
+
+// wireStatus and wireScore read the conformance format's statuses and
+// scores (codes by name).
+type wireStatus struct {
+	Plugin  string   `json:"plugin"`
+	Code    string   `json:"code"`
+	Reasons []string `json:"reasons"`
+}
+
+type wireScore struct {
+	Plugin   string `json:"plugin"`
+	Weighted int64  `json:"weighted"`
+}
+
+func weightedWire(scores []wireScore) map[string]int64 {
+	out := map[string]int64{}
+	for _, s := range scores {
+		if s.Weighted != 0 {
+			out[s.Plugin] = s.Weighted
+		}
+	}
 	return out
 }
 
@@ -123,7 +149,7 @@ func TestConformanceFilterScore(t *testing.T) {
 				if ep.Gated != nil {
 					continue
 				}
-				assert.Equal(t, passCode(ep.PreFilter.Status.Code), passCode(ap.PreFilter.Status.Code), "%s prefilter", ep.Pod)
+				assert.Equal(t, passCode(ep.PreFilter.Status.Code), passCode(ap.PreFilter.Status.Code.String()), "%s prefilter", ep.Pod)
 				assert.Equal(t, sortedCopy(ep.Feasible), sortedCopy(ap.FeasibleNodes), "%s feasible", ep.Pod)
 				assert.Equal(t, sortedCopy(ep.Best), sortedCopy(ap.BestNodes), "%s best", ep.Pod)
 				if ep.Message != "" {
@@ -137,20 +163,20 @@ func TestConformanceFilterScore(t *testing.T) {
 					an := nodes[en.Node]
 					require.NotNil(t, an, "%s on %s", ep.Pod, en.Node)
 					assert.Equal(t, en.Feasible, an.Feasible, "%s on %s feasible", ep.Pod, en.Node)
-					assert.Equal(t, passCode(en.Status.Code), passCode(an.Status.Code), "%s on %s code", ep.Pod, en.Node)
+					assert.Equal(t, passCode(en.Status.Code), passCode(an.Status.Code.String()), "%s on %s code", ep.Pod, en.Node)
 					assert.Equal(t, sortedCopy(en.Status.Reasons), sortedCopy(an.Status.Reasons), "%s on %s reasons", ep.Pod, en.Node)
 					if en.Filters != nil {
-						af := map[string]PluginStatus{}
+						af := map[string]framework.Status{}
 						for _, f := range an.Filters {
 							af[f.Plugin] = f
 						}
 						for _, f := range en.Filters {
-							assert.Equal(t, passCode(f.Code), passCode(af[f.Plugin].Code), "%s on %s %s", ep.Pod, en.Node, f.Plugin)
+							assert.Equal(t, passCode(f.Code), passCode(af[f.Plugin].Code.String()), "%s on %s %s", ep.Pod, en.Node, f.Plugin)
 							assert.Equal(t, sortedCopy(f.Reasons), sortedCopy(af[f.Plugin].Reasons), "%s on %s %s", ep.Pod, en.Node, f.Plugin)
 						}
 					}
 					if en.Feasible {
-						assert.Equal(t, weighted(en.Scores), weighted(an.Scores), "%s on %s scores", ep.Pod, en.Node)
+						assert.Equal(t, weightedWire(en.Scores), weighted(an.Scores), "%s on %s scores", ep.Pod, en.Node)
 						require.NotNil(t, en.Total)
 						assert.Equal(t, *en.Total, an.Total(), "%s on %s total", ep.Pod, en.Node)
 					}

@@ -4,7 +4,6 @@ import (
 	"github.com/schedkit/schedkit/placement/framework"
 
 	"errors"
-	"slices"
 	"sort"
 	"strings"
 
@@ -177,7 +176,7 @@ func Evaluate(snap *Snapshot, pod *corev1.Pod, opts Options) (*Result, error) {
 		}
 		r := &Result{Pod: pod.Namespace + "/" + pod.Name, FeasibleNodes: []string{}, BestNodes: []string{}, Nodes: []NodeResult{}, Error: err.Error()}
 		r.Priority = sched.PodPriority(pod)
-		r.PreFilter.Status = PluginStatus{Code: sched.Error.String()}
+		r.PreFilter.Status = framework.Status{Code: framework.Error}
 		return r, err
 	}
 	return c.Evaluate(), nil
@@ -327,8 +326,5 @@ func (c *Compiled) includesFilter(p int) bool {
 }
 
 // toPluginStatus copies s for a Result: the Reasons are the caller's to
-// change, while a Status's are often shared constants (issue 21).
-func toPluginStatus(s sched.Status) PluginStatus {
-	code := s.Code
-	return PluginStatus{Plugin: s.Plugin, Code: code.String(), Reasons: slices.Clone(s.Reasons)}
-}
+// change, while a Status's are often shared constants.
+func toPluginStatus(s sched.Status) framework.Status { return s.Clone() }

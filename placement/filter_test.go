@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -159,7 +160,7 @@ func TestNodeAffinityPreFilter(t *testing.T) {
 		assert.Equal(t, []string{"n3"}, r.PreFilter.NodeNames)
 		assert.Equal(t, []string{sched.NodeAffinity}, r.PreFilter.RestrictedBy)
 		assert.True(t, r.Nodes[0].ExcludedByPreFilter)
-		assert.Equal(t, PluginStatus{Code: "UnschedulableAndUnresolvable", Reasons: []string{"node(s) didn't satisfy plugin(s) [NodeAffinity]"}}, r.Nodes[0].Status)
+		assert.Equal(t, framework.Status{Code: framework.UnschedulableAndUnresolvable, Reasons: []string{"node(s) didn't satisfy plugin(s) [NodeAffinity]"}}, r.Nodes[0].Status)
 		assert.Len(t, r.Nodes[0].Filters, 9, "every plugin still reported")
 		assert.Equal(t, "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't satisfy plugin(s) [NodeAffinity].", r.Message)
 	})
@@ -175,7 +176,7 @@ func TestNodeAffinityPreFilter(t *testing.T) {
 		term.MatchFields = append(term.MatchFields, expr("metadata.name", corev1.NodeSelectorOpIn, "n2"))
 		r, err := Evaluate(snap, mkPod("p", nodeAffinity(requiredTerms(term))), Options{})
 		require.NoError(t, err)
-		assert.Equal(t, PluginStatus{Plugin: sched.NodeAffinity, Code: "UnschedulableAndUnresolvable", Reasons: []string{"pod affinity terms conflict"}}, r.PreFilter.Status)
+		assert.Equal(t, framework.Status{Plugin: sched.NodeAffinity, Code: framework.UnschedulableAndUnresolvable, Reasons: []string{"pod affinity terms conflict"}}, r.PreFilter.Status)
 		assert.Equal(t, "0/3 nodes are available: pod affinity terms conflict.", r.Message)
 		assert.Nil(t, r.Nodes[0].Filters, "no Filter runs after a PreFilter rejection")
 	})
@@ -284,7 +285,7 @@ func TestSchedulingGates(t *testing.T) {
 	r, err := Evaluate(snapshotOf(t, n1()), pod, Options{})
 	require.NoError(t, err)
 	require.NotNil(t, r.Gated)
-	assert.Equal(t, PluginStatus{Plugin: sched.SchedulingGates, Code: "UnschedulableAndUnresolvable",
+	assert.Equal(t, framework.Status{Plugin: sched.SchedulingGates, Code: framework.UnschedulableAndUnresolvable,
 		Reasons: []string{"waiting for scheduling gates: [a b]"}}, *r.Gated)
 	assert.Empty(t, r.Nodes)
 }
@@ -326,7 +327,7 @@ func TestInvalidInput(t *testing.T) {
 	r, err := Evaluate(snap, pod, Options{})
 	require.ErrorIs(t, err, ErrInvalidPod)
 	require.NotNil(t, r)
-	assert.Equal(t, "Error", r.PreFilter.Status.Code)
+	assert.Equal(t, framework.Error, r.PreFilter.Status.Code)
 	_, err = Evaluate(snap, nil, Options{})
 	require.ErrorIs(t, err, ErrInvalidPod)
 }

@@ -111,7 +111,7 @@ func TestOptionsPlugins(t *testing.T) {
 					continue
 				}
 				assert.Equal(t, want, st.String(), nr.Node)
-				assert.Equal(t, st.Code.String(), nr.Status.Code, nr.Node)
+				assert.Equal(t, st.Code, nr.Status.Code, nr.Node)
 			}
 			d := c.Schedule()
 			assert.Equal(t, len(tc.feasible), d.Feasible)

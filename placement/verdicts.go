@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 )
@@ -36,9 +37,9 @@ type verdictTable struct {
 
 // verdictRow is what the nodes of one row key share.
 type verdictRow struct {
-	filters  []PluginStatus // every included plugin's verdict, profile order
-	first    sched.Status   // the recorded status: first failure, the absent status, or Success
-	status   PluginStatus   // first in report form
+	filters  []framework.Status // every included plugin's verdict, profile order
+	first    sched.Status       // the recorded status: first failure, the absent status, or Success
+	status   framework.Status   // first, owned by the report
 	excluded bool           // outside PreFilter's node restriction
 }
 
@@ -208,7 +209,7 @@ func (t *verdictTable) unshared(n *cluster.NodeInfo) *verdictRow {
 // first failing plugin in profile order, or the absent-node status).
 func (t *verdictTable) newRow(each *[numFilters]*sched.Status, excluded bool) verdictRow {
 	c := t.c
-	r := verdictRow{filters: make([]PluginStatus, 0, numFilters), excluded: excluded}
+	r := verdictRow{filters: make([]framework.Status, 0, numFilters), excluded: excluded}
 	for _, p := range c.order {
 		if !c.includesFilter(p) {
 			continue

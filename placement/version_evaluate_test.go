@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -145,7 +146,7 @@ func TestEvaluateVersionRules(t *testing.T) {
 					require.Len(t, res.Nodes, 3)
 					for _, n := range res.Nodes {
 						want := wantNodes[n.Node]
-						var declared *PluginStatus
+						var declared *framework.Status
 						for i := range n.Filters {
 							if n.Filters[i].Plugin == sched.NodeDeclaredFeatures {
 								declared = &n.Filters[i]
@@ -156,7 +157,7 @@ func TestEvaluateVersionRules(t *testing.T) {
 							assert.False(t, n.Feasible, n.Node)
 							assert.Equal(t, want.rejectedBy, n.Status.Plugin, n.Node)
 							if want.rejectedBy == sched.NodeDeclaredFeatures {
-								assert.Equal(t, "UnschedulableAndUnresolvable", n.Status.Code)
+								assert.Equal(t, framework.UnschedulableAndUnresolvable, n.Status.Code)
 								assert.Equal(t, []string{"node(s) didn't match Pod's required features"}, n.Status.Reasons)
 							}
 							continue

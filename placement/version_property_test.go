@@ -1,6 +1,7 @@
 package placement
 
 import (
+	"github.com/schedkit/schedkit/placement/framework"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -163,8 +164,8 @@ func verEvaluate(t *rapid.T, w verWorld, v Version) *Result {
 }
 
 // filtersWithout drops one plugin's entry from a Filters list.
-func filtersWithout(fs []PluginStatus, plugin string) []PluginStatus {
-	var out []PluginStatus
+func filtersWithout(fs []framework.Status, plugin string) []framework.Status {
+	var out []framework.Status
 	for _, f := range fs {
 		if f.Plugin != plugin {
 			out = append(out, f)
@@ -204,7 +205,7 @@ func TestVersionProperties(t *testing.T) {
 						t.Fatalf("%s on %s: %v %v, v1.36: %v %v", v, gn.Node, gn.Feasible, gn.Status, wn.Feasible, wn.Status)
 					}
 					for _, f := range wn.Filters {
-						if f.Plugin == sched.NodeDeclaredFeatures && !(f.Code == "Skip" || f.Code == "Success") {
+						if f.Plugin == sched.NodeDeclaredFeatures && !f.Code.Passes() {
 							t.Fatalf("v1.36 NodeDeclaredFeatures rejected a pod needing no feature on %s: %v", wn.Node, f)
 						}
 					}

@@ -34,7 +34,7 @@ func (n *NodeResult) Why() string {
 	}
 	var also []string
 	for _, f := range n.Filters {
-		if f.Code == "Success" || f.Code == "Skip" || f.Code == "" || f.Plugin == n.Status.Plugin {
+		if f.Code.Passes() || f.Plugin == n.Status.Plugin {
 			continue
 		}
 		also = append(also, fmt.Sprintf("%s: %s", f.Plugin, strings.Join(f.Reasons, ", ")))

@@ -10,17 +10,17 @@ import (
 
 // Victim is one pod the preemptor would evict.
 type Victim struct {
-	Pod      *corev1.Pod `json:"-"`        // the bound pod, as in the snapshot (not modified)
-	Key      string      `json:"pod"`      // namespace/name
-	Node     string      `json:"node"`     // the node it runs on
-	Priority int32       `json:"priority"` // its priority (spec.priority, 0 when unset)
+	Pod      *corev1.Pod // the bound pod, as in the snapshot (not modified)
+	Key      string      // namespace/name
+	Node     string      // the node it runs on
+	Priority int32       // its priority (spec.priority, 0 when unset)
 	// StartTime is the start time preemption used for the pod: status.startTime,
 	// else Options.Now; zero when neither is known (then the pod counts as
 	// started after every pod that has a start time).
-	StartTime time.Time `json:"-"`
+	StartTime time.Time
 	// BrokenPDBs lists the budgets (namespace/name) that this eviction
 	// breaks, counting the evictions of the more important victims first.
-	BrokenPDBs []string `json:"brokenPDBs,omitempty"`
+	BrokenPDBs []string
 }
 
 // Criterion is one step of pickOneNodeForPreemption, in upstream order.
@@ -61,15 +61,15 @@ func (c Criterion) MarshalText() ([]byte, error) { return []byte(c.String()), ni
 
 // Candidate is a node where evicting Victims lets the preemptor fit.
 type Candidate struct {
-	Node string `json:"node"` // the candidate node
+	Node string // the candidate node
 	// Victims in decreasing importance (priority, then earlier start).
-	Victims []Victim `json:"victims"`
+	Victims []Victim
 	// NumPDBViolations is how many victims a PodDisruptionBudget does not
 	// allow to be disrupted.
-	NumPDBViolations int `json:"numPDBViolations"`
+	NumPDBViolations int
 	// LostAt is the criterion that eliminated this candidate (ChosenNode for
 	// the winner); LostReason explains it.
-	LostAt Criterion `json:"lostAt"`
+	LostAt Criterion
 	// mine and best are the scores compared at LostAt; winner names the
 	// candidate that won a LowestNodeName tie.
 	mine, best candidateKey

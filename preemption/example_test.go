@@ -1,8 +1,8 @@
 package preemption_test
 
 import (
-	"github.com/schedkit/schedkit/placement"
 	"fmt"
+	"github.com/schedkit/schedkit/placement"
 	"strings"
 	"time"
 

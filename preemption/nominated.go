@@ -153,7 +153,7 @@ func withNominated(c *placement.Compiled, d placement.Decision, nm *nominator) (
 			case d.Statuses != nil:
 				out.Statuses[i] = d.Statuses[i]
 			default:
-				out.Statuses[i] = fromPluginStatus(report.Nodes[i].Status)
+				out.Statuses[i] = report.Nodes[i].Status
 			}
 		}
 		counts := map[string]int{}
@@ -183,23 +183,4 @@ func withNominated(c *placement.Compiled, d placement.Decision, nm *nominator) (
 	}
 	out.Node, out.TotalScore = feasible[best].Name, s.Total[best]
 	return out, nil
-}
-
-func fromPluginStatus(p placement.PluginStatus) sched.Status {
-	return sched.Status{Code: parseCode(p.Code), Plugin: p.Plugin, Reasons: p.Reasons}
-}
-
-// parseCode maps a report's code name back to the code.
-func parseCode(s string) sched.Code {
-	switch s {
-	case "", "Success":
-		return sched.Success
-	case "Unschedulable":
-		return sched.Unschedulable
-	case "UnschedulableAndUnresolvable":
-		return sched.UnschedulableAndUnresolvable
-	case "Skip":
-		return sched.Skip
-	}
-	return sched.Error
 }

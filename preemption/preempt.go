@@ -77,8 +77,8 @@ func (s *Sampling) numCandidates(n int32) int32 {
 
 // NodeStatus is a node's verdict with upstream's reasons.
 type NodeStatus struct {
-	Node   string           `json:"node"`   // the node's name
-	Status framework.Status `json:"status"` // its filter status
+	Node   string           // the node's name
+	Status framework.Status // its filter status
 }
 
 // Result is the outcome of DefaultPreemption's PostFilter for one pod.
@@ -86,26 +86,26 @@ type Result struct {
 	// Status is Success when a node was nominated; otherwise Unschedulable
 	// (or Error) with plugin DefaultPreemption and the reason
 	// "preemption: ..." that the scheduler appends to its FitError.
-	Status framework.Status `json:"status"`
+	Status framework.Status
 	// NotEligible is PodEligibleToPreemptOthers' reason when the pod may not
 	// preempt at all ("" when it may).
-	NotEligible string `json:"notEligible,omitempty"`
+	NotEligible string
 	// NominatedNode is the chosen node ("" when none).
-	NominatedNode string `json:"nominatedNode,omitempty"`
+	NominatedNode string
 	// Victims are the chosen candidate's victims, most important first.
-	Victims []Victim `json:"victims,omitempty"`
+	Victims []Victim
 	// NumPDBViolations is how many of Victims a PodDisruptionBudget does
 	// not allow to be disrupted.
-	NumPDBViolations int `json:"numPDBViolations"`
+	NumPDBViolations int
 	// PotentialNodes is the number of nodes whose filter status was
 	// Unschedulable: only those are dry-run.
-	PotentialNodes int `json:"potentialNodes"`
+	PotentialNodes int
 	// Candidates are every node where preemption would work, in node-name
 	// order, each with the criterion it lost on.
-	Candidates []Candidate `json:"candidates,omitempty"`
+	Candidates []Candidate
 	// Rejected are the dry-run nodes that could not help, with the status
 	// of the dry run, in node-name order.
-	Rejected []NodeStatus `json:"dryRunStatuses,omitempty"`
+	Rejected []NodeStatus
 }
 
 // Message returns the PostFilter message the scheduler appends to its

@@ -11,7 +11,6 @@ import (
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
 )
 
 // Priority constants of the scheduling API (pkg/apis/scheduling/types.go, v1.36).

@@ -55,52 +55,52 @@ func DefaultStartClock() time.Time { return time.Date(2020, 1, 1, 0, 0, 0, 0, ti
 
 // PodOutcome is the result of one pod's scheduling attempt.
 type PodOutcome struct {
-	Pod           string  `json:"pod"`           // namespace/name
-	Priority      int32   `json:"priority"`      // the pod's priority
-	QueuePosition int     `json:"queuePosition"` // its position in QueueResult.QueueOrder
-	Outcome       Outcome `json:"outcome"`       // what happened to it
+	Pod           string  // namespace/name
+	Priority      int32   // the pod's priority
+	QueuePosition int     // its position in QueueResult.QueueOrder
+	Outcome       Outcome // what happened to it
 	// Node is the chosen node, or the nominated node after preemption.
-	Node string `json:"node,omitempty"`
+	Node string
 	// FeasibleNodes is the number of nodes that passed every filter.
-	FeasibleNodes int `json:"feasibleNodes"`
+	FeasibleNodes int
 	// TotalScore of the chosen node; nil when at most one node was feasible
 	// (upstream does not score then).
-	TotalScore *int64 `json:"totalScore,omitempty"`
+	TotalScore *int64
 	// Message is upstream's FitError text including the PostFilter part.
-	Message string `json:"message,omitempty"`
+	Message string
 	// Error is set for invalid input or a plugin Error status.
-	Error string `json:"error,omitempty"`
+	Error string
 	// Gated is SchedulingGates' rejection of a gated pod.
-	Gated *framework.Status `json:"-"`
+	Gated *framework.Status
 	// PreFilter is the aggregated PreFilter status (zero for gated pods).
-	PreFilter framework.Status `json:"-"`
+	PreFilter framework.Status
 	// NodeStatuses are every node's filter status, in node-name order, for
 	// a pod that found no feasible node (only with
 	// QueueOptions.KeepNodeStatuses).
-	NodeStatuses []NodeStatus `json:"-"`
+	NodeStatuses []NodeStatus
 	// Preemption is set when the pod went through PostFilter.
-	Preemption *Result `json:"preemption,omitempty"`
+	Preemption *Result
 }
 
 // PodPlacement is where a queued pod ended ("" when nowhere).
 type PodPlacement struct {
-	Pod  string `json:"pod"`  // namespace/name
-	Node string `json:"node"` // where it was bound or nominated; "" if nowhere or evicted later
+	Pod  string // namespace/name
+	Node string // where it was bound or nominated; "" if nowhere or evicted later
 }
 
 // QueueResult is the outcome of ScheduleQueue.
 type QueueResult struct {
 	// QueueOrder are the pods' keys in the order they were popped.
-	QueueOrder []string `json:"queueOrder"`
+	QueueOrder []string
 	// Results follow QueueOrder (up to the first unplaced pod with
 	// QueueOptions.StopAtUnplaced).
-	Results []PodOutcome `json:"results"`
+	Results []PodOutcome
 	// Placements of every queued pod, in queue order.
-	Placements []PodPlacement `json:"placements"`
+	Placements []PodPlacement
 	// Evicted are the victims' keys in eviction order.
-	Evicted []string `json:"evicted"`
+	Evicted []string
 	// Final is the cluster after every binding and eviction.
-	Final *placement.Snapshot `json:"-"`
+	Final *placement.Snapshot
 }
 
 // ScheduleQueue schedules pending pods one at a time against snap, as

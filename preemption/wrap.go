@@ -16,9 +16,13 @@ func publicSnapshot(s *cluster.Snapshot) *placement.Snapshot { return wrap.Cast[
 
 func publicNode(n *cluster.NodeInfo) *placement.NodeInfo { return wrap.Cast[placement.NodeInfo](n) }
 
-func publicNodes(ns []*cluster.NodeInfo) []*placement.NodeInfo { return wrap.Slice[placement.NodeInfo](ns) }
+func publicNodes(ns []*cluster.NodeInfo) []*placement.NodeInfo {
+	return wrap.Slice[placement.NodeInfo](ns)
+}
 
 func publicPods(ps []*cluster.PodInfo) []*placement.PodInfo { return wrap.Slice[placement.PodInfo](ps) }
 
 // podInfoOf returns the compiled pod's internal PodInfo.
-func podInfoOf(c *placement.Compiled) *cluster.PodInfo { return wrap.Cast[cluster.PodInfo](c.PodInfo()) }
+func podInfoOf(c *placement.Compiled) *cluster.PodInfo {
+	return wrap.Cast[cluster.PodInfo](c.PodInfo())
+}

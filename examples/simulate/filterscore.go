@@ -20,7 +20,7 @@ import (
 // filterScoreOutput is the filter-score document.
 type filterScoreOutput struct {
 	Meta filterScoreMeta     `json:"meta"`
-	Pods []*placement.Result `json:"pods"`
+	Pods []*podResult `json:"pods"`
 	// ctx is what the text report reads beside the results.
 	ctx *textContext
 }
@@ -65,7 +65,7 @@ func runFilterScore(in *input) (*filterScoreOutput, error) {
 			PendingPods:       len(in.pending),
 			Warnings:          warnings,
 		},
-		Pods: make([]*placement.Result, len(in.pending)),
+		Pods: make([]*podResult, len(in.pending)),
 		ctx:  &textContext{snap: in.snap, pods: map[string]*corev1.Pod{}, explain: in.explain != ""},
 	}
 	for _, p := range in.pending {
@@ -87,7 +87,7 @@ func runFilterScore(in *input) (*filterScoreOutput, error) {
 				errs[i] = fmt.Errorf("pending[%d] (%s): placement.Evaluate returned no result", i, scenario.PodKey(pod))
 				return nil
 			}
-			out.Pods[i] = res
+			out.Pods[i] = resultOut(res)
 			return nil
 		})
 	}

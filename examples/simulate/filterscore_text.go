@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schedkit/schedkit/placement"
 )
 
 // The filter-score text report: per pending pod the verdict, the best nodes
@@ -102,7 +101,7 @@ func (out *filterScoreOutput) writeText(w io.Writer) error {
 }
 
 // scoreLegend lists "column=Plugin×weight" for every Score plugin seen.
-func scoreLegend(results []*placement.Result) string {
+func scoreLegend(results []*podResult) string {
 	weights := map[string]int64{}
 	var plugins []string
 	for _, r := range results {
@@ -123,7 +122,7 @@ func scoreLegend(results []*placement.Result) string {
 	return strings.Join(parts, ", ")
 }
 
-func writePodText(b *strings.Builder, r *placement.Result, ctx *textContext) {
+func writePodText(b *strings.Builder, r *podResult, ctx *textContext) {
 	fmt.Fprintf(b, "%s (priority %d)\n", r.Pod, r.Priority)
 	if r.Gated != nil {
 		fmt.Fprintf(b, "  gated by %s: %s; not evaluated\n", r.Gated.Plugin, strings.Join(r.Gated.Reasons, ", "))
@@ -160,7 +159,7 @@ func writePodText(b *strings.Builder, r *placement.Result, ctx *textContext) {
 	}
 }
 
-func bestTotal(r *placement.Result) int64 {
+func bestTotal(r *podResult) int64 {
 	for _, n := range r.Nodes {
 		if len(r.BestNodes) > 0 && n.Node == r.BestNodes[0] {
 			return n.Total()
@@ -171,8 +170,8 @@ func bestTotal(r *placement.Result) int64 {
 
 // writeScoreTable shows the best feasible nodes (highest total, then lowest
 // name) with each plugin's weighted score.
-func writeScoreTable(b *strings.Builder, r *placement.Result) {
-	var feasible []*placement.NodeResult
+func writeScoreTable(b *strings.Builder, r *podResult) {
+	var feasible []*nodeResult
 	var plugins []string
 	seen := map[string]bool{}
 	for i := range r.Nodes {
@@ -247,7 +246,7 @@ type rejection struct {
 // writeRejections groups the infeasible nodes' statuses by reason, as
 // FitError's histogram does, and lists which filters reject each node when
 // run on their own.
-func writeRejections(b *strings.Builder, r *placement.Result) {
+func writeRejections(b *strings.Builder, r *podResult) {
 	byKey := map[string]*rejection{}
 	var rows []*rejection
 	rejectedNodes := 0

@@ -7,36 +7,35 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/schedkit/schedkit/placement"
 )
 
 // TestTextReportBranches covers the report's rarer shapes on hand-made
 // results: a PreFilter rejection, a plugin error, ties, long node lists.
 func TestTextReportBranches(t *testing.T) {
-	rejected := func(name, plugin, code string, reasons ...string) placement.NodeResult {
-		return placement.NodeResult{Node: name, Status: placement.PluginStatus{Plugin: plugin, Code: code, Reasons: reasons},
-			Filters: []placement.PluginStatus{{Plugin: plugin, Code: code, Reasons: reasons}}}
+	rejected := func(name, plugin, code string, reasons ...string) nodeResult {
+		return nodeResult{Node: name, Status: pluginStatus{Plugin: plugin, Code: code, Reasons: reasons},
+			Filters: []pluginStatus{{Plugin: plugin, Code: code, Reasons: reasons}}}
 	}
-	feasible := func(name string, fit, taint int64) placement.NodeResult {
+	feasible := func(name string, fit, taint int64) nodeResult {
 		total := fit + taint
-		return placement.NodeResult{Node: name, Feasible: true, Status: placement.PluginStatus{Code: "Success"},
-			Scores: []placement.PluginScore{
+		return nodeResult{Node: name, Feasible: true, Status: pluginStatus{Code: "Success"},
+			Scores: []pluginScore{
 				{Plugin: "NodeResourcesFit", Normalized: fit, Weight: 1, Weighted: fit},
 				{Plugin: "TaintToleration", Normalized: taint / 3, Weight: 3, Weighted: taint},
 			}, TotalScore: &total}
 	}
 	out := &filterScoreOutput{
 		Meta: filterScoreMeta{Mode: "filter-score", KubernetesVersion: "v1.35", Nodes: 7, PendingPods: 2, Warnings: []string{"pod x: ignored"}},
-		Pods: []*placement.Result{
+		Pods: []*podResult{
 			{
 				Pod: "ns/prefilter", Priority: 5,
-				PreFilter: placement.PreFilterResult{Status: placement.PluginStatus{Plugin: "PodTopologySpread", Code: "UnschedulableAndUnresolvable", Reasons: []string{"bad"}}},
+				PreFilter: preFilterResult{Status: pluginStatus{Plugin: "PodTopologySpread", Code: "UnschedulableAndUnresolvable", Reasons: []string{"bad"}}},
 				Message:   "0/7 nodes are available: 7 bad.",
 				Error:     "PodTopologySpread: something broke",
 			},
 			{
 				Pod: "ns/tied", FeasibleNodes: []string{"a", "b"}, BestNodes: []string{"a", "b"},
-				Nodes: []placement.NodeResult{
+				Nodes: []nodeResult{
 					feasible("b", 40, 300), feasible("a", 40, 300),
 					rejected("c", "NodeResourcesFit", "Unschedulable", "Insufficient cpu"),
 					rejected("d", "NodeResourcesFit", "Unschedulable", "Insufficient cpu"),

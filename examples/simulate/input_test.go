@@ -228,7 +228,7 @@ func TestExplain(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(full), &a))
 	require.NoError(t, json.Unmarshal([]byte(one), &b))
 	require.Len(t, b.Pods, 1)
-	var want *placement.Result
+	var want *podResult
 	for _, r := range a.Pods {
 		if r.Pod == "default/p-big" {
 			want = r

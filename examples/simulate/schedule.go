@@ -25,7 +25,7 @@ type scheduleOutput struct {
 	// explain: the report is -explain's one pod, with its node statuses;
 	// turn, when set, is that pod evaluated at its turn (explainAtTurn).
 	explain bool
-	turn    *placement.Result
+	turn    *podResult
 	turnCtx *textContext
 }
 
@@ -43,12 +43,12 @@ type scheduleFinal struct {
 }
 
 type preFilterOut struct {
-	Status placement.PluginStatus `json:"status"`
+	Status pluginStatus `json:"status"`
 }
 
 type nodeStatusOut struct {
 	Node   string                 `json:"node"`
-	Status placement.PluginStatus `json:"status"`
+	Status pluginStatus `json:"status"`
 }
 
 type scheduleResult struct {
@@ -61,7 +61,7 @@ type scheduleResult struct {
 	TotalScore    *int64                  `json:"totalScore,omitempty"`
 	TiedNodes     []string                `json:"tiedNodes,omitempty"`
 	PreFilter     *preFilterOut           `json:"preFilter,omitempty"`
-	Gated         *placement.PluginStatus `json:"gated,omitempty"`
+	Gated         *pluginStatus `json:"gated,omitempty"`
 	Message       string                  `json:"message,omitempty"`
 	Preemption    *preemptionOut          `json:"preemption,omitempty"`
 	NodeStatuses  []nodeStatusOut         `json:"nodeStatuses,omitempty"`
@@ -84,7 +84,7 @@ type candidateOut struct {
 }
 
 type preemptionOut struct {
-	Status           placement.PluginStatus `json:"status"`
+	Status           pluginStatus `json:"status"`
 	NominatedNode    string                 `json:"nominatedNode,omitempty"`
 	Victims          []victimOut            `json:"victims,omitempty"`
 	NumPDBViolations int                    `json:"numPDBViolations"`
@@ -94,9 +94,6 @@ type preemptionOut struct {
 	DryRunStatuses   []nodeStatusOut        `json:"dryRunStatuses,omitempty"`
 }
 
-func pluginStatus(s sched.Status) placement.PluginStatus {
-	return placement.PluginStatus{Plugin: s.Plugin, Code: s.Code.String(), Reasons: s.Reasons}
-}
 
 // queueOptions are the schedule mode's options for the profile options
 // given. The queue is sequential (each pod sees the previous bindings), so
@@ -160,12 +157,12 @@ func convertResult(r *preemption.PodOutcome) scheduleResult {
 		Message: r.Message, Error: r.Error,
 	}
 	if r.Gated != nil {
-		g := pluginStatus(*r.Gated)
+		g := statusOut(*r.Gated)
 		sr.Gated = &g
 		return sr
 	}
 	if r.Outcome != preemption.Failed || r.PreFilter.Code != sched.Success {
-		sr.PreFilter = &preFilterOut{Status: pluginStatus(r.PreFilter)}
+		sr.PreFilter = &preFilterOut{Status: statusOut(r.PreFilter)}
 	}
 	if len(r.NodeStatuses) > 0 && r.PreFilter.Code == sched.Success {
 		sr.NodeStatuses = make([]nodeStatusOut, 0, len(r.NodeStatuses))
@@ -174,10 +171,10 @@ func convertResult(r *preemption.PodOutcome) scheduleResult {
 		if r.PreFilter.Code != sched.Success {
 			break
 		}
-		sr.NodeStatuses = append(sr.NodeStatuses, nodeStatusOut{Node: ns.Node, Status: pluginStatus(ns.Status)})
+		sr.NodeStatuses = append(sr.NodeStatuses, nodeStatusOut{Node: ns.Node, Status: statusOut(ns.Status)})
 	}
 	if p := r.Preemption; p != nil {
-		po := &preemptionOut{Status: pluginStatus(p.Status), NominatedNode: p.NominatedNode,
+		po := &preemptionOut{Status: statusOut(p.Status), NominatedNode: p.NominatedNode,
 			NumPDBViolations: p.NumPDBViolations, PotentialNodes: p.PotentialNodes, NotEligible: p.NotEligible}
 		for _, v := range p.Victims {
 			po.Victims = append(po.Victims, victimOut{Pod: v.Key, Node: v.Node, Priority: v.Priority, BrokenPDBs: v.BrokenPDBs})
@@ -193,7 +190,7 @@ func convertResult(r *preemption.PodOutcome) scheduleResult {
 			po.Candidates = append(po.Candidates, co)
 		}
 		for _, d := range p.Rejected {
-			po.DryRunStatuses = append(po.DryRunStatuses, nodeStatusOut{Node: d.Node, Status: pluginStatus(d.Status)})
+			po.DryRunStatuses = append(po.DryRunStatuses, nodeStatusOut{Node: d.Node, Status: statusOut(d.Status)})
 		}
 		sr.Preemption = po
 	}

@@ -38,10 +38,10 @@ func failing(code string) bool {
 
 // failures lists the plugins that reject n when each runs on its own,
 // PreFilter's restriction first.
-func failures(n *placement.NodeResult) []placement.PluginStatus {
-	var out []placement.PluginStatus
+func failures(n *nodeResult) []pluginStatus {
+	var out []pluginStatus
 	if n.ExcludedByPreFilter {
-		out = append(out, placement.PluginStatus{Plugin: "PreFilter", Code: n.Status.Code, Reasons: n.Status.Reasons})
+		out = append(out, pluginStatus{Plugin: "PreFilter", Code: n.Status.Code, Reasons: n.Status.Reasons})
 	}
 	for _, f := range n.Filters {
 		if failing(f.Code) {
@@ -57,8 +57,8 @@ func failures(n *placement.NodeResult) []placement.PluginStatus {
 // writeClosest lists the infeasible nodes with the fewest failing filters
 // (each run on its own), then the lowest name, with every failure and, for
 // resources, how much is missing.
-func writeClosest(b *strings.Builder, r *placement.Result, ctx *textContext) {
-	var nodes []*placement.NodeResult
+func writeClosest(b *strings.Builder, r *podResult, ctx *textContext) {
+	var nodes []*nodeResult
 	for i := range r.Nodes {
 		if !r.Nodes[i].Feasible {
 			nodes = append(nodes, &r.Nodes[i])
@@ -75,7 +75,7 @@ func writeClosest(b *strings.Builder, r *placement.Result, ctx *textContext) {
 		failing, unresolvable, reasons int
 		gap                            float64
 	}
-	ranks := make(map[*placement.NodeResult]rank, len(nodes))
+	ranks := make(map[*nodeResult]rank, len(nodes))
 	for _, n := range nodes {
 		var k rank
 		for _, f := range failures(n) {
@@ -121,7 +121,7 @@ func writeClosest(b *strings.Builder, r *placement.Result, ctx *textContext) {
 
 // describeReasons returns f's reasons, with the shortfall added to
 // NodeResourcesFit's "Insufficient X" and "Too many pods".
-func describeReasons(f placement.PluginStatus, node, pod string, ctx *textContext) []string {
+func describeReasons(f pluginStatus, node, pod string, ctx *textContext) []string {
 	out := make([]string, len(f.Reasons))
 	copy(out, f.Reasons)
 	if f.Plugin != "NodeResourcesFit" {
@@ -208,7 +208,7 @@ func quantity(name string, v int64) string {
 // writePreemptionHint says whether preemption could help an unschedulable
 // pod: only nodes whose status is Unschedulable (not Unresolvable) are
 // candidates (DefaultPreemption's nodesWherePreemptionMightHelp).
-func writePreemptionHint(b *strings.Builder, r *placement.Result, ctx *textContext) {
+func writePreemptionHint(b *strings.Builder, r *podResult, ctx *textContext) {
 	if len(r.FeasibleNodes) > 0 || r.Gated != nil || len(r.Nodes) == 0 {
 		return
 	}
@@ -243,7 +243,7 @@ var preScoreSkipReason = map[string]string{
 
 // writeSkipped lists the Score plugins skipped at PreScore, which give
 // every node 0.
-func writeSkipped(b *strings.Builder, r *placement.Result) {
+func writeSkipped(b *strings.Builder, r *podResult) {
 	if len(r.FeasibleNodes) == 0 || len(r.PreScoreSkippedPlugins) == 0 {
 		return
 	}
@@ -259,7 +259,7 @@ func writeSkipped(b *strings.Builder, r *placement.Result) {
 
 // writeEveryNode is -explain's table: every node's verdict, the filters
 // that reject it when run on their own, and its total score.
-func writeEveryNode(b *strings.Builder, r *placement.Result, ctx *textContext) {
+func writeEveryNode(b *strings.Builder, r *podResult, ctx *textContext) {
 	if len(r.Nodes) == 0 {
 		return
 	}
@@ -364,7 +364,7 @@ func writeNodeStatuses(b *strings.Builder, r scheduleResult) {
 // else that the run changed (start times only order preemption victims),
 // so this is the evaluation the queue made, with every node's filters and
 // scores kept for the report.
-func explainAtTurn(in *input, out *scheduleOutput) (*placement.Result, *textContext, error) {
+func explainAtTurn(in *input, out *scheduleOutput) (*podResult, *textContext, error) {
 	byKey := make(map[string]*corev1.Pod, len(in.pending))
 	for _, p := range in.pending {
 		byKey[scenario.PodKey(p)] = p
@@ -377,7 +377,7 @@ func explainAtTurn(in *input, out *scheduleOutput) (*placement.Result, *textCont
 			if err != nil {
 				return nil, nil, err
 			}
-			return res, &textContext{snap: snap, pods: map[string]*corev1.Pod{r.Pod: pod}, explain: true}, nil
+			return resultOut(res), &textContext{snap: snap, pods: map[string]*corev1.Pod{r.Pod: pod}, explain: true}, nil
 		}
 		if p := r.Preemption; p != nil && len(p.Victims) > 0 {
 			keys := make([]string, len(p.Victims))
