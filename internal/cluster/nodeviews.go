@@ -207,6 +207,7 @@ func (s *Snapshot) reshape(drop []int, replace map[int]*corev1.Node, added []*co
 	v.labels = s.labels.reshaped(s, v, origin)
 	return v
 }
+
 // sameIndexedNode reports whether b carries everything New indexes about a
 // node as a does, apart from spec.unschedulable and spec.taints (which
 // NodeInfo copies and WithNode replaces).
