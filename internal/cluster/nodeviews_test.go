@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -281,4 +282,84 @@ func TestNodeViewChainsEqualNew(t *testing.T) {
 			cur = next
 		}
 	})
+}
+
+// TestNodeViewsConcurrent: node views made and asked from several
+// goroutines while their receiver is asked too (they share the receiver's
+// interning tables and its lock); run with -race.
+func TestNodeViewsConcurrent(t *testing.T) {
+	var nodes []*corev1.Node
+	var pods []*corev1.Pod
+	for i := range 40 {
+		nodes = append(nodes, node(fmt.Sprintf("n%02d", i), map[string]string{"zone": fmt.Sprintf("z%d", i%3)}, nil))
+		for k := range 3 {
+			p := pod("default", fmt.Sprintf("p%d-%d", i, k), nodes[i].Name, nil)
+			p.Labels = map[string]string{"app": fmt.Sprintf("a%d", k)}
+			p.Spec.Affinity = antiAffinity("app", p.Labels["app"], "zone")
+			pods = append(pods, p)
+		}
+	}
+	snap, _, err := New(Input{Nodes: nodes, Pods: pods})
+	require.NoError(t, err)
+	snap.Labels()
+	// Each goroutine's change, as the objects New is given.
+	change := func(g int) ([]*corev1.Node, *corev1.Node) {
+		switch g % 3 {
+		case 0:
+			return slices.Delete(slices.Clone(nodes), g, g+1), nil
+		case 1:
+			n := node(fmt.Sprintf("n%02d-new", g), map[string]string{"zone": "z9"}, nil)
+			return append(slices.Clone(nodes), n), n
+		default:
+			n := nodes[g].DeepCopy()
+			n.Labels = map[string]string{"zone": "z8"}
+			out := slices.Clone(nodes)
+			out[g] = n
+			return out, n
+		}
+	}
+	extra := func(g int) *corev1.Pod { return pod("default", fmt.Sprintf("q%d", g), nodes[20].Name, nil) }
+	got := make([]summary, 8)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			_, n := change(g)
+			var v *Snapshot
+			var err error
+			switch g % 3 {
+			case 0:
+				v, err = snap.WithoutNodes(nodes[g].Name)
+			case 1:
+				v, err = snap.WithNodes(n)
+			default:
+				v, err = snap.WithNode(n)
+			}
+			if err != nil {
+				panic(err)
+			}
+			v.Occurrences()
+			snap.Occurrences()
+			w, err := v.WithPod(extra(g))
+			if err != nil {
+				panic(err)
+			}
+			w.Occurrences()
+			got[g] = summarize(w, nil)
+		})
+	}
+	wg.Wait()
+	for g := range 8 {
+		in, _ := change(g)
+		want, _, err := New(Input{Nodes: in, Pods: append(slices.Clone(pods), extra(g))})
+		require.NoError(t, err)
+		w := summarize(want, nil)
+		// The objects of the nodes replaced are the goroutines' own.
+		for i := range w.Nodes {
+			w.Nodes[i].Node = got[g].Nodes[i].Node
+		}
+		require.Equal(t, w, got[g], "goroutine %d", g)
+	}
+	fresh, _, err := New(Input{Nodes: nodes, Pods: pods})
+	require.NoError(t, err)
+	require.Equal(t, summarize(fresh, nil), summarize(snap, nil))
 }
