@@ -28,8 +28,10 @@ var ErrInvalidPod = errors.New("placement: invalid pod")
 
 // ErrNotAView is returned by Compiled.On for a snapshot that is not a view
 // of the one the pod was compiled against (made from it by WithPod,
-// WithoutPods or WithNode, directly or not); compile the pod against it
-// instead.
+// WithoutPods or WithNode, directly or not; WithNodes, WithoutNodes and a
+// WithNode changing the node's labels, allocatable, images or declared
+// features renumber or re-index the nodes, and are not such views);
+// compile the pod against it instead.
 var ErrNotAView = errors.New("placement: snapshot is not a view of the compiled pod's snapshot")
 
 // ErrInvalidSnapshot is wrapped by NewSnapshot's error for input it refuses;
@@ -612,7 +614,7 @@ func nodeNamesOf(terms []corev1.NodeSelectorTerm) (sets.Set[string], bool) {
 }
 
 // On returns the pod compiled against view, a view of the snapshot it was
-// compiled for (WithPod, WithoutPods, WithNode): the pod-only parts are
+// compiled for (WithPod, WithoutPods, WithNode; see ErrNotAView): the pod-only parts are
 // shared, the PreFilter state of PodTopologySpread and InterPodAffinity is
 // recomputed, as the framework's AddPod/RemovePod extensions update it. c
 // is unchanged. Any other snapshot is refused with ErrNotAView.

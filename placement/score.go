@@ -466,7 +466,9 @@ func (c *Compiled) imageScore(n *cluster.NodeInfo, totalNodes int) int64 {
 	if len(n.ImageStates) > 0 && totalNodes > 0 {
 		for _, img := range c.images {
 			if st, ok := n.ImageStates[img]; ok {
-				spread := float64(st.NumNodes) / float64(totalNodes)
+				// The count is the snapshot's (a snapshot's own NodeInfos
+				// leave NumNodes 0; see cluster.ImageNodesOf).
+				spread := float64(cluster.ImageNodesOf(c.snap, img)) / float64(totalNodes)
 				sum += int64(float64(st.Size) * spread)
 			}
 		}

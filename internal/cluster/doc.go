@@ -24,6 +24,10 @@
 //	UsedPorts        = ∪ host ports of the node's pods (a set)
 //	ImageStates[n]   = {size on this node, number of nodes listing n}
 //
+// (the number of nodes is the snapshot's, ImageNodesOf, and filled in only
+// in the copies Snapshot.Nodes hands out, so that a node view changes no
+// other node)
+//
 // PodRequests mirrors resourcehelper.PodRequests (k8s.io/component-helpers,
 // v0.36) with the v1.36 default gates: sidecars (restartable init
 // containers) add to the steady state and to every later init container's
@@ -51,6 +55,14 @@
 // same for one node (preemption's dry run). Removing a pod drops its host ports from the
 // node's set even when another pod of the node declared the same port, as
 // framework.NodeInfo.RemovePod does.
+//
+// WithNodes, WithoutNodes and a WithNode that changes what is indexed about
+// the node make node views (nodeviews.go): the node list in name order with
+// the changed nodes in or out, the nodes after the first change copied
+// with their new Index (their pods and sums shared), pod locations kept by
+// node name, the image counts changed by the changed nodes only, and a
+// label index of their own that shares the interning tables. Their answers
+// are New's for the same objects.
 //
 // # Cost of New
 //

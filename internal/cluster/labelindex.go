@@ -26,10 +26,37 @@ import (
 // Occurrences (occurrences.go) invert a snapshot's nodes, so that a walk
 // visits only the pods and term uses that match.
 //
-// One LabelIndex is shared by a snapshot and all its views; it only grows.
-// A view's node list is its base snapshot's patched where its NodeInfos
-// differ. It is safe for concurrent use.
+// One LabelIndex is shared by a snapshot and all its views of the same
+// nodes; it only grows. A view's node list is its base snapshot's patched
+// where its NodeInfos differ. A node view that renumbers the nodes or
+// changes what they index (Snapshot.WithNodes, WithoutNodes, WithNode)
+// gets a LabelIndex of its own sharing the interning tables (labelTables,
+// which do not depend on node positions), so that set and term IDs, and
+// what was interned for each pod and node, carry over. It is safe for
+// concurrent use.
 type LabelIndex struct {
+	*labelTables
+
+	occ     [2]occCache // Occurrences of the most recent snapshots
+	occBase *occBase    // the inversion the views' Occurrences extend
+	columns map[string]*Column
+	slots   [][2]slot // by node index
+
+	// The per-node list of a base snapshot, which the views asked for
+	// afterwards patch with the nodes where they differ (no per-view array
+	// of every node), and the nodes of the last snapshot asked for: a view
+	// is usually asked many times in a row.
+	baseSnap  *Snapshot
+	baseNodes []*NodeLabels
+	lastSnap  *Snapshot
+	last      viewNodes
+}
+
+// labelTables is the part of a LabelIndex that does not depend on node
+// positions: the interned label sets and terms, their postings, and each
+// indexed NodeInfo's interned pods. mu guards it and every LabelIndex
+// sharing it.
+type labelTables struct {
 	mu        sync.Mutex
 	setByKey  map[string]int32 // keyBuf.appendLabelSet -> set ID
 	kb        keyBuf           // internSet's key buffer
@@ -47,20 +74,7 @@ type LabelIndex struct {
 	matchers  []TermMatcher // by term ID
 	setPost   setPostings
 	termPost  termPostings
-	occ       [2]occCache // Occurrences of the most recent snapshots
-	occBase   *occBase    // the inversion the views' Occurrences extend
 	nodes     map[*NodeInfo]*NodeLabels
-	columns   map[string]*Column
-	slots     [][2]slot // by node index
-
-	// The per-node list of a base snapshot, which the views asked for
-	// afterwards patch with the nodes where they differ (no per-view array
-	// of every node), and the nodes of the last snapshot asked for: a view
-	// is usually asked many times in a row.
-	baseSnap  *Snapshot
-	baseNodes []*NodeLabels
-	lastSnap  *Snapshot
-	last      viewNodes
 }
 
 // viewNodes is a snapshot's interned nodes: a base list patched at the
@@ -173,7 +187,7 @@ func (m *TermMatcher) MatchesNamespace(ns string, nsLabels map[string]string) bo
 }
 
 func newLabelIndex() *LabelIndex {
-	return &LabelIndex{
+	return &LabelIndex{labelTables: &labelTables{
 		setByKey:  map[string]int32{},
 		nsIDs:     map[string]int32{},
 		topoIDs:   map[string]int32{},
@@ -182,16 +196,16 @@ func newLabelIndex() *LabelIndex {
 		termByPtr: map[*AffinityTerm]int32{},
 		setOfPod:  map[*PodInfo]int32{},
 		nodes:     map[*NodeInfo]*NodeLabels{},
-		columns:   map[string]*Column{},
 		setPost:   setPostings{keys: map[string]*keyPostings{}},
 		termPost:  termPostings{byPair: map[labelPair][]int32{}, byKey: map[string][]int32{}},
-	}
+	}, columns: map[string]*Column{}}
 }
 
 // Column is one node label key as a column over the snapshot's nodes: the
 // distinct values get dense IDs, and Of gives each node's value ID by node
-// index (-1 when the node lacks the key). Views share their parent's columns
-// (they never change nodes). A Column is immutable: never modify it.
+// index (-1 when the node lacks the key). Views of the same nodes share
+// their parent's columns; a node view builds its own. A Column is
+// immutable: never modify it.
 type Column struct {
 	Key    string
 	Values []string         // by ID, in order of first appearance by node index
@@ -362,6 +376,46 @@ func (x *LabelIndex) nodesOf(s *Snapshot) viewNodes {
 	return viewNodes{nodes: nodes}
 }
 
+// reshaped returns the LabelIndex of v, a node view of s (Snapshot.reshape)
+// whose node j was node origin[j] of s, with the same pods, or is a new node
+// without pods (origin -1). It shares x's tables; when x has s's interned
+// nodes at hand (its base list, patched at few nodes), the new index's base
+// list is that list renumbered, so that v's first topology question does
+// not re-index every node (whose NodeInfos the renumbering copied). A nil x
+// (a snapshot not made by New) gives a new index.
+func (x *LabelIndex) reshaped(s, v *Snapshot, origin []int32) *LabelIndex {
+	if x == nil {
+		return newLabelIndex()
+	}
+	y := &LabelIndex{labelTables: x.labelTables, columns: map[string]*Column{}}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	b := x.baseSnap
+	if b == nil || len(b.nodes) != len(s.nodes) {
+		return y
+	}
+	x.prepare(s)
+	limit := len(s.nodes)/16 + 8
+	nls := make([]*NodeLabels, len(v.nodes))
+	for j, o := range origin {
+		switch {
+		case o < 0:
+			nls[j] = x.indexNode(v.nodes[j])
+		case s.nodes[o] == b.nodes[o]:
+			nls[j] = x.baseNodes[o]
+		case limit == 0:
+			// s is far from the base: v indexes its nodes itself on
+			// first use.
+			return y
+		default:
+			limit--
+			nls[j] = x.lookup(int(o), s.nodes[o])
+		}
+	}
+	y.baseSnap, y.baseNodes = v, nls
+	return y
+}
+
 // slot remembers a recently indexed NodeInfo at a node index, so that a
 // view, which shares all but a few NodeInfos with its parent, finds the
 // others with a pointer compare instead of a map lookup.
@@ -405,7 +459,7 @@ func (x *LabelIndex) nodeSets(nl *NodeLabels, ni *NodeInfo) {
 	for i, pi := range ni.Pods {
 		var id int32
 		var deleting bool
-		if pi.labelIndex == x {
+		if pi.labelIndex == x.labelTables {
 			// Interned by New (internPods).
 			id, deleting = pi.labelSet, pi.deleting
 		} else {
@@ -517,7 +571,7 @@ func (x *LabelIndex) internPods(prep []podPrep) {
 	for i := range prep {
 		pp := &prep[i]
 		pi := pp.pi
-		if pi == nil || !pp.interned || pi.labelIndex == x {
+		if pi == nil || !pp.interned || pi.labelIndex == x.labelTables {
 			continue
 		}
 		// preparePods built the label set's key on its goroutines and
@@ -530,7 +584,7 @@ func (x *LabelIndex) internPods(prep []podPrep) {
 		} else {
 			pi.labelSet = x.internKeyed(pi.Pod.Namespace, pi.Pod.Labels, pp.labelKey)
 		}
-		pi.labelIndex = x
+		pi.labelIndex = x.labelTables
 	}
 }
 
@@ -648,7 +702,9 @@ func selectorKey(s labels.Selector) string {
 // SharesIndex reports whether o is s or a view of the same snapshot (made
 // with WithPod / WithoutPods / WithNode's view path, directly or not): the
 // two then have the same nodes (labels included), in the same order, and
-// share one label index.
+// share one label index. A node view (WithNodes, WithoutNodes, WithNode
+// changing what is indexed) numbers its nodes otherwise: it shares no index
+// with its parent.
 func (s *Snapshot) SharesIndex(o *Snapshot) bool {
 	return s != nil && o != nil && s.labels != nil && s.labels == o.labels
 }
@@ -657,9 +713,10 @@ func (s *Snapshot) SharesIndex(o *Snapshot) bool {
 // so that a caller deciding something from a pod's namespace and labels
 // alone can decide it once per set (pods with one ID have equal namespaces
 // and labels). ok is false when pi was not interned by the New that made s
-// (or the snapshot s is a view of): the caller then reads the labels.
+// (or the snapshot s is a view or node view of): the caller then reads the
+// labels.
 func (s *Snapshot) PodLabelSet(pi *PodInfo) (id int32, ok bool) {
-	if s == nil || s.labels == nil || pi == nil || pi.labelIndex != s.labels {
+	if s == nil || s.labels == nil || pi == nil || pi.labelIndex != s.labels.labelTables {
 		return -1, false
 	}
 	return pi.labelSet, true

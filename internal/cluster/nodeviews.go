@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -26,23 +27,27 @@ var ErrDuplicateNode = errors.New("placement: duplicate node")
 // A change that leaves what the snapshot indexes about the node as it was
 // (its labels, allocatable or capacity, images and declared features) -
 // cordoning, uncordoning, tainting, annotating - makes a view that shares
-// every other node, at a cost independent of the cluster's size. Any other
-// change rebuilds the snapshot from its objects (New), whose answers a view
-// must equal. The error wraps ErrUnknownNode, or is New's for an invalid
-// node.
+// every other node and the label index (SharesIndex), at a cost
+// independent of the cluster's size. Any other change makes a node view
+// (reshape) with an index of its own. The error wraps ErrUnknownNode, or is
+// New's for an invalid node.
 func (s *Snapshot) WithNode(node *corev1.Node) (*Snapshot, error) {
 	if node == nil {
 		return nil, fmt.Errorf("%w: nil node", ErrInvalidView)
 	}
-	i, ok := s.byName[node.Name]
+	i, ok := s.nodeIndex(node.Name)
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownNode, node.Name)
 	}
 	old := s.nodes[i]
 	if !sameIndexedNode(old.Node, node) {
-		nodes := s.nodeObjects()
-		nodes[i] = node
-		return s.rebuild(nodes, nil)
+		if hasNegativeQuantity(node) {
+			// New's error, with its paths.
+			nodes := s.nodeObjects()
+			nodes[i] = node
+			return s.rebuild(nodes)
+		}
+		return s.reshape(nil, map[int]*corev1.Node{i: node}, nil), nil
 	}
 	ni := *old
 	ni.Node = node
@@ -55,50 +60,152 @@ func (s *Snapshot) WithNode(node *corev1.Node) (*Snapshot, error) {
 }
 
 // WithNodes returns a snapshot with nodes added (without pods). The receiver
-// is unchanged. Adding nodes renumbers the nodes after them, so the
-// snapshot is rebuilt from its objects. The error wraps ErrDuplicateNode, or
-// is New's for an invalid node.
+// is unchanged; the result is a node view (reshape). The error wraps
+// ErrDuplicateNode, or is New's for an invalid node.
 func (s *Snapshot) WithNodes(nodes ...*corev1.Node) (*Snapshot, error) {
-	all := s.nodeObjects()
 	seen := make(map[string]bool, len(nodes))
+	invalid := false
 	for k, n := range nodes {
 		if n == nil {
 			return nil, fmt.Errorf("%w: node %d to add is nil", ErrInvalidView, k)
 		}
-		if _, ok := s.byName[n.Name]; ok || seen[n.Name] {
+		if _, ok := s.nodeIndex(n.Name); ok || seen[n.Name] {
 			return nil, fmt.Errorf("%w %q", ErrDuplicateNode, n.Name)
 		}
 		seen[n.Name] = true
-		all = append(all, n)
+		invalid = invalid || n.Name == "" || hasNegativeQuantity(n)
 	}
 	if len(nodes) == 0 {
 		return s, nil
 	}
-	return s.rebuild(all, nil)
+	if invalid {
+		// New's errors, with their paths.
+		return s.rebuild(append(s.nodeObjects(), nodes...))
+	}
+	added := slices.Clone(nodes)
+	slices.SortFunc(added, func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
+	return s.reshape(nil, nil, added), nil
 }
 
 // WithoutNodes returns a snapshot without the named nodes and the pods bound
-// to them. The receiver is unchanged; the snapshot is rebuilt from its
-// objects. The error wraps ErrUnknownNode.
+// to them. The receiver is unchanged; the result is a node view (reshape).
+// The error wraps ErrUnknownNode.
 func (s *Snapshot) WithoutNodes(names ...string) (*Snapshot, error) {
-	drop := make(map[int]bool, len(names))
+	drop := make([]int, 0, len(names))
 	for _, name := range names {
-		i, ok := s.byName[name]
+		i, ok := s.nodeIndex(name)
 		if !ok {
 			return nil, fmt.Errorf("%w %q", ErrUnknownNode, name)
 		}
-		drop[i] = true
+		drop = append(drop, i)
 	}
 	if len(drop) == 0 {
 		return s, nil
 	}
-	nodes := make([]*corev1.Node, 0, len(s.nodes)-len(drop))
-	for i, ni := range s.nodes {
-		if !drop[i] {
-			nodes = append(nodes, ni.Node)
+	slices.Sort(drop)
+	return s.reshape(slices.Compact(drop), nil, nil), nil
+}
+
+// reshape returns a node view of s: s without the nodes at the ascending
+// indexes drop (and their pods), the nodes at the indexes of replace
+// replaced (keeping their pods), and the nodes of added (in name order,
+// without pods) inserted. The new nodes are valid (validateNodes) and their
+// names are new.
+//
+// Its nodes are what New gives for the same objects: in name order, each
+// NodeInfo.Index its position, so the nodes after the first change are
+// copies renumbered (a shallow copy each: their pods and sums are shared);
+// nodes before it are shared. Pod locations are kept by node name, so they
+// stay valid (a removed node's pods are not found). The node counts of
+// images change only with the nodes changed. The view gets a LabelIndex of
+// its own (its nodes are numbered otherwise, or index other labels) that
+// shares s's interning tables and, when s's interned nodes are at hand,
+// their per-node list renumbered alike; the columns and occurrences are
+// built for it on first use, as for a snapshot from New.
+func (s *Snapshot) reshape(drop []int, replace map[int]*corev1.Node, added []*corev1.Node) *Snapshot {
+	n := len(s.nodes) - len(drop) + len(added)
+	nodes := make([]*NodeInfo, 0, n)
+	// origin is the index in s of each node of the view, -1 for an added
+	// node.
+	origin := make([]int32, 0, n)
+	imageNodes, copied := s.imageNodes, false
+	images := func(m map[string]ImageState, d int) {
+		if len(m) == 0 {
+			return
+		}
+		if !copied {
+			imageNodes = make(map[string]int, len(s.imageNodes)+len(m))
+			maps.Copy(imageNodes, s.imageNodes)
+			copied = true
+		}
+		for name := range m {
+			if imageNodes[name] += d; imageNodes[name] == 0 {
+				delete(imageNodes, name)
+			}
 		}
 	}
-	return s.rebuild(nodes, drop)
+	fresh := func(node *corev1.Node) *NodeInfo {
+		ni := &NodeInfo{}
+		fillNodeInfo(ni, len(nodes), node)
+		ni.ImageStates = nodeImages(node)
+		images(ni.ImageStates, 1)
+		return ni
+	}
+	a := 0
+	for i, old := range s.nodes {
+		for a < len(added) && added[a].Name < old.Name {
+			nodes, origin = append(nodes, fresh(added[a])), append(origin, -1)
+			a++
+		}
+		if len(drop) > 0 && drop[0] == i {
+			drop = drop[1:]
+			images(old.ImageStates, -1)
+			continue
+		}
+		ni := old
+		if node, ok := replace[i]; ok {
+			images(old.ImageStates, -1)
+			ni = fresh(node)
+			ni.Pods, ni.Order = old.Pods, old.Order
+			ni.PodsWithAffinity, ni.PodsWithRequiredAntiAffinity = old.PodsWithAffinity, old.PodsWithRequiredAntiAffinity
+			ni.Requested, ni.NonZeroRequested, ni.UsedPorts = old.Requested, old.NonZeroRequested, old.UsedPorts
+		}
+		nodes, origin = append(nodes, ni), append(origin, int32(i))
+	}
+	for ; a < len(added); a++ {
+		nodes, origin = append(nodes, fresh(added[a])), append(origin, -1)
+	}
+	// Renumber the moved nodes, their copies cut from one array.
+	moved := 0
+	for j, ni := range nodes {
+		if ni.Index != j {
+			moved++
+		}
+	}
+	if moved > 0 {
+		copies := make([]NodeInfo, 0, moved)
+		for j, ni := range nodes {
+			if ni.Index != j {
+				copies = append(copies, *ni)
+				c := &copies[len(copies)-1]
+				c.Index = j
+				nodes[j] = c
+			}
+		}
+	}
+	v := &Snapshot{
+		id:         snapshotIDs.Add(1),
+		nodes:      nodes,
+		namespaces: s.namespaces,
+		in:         s.in,
+		podLoc:     s.podLoc,
+		extraLoc:   s.extraLoc,
+		recent:     s.recent,
+		imageNodes: imageNodes,
+	}
+	v.in.Nodes = v.nodeObjects()
+	v.labels = s.labels.reshaped(s, v, origin)
+	return v
 }
 
 // sameIndexedNode reports whether b carries everything New indexes about a
@@ -131,19 +238,16 @@ func (s *Snapshot) nodeObjects() []*corev1.Node {
 	return out
 }
 
-// rebuild builds a snapshot from nodes and the bound pods of s, leaving out
-// the pods of the node indexes in drop. Each node's pods are given in its
-// framework order (NodeInfo.Order), so the rebuilt nodes keep that order;
-// workloads, namespaces, PDBs and the request rule are s's.
-func (s *Snapshot) rebuild(nodes []*corev1.Node, drop map[int]bool) (*Snapshot, error) {
+// rebuild builds a snapshot from nodes and the bound pods of s, for New's
+// errors about an invalid node. Each node's pods are given in its framework
+// order (NodeInfo.Order); workloads, namespaces, PDBs and the request rule
+// are s's.
+func (s *Snapshot) rebuild(nodes []*corev1.Node) (*Snapshot, error) {
 	in := s.in
 	in.Nodes = nodes
 	in.workloads = nil
 	in.Pods = make([]*corev1.Pod, 0, s.NumPods())
-	for i, ni := range s.nodes {
-		if drop[i] {
-			continue
-		}
+	for _, ni := range s.nodes {
 		for _, p := range ni.Order {
 			in.Pods = append(in.Pods, p.Pod)
 		}

@@ -3,6 +3,7 @@ package cluster
 import (
 	"maps"
 	"slices"
+	"strings"
 )
 
 // The snapshot's accessors for callers (Nodes, Node, Pod, NamespaceLabels)
@@ -21,24 +22,34 @@ func NodesOf(s *Snapshot) []*NodeInfo { return s.nodes }
 
 // NodeOf returns s's own NodeInfo of the named node (see NodesOf).
 func NodeOf(s *Snapshot, name string) (*NodeInfo, bool) {
-	i, ok := s.byName[name]
+	i, ok := s.nodeIndex(name)
 	if !ok {
 		return nil, false
 	}
 	return s.nodes[i], true
 }
 
+// nodeIndex returns the index of the named node: s.nodes is in name order.
+func (s *Snapshot) nodeIndex(name string) (int, bool) {
+	i, ok := slices.BinarySearchFunc(s.nodes, name, func(ni *NodeInfo, name string) int { return strings.Compare(ni.Name, name) })
+	return i, ok
+}
+
 // PodOf returns s's own PodInfo of the bound pod of key (namespace/name)
 // and its NodeInfo (see NodesOf).
 func PodOf(s *Snapshot, key string) (*PodInfo, *NodeInfo, bool) {
-	i, ok := s.recent.find(key)
+	name, ok := s.recent.find(key)
 	if !ok {
-		i, ok = s.extraLoc[key]
+		name, ok = s.extraLoc[key]
 	}
 	if !ok {
-		i, ok = s.podLoc[key]
+		name, ok = s.podLoc[key]
 	}
-	if !ok || i < 0 {
+	if !ok || name == "" {
+		return nil, nil, false
+	}
+	i, ok := s.nodeIndex(name)
+	if !ok {
 		return nil, nil, false
 	}
 	ni := s.nodes[i]
@@ -59,10 +70,26 @@ func NamespaceLabelsOf(s *Snapshot, ns string) map[string]string { return s.name
 func (s *Snapshot) Nodes() []*NodeInfo {
 	out := make([]*NodeInfo, len(s.nodes))
 	for i, ni := range s.nodes {
-		out[i] = ni.Clone()
+		out[i] = s.cloneNode(ni)
 	}
 	return out
 }
+
+// cloneNode is ni.Clone with each image state's NumNodes filled in from
+// the snapshot's counts (which the snapshot's own NodeInfos leave 0).
+func (s *Snapshot) cloneNode(ni *NodeInfo) *NodeInfo {
+	c := ni.Clone()
+	for name, st := range c.ImageStates {
+		st.NumNodes = s.imageNodes[name]
+		c.ImageStates[name] = st
+	}
+	return c
+}
+
+// ImageNodesOf returns the number of s's nodes listing an image name
+// (ImageState.NumNodes, which s's own NodeInfos leave 0), for schedkit's
+// packages.
+func ImageNodesOf(s *Snapshot, name string) int { return s.imageNodes[name] }
 
 // Node returns a copy of the named node (see Nodes).
 func (s *Snapshot) Node(name string) (*NodeInfo, bool) {
@@ -70,7 +97,7 @@ func (s *Snapshot) Node(name string) (*NodeInfo, bool) {
 	if !ok {
 		return nil, false
 	}
-	return ni.Clone(), true
+	return s.cloneNode(ni), true
 }
 
 // Pod returns copies of the bound pod of the given key (namespace/name) and
@@ -80,7 +107,7 @@ func (s *Snapshot) Pod(key string) (*PodInfo, *NodeInfo, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	c := ni.Clone()
+	c := s.cloneNode(ni)
 	j, _ := findPod(c.Pods, key)
 	return c.Pods[j], c, pi != nil
 }

@@ -40,17 +40,19 @@ const compactThreshold = 1024
 // Snapshot is an immutable indexed cluster. Views made with WithPod and
 // WithoutPods share every unchanged NodeInfo with their parent.
 type Snapshot struct {
+	// nodes is in name order (validateNodes), which nodeIndex searches:
+	// a node view then needs no name map of its own.
 	nodes      []*NodeInfo
-	byName     map[string]int
 	namespaces map[string]map[string]string // namespace -> labels
 	in         Input                        // workloads and PDBs, as given
 
-	// podLoc maps a pod key to its node index as of the last full index
-	// (-1 for an input pod New left out); extraLoc overrides it for pods
-	// bound by WithPod since. Entries may be stale (the pod was removed):
-	// lookups confirm on the node itself.
-	podLoc   map[string]int
-	extraLoc map[string]int
+	// podLoc maps a pod key to its node's name as of the last full index
+	// ("" for an input pod New left out); extraLoc overrides it for pods
+	// bound by WithPod since. Names, not node indexes, so that a node view
+	// (which renumbers the nodes) keeps them. Entries may be stale (the pod
+	// or its node was removed): lookups confirm on the node itself.
+	podLoc   map[string]string
+	extraLoc map[string]string
 	// recent holds the last bindings of a chain of WithPod views, newest
 	// first, before they are folded into a new extraLoc (every
 	// recentLimit bindings): a view then costs O(1) instead of a copy of
@@ -58,8 +60,14 @@ type Snapshot struct {
 	recent *recentLoc
 
 	// labels interns pod labels and affinity terms for the topology
-	// plugins (labelindex.go); shared by every view.
+	// plugins (labelindex.go); shared by every view of the same nodes.
 	labels *LabelIndex
+
+	// imageNodes counts, by image name, the nodes listing it
+	// (ImageState.NumNodes), kept here rather than in every node's
+	// ImageStates so that adding or removing a node changes no other
+	// node. Never modified: a node view that changes it makes a copy.
+	imageNodes map[string]int
 
 	// id numbers the snapshot (0 for one not made by New or a view);
 	// a view records its parent's id and the nodes it changed, so that
@@ -191,6 +199,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// has them built on the other goroutine too (the node building below
 	// does not read them), before the label work.
 	var images []map[string]ImageState
+	var imageNodes map[string]int
 	workloads := newWorkloadsCache(&in)
 	var interned chan struct{}
 	if largeInput(par, len(in.Pods)) {
@@ -200,7 +209,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			// The workloads index too, which system default spreading
 			// asks for on a pod's first question.
 			workloads.get(&in)
-			images = imageStates(valid)
+			images, imageNodes = imageStates(valid)
 			index.buildColumns(valid)
 			index.internPods(prep)
 			index.postSets()
@@ -212,8 +221,8 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		}
 	}
 	// podLoc finds duplicates in input order and becomes the snapshot's
-	// location index: a pod left out (warning) keeps -1 there.
-	podLoc := make(map[string]int, len(in.Pods))
+	// location index: a pod left out (warning) keeps "" there.
+	podLoc := make(map[string]string, len(in.Pods))
 	// bound lists the accepted pods' input positions; perNode counts them
 	// per node, so that every node's lists are cut from one allocation.
 	bound := make([]int32, 0, len(in.Pods))
@@ -237,7 +246,10 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
 			ni = -1
 		}
-		podLoc[key] = ni
+		podLoc[key] = ""
+		if ni >= 0 {
+			podLoc[key] = valid[ni].Name
+		}
 		if prep[i].errs != nil {
 			errs = append(errs, prep[i].errs...)
 			continue
@@ -265,7 +277,6 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	s := &Snapshot{
 		id:         snapshotIDs.Add(1),
 		nodes:      make([]*NodeInfo, len(valid)),
-		byName:     byName, // by now exactly the valid nodes' indexes
 		namespaces: namespaces,
 		in:         in,
 		podLoc:     podLoc,
@@ -311,11 +322,12 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		// while the other goroutine interns the label sets.
 		index.prewarm(s, interned)
 	} else {
-		images = imageStates(valid)
+		images, imageNodes = imageStates(valid)
 	}
 	for i, ni := range s.nodes {
 		ni.ImageStates = images[i]
 	}
+	s.imageNodes = imageNodes
 	return s, warnings, nil
 }
 
@@ -650,37 +662,34 @@ func fillNodeInfo(ni *NodeInfo, index int, n *corev1.Node) {
 }
 
 // imageStates returns each node's image states, by index in nodes
-// (getNodeImageStates: every name of every image, with the node's own size
-// and the number of nodes having the image, as the scheduler cache counts
-// image presence across the cluster); nil for a node without images.
-func imageStates(nodes []*corev1.Node) []map[string]ImageState {
+// (getNodeImageStates: every name of every image, with the node's own
+// size; nil for a node without images), and the number of nodes having
+// each image name, as the scheduler cache counts image presence across the
+// cluster (the NumNodes the node's states leave 0).
+func imageStates(nodes []*corev1.Node) ([]map[string]ImageState, map[string]int) {
 	imageNodes := map[string]int{}
-	for _, n := range nodes {
-		seenHere := map[string]struct{}{}
-		for _, img := range n.Status.Images {
-			for _, name := range img.Names {
-				if _, ok := seenHere[name]; ok {
-					continue
-				}
-				seenHere[name] = struct{}{}
-				imageNodes[name]++
-			}
-		}
-	}
 	out := make([]map[string]ImageState, len(nodes))
 	for i, n := range nodes {
-		if len(n.Status.Images) == 0 {
-			continue
+		out[i] = nodeImages(n)
+		for name := range out[i] {
+			imageNodes[name]++
 		}
-		m := make(map[string]ImageState, len(n.Status.Images))
-		for _, img := range n.Status.Images {
-			for _, name := range img.Names {
-				m[name] = ImageState{Size: img.SizeBytes, NumNodes: imageNodes[name]}
-			}
-		}
-		out[i] = m
 	}
-	return out
+	return out, imageNodes
+}
+
+// nodeImages is one node's image states, NumNodes left 0 (imageStates).
+func nodeImages(n *corev1.Node) map[string]ImageState {
+	if len(n.Status.Images) == 0 {
+		return nil
+	}
+	m := make(map[string]ImageState, len(n.Status.Images))
+	for _, img := range n.Status.Images {
+		for _, name := range img.Names {
+			m[name] = ImageState{Size: img.SizeBytes}
+		}
+	}
+	return m
 }
 
 // setPods sets the (sorted) pods and recomputes every sum from them.
@@ -794,6 +803,9 @@ func containsPort(set []HostPort, hp HostPort) bool {
 // Input returns a copy of what the snapshot was built from (workloads,
 // PDBs): new slices of the same objects, which the caller may change
 // without changing the snapshot (see InputOf for schedkit's own reads).
+// A view keeps its parent's, pods and input order included (New of it
+// leaves out the pods a view removed, as bound to an unknown node); a
+// node view's Nodes are its own nodes, in name order.
 func (s *Snapshot) Input() *Input {
 	c := s.in
 	c.Nodes = slices.Clone(c.Nodes)
@@ -931,7 +943,7 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	if nodeName == "" {
 		return nil, fmt.Errorf("%w: pod %s has no spec.nodeName", ErrInvalidView, pi.Key)
 	}
-	i, ok := s.byName[nodeName]
+	i, ok := s.nodeIndex(nodeName)
 	if !ok {
 		return nil, fmt.Errorf("%w: pod %s is bound to unknown node %q", ErrInvalidView, pi.Key, nodeName)
 	}
@@ -962,12 +974,12 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	v := s.view()
 	v.nodes[i] = &ni
 	v.changed = []int32{int32(i)}
-	v.recent = &recentLoc{next: s.recent, key: pi.Key, node: i, n: s.recent.len() + 1}
+	v.recent = &recentLoc{next: s.recent, key: pi.Key, node: nodeName, n: s.recent.len() + 1}
 	if v.recent.n >= recentLimit {
 		if len(s.extraLoc)+v.recent.n >= compactThreshold {
 			v.reindex()
 		} else {
-			extra := make(map[string]int, len(s.extraLoc)+v.recent.n)
+			extra := make(map[string]string, len(s.extraLoc)+v.recent.n)
 			for k, x := range s.extraLoc {
 				extra[k] = x
 			}
@@ -1019,22 +1031,22 @@ func insertSorted(list []*PodInfo, pi *PodInfo) []*PodInfo {
 // recent list before folding them into extraLoc.
 const recentLimit = 32
 
-// recentLoc is one binding of a view chain: pod key to node index.
+// recentLoc is one binding of a view chain: pod key to node name.
 type recentLoc struct {
 	next *recentLoc
 	key  string
-	node int
+	node string
 	n    int // entries from here to the end of the list
 }
 
-// find returns the node index of key's newest binding in the list.
-func (r *recentLoc) find(key string) (int, bool) {
+// find returns the node name of key's newest binding in the list.
+func (r *recentLoc) find(key string) (string, bool) {
 	for ; r != nil; r = r.next {
 		if r.key == key {
 			return r.node, true
 		}
 	}
-	return 0, false
+	return "", false
 }
 
 func (r *recentLoc) len() int {
@@ -1056,13 +1068,13 @@ func (s *Snapshot) view() *Snapshot {
 
 // reindex folds the overlay into a fresh location index.
 func (s *Snapshot) reindex() {
-	s.podLoc = make(map[string]int, len(s.podLoc)+len(s.extraLoc))
-	for i, ni := range s.nodes {
+	s.podLoc = make(map[string]string, len(s.podLoc)+len(s.extraLoc))
+	for _, ni := range s.nodes {
 		for _, p := range ni.Pods {
-			s.podLoc[p.Key] = i
+			s.podLoc[p.Key] = ni.Name
 		}
 	}
-	s.extraLoc, s.recent = map[string]int{}, nil
+	s.extraLoc, s.recent = map[string]string{}, nil
 }
 
 // WithoutPods returns a view without the pods of the given keys

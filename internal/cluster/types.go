@@ -27,7 +27,9 @@ type HostPort struct {
 }
 
 // ImageState is framework.ImageStateSummary: the image's size and on how many
-// nodes of the cluster it is present.
+// nodes of the cluster it is present. NumNodes is set in the copies
+// Snapshot.Nodes, Node and Pod hand out; a snapshot's own NodeInfos leave
+// it 0 (the count is the snapshot's, ImageNodesOf).
 type ImageState struct {
 	Size     int64
 	NumNodes int
@@ -88,7 +90,7 @@ type PodInfo struct {
 	// labelIndex and whether it is being deleted, so that indexing a node
 	// reads the PodInfos (one array) instead of every pod object and a
 	// map. Pods compiled elsewhere leave labelIndex nil.
-	labelIndex *LabelIndex
+	labelIndex *labelTables
 	labelSet   int32
 	deleting   bool
 }

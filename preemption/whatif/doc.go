@@ -68,8 +68,9 @@
 // is modified; every answer carries the resulting snapshot, a view of the
 // one given. Each replica is compiled once and bound into a view whose cost
 // grows with the change, not with the cluster; cordoning a node is such a
-// view too (placement.Snapshot.WithNode). Adding and removing nodes
-// rebuild the snapshot from its objects (Snapshot.WithNodes,
-// WithoutNodes), so ScaleDown and FirstFit cost one rebuild per node
-// removed or added.
+// view too (placement.Snapshot.WithNode). Adding and removing nodes make
+// node views (Snapshot.WithNodes, WithoutNodes), which share the nodes'
+// pods and the interned labels but renumber the nodes: each costs a copy
+// of the node list, and the first placement question on it builds the
+// per-snapshot indexes (node label columns, occurrences) again.
 package whatif

@@ -151,7 +151,7 @@ func withNewNodes(snap *placement.Snapshot, tmpl NodeTemplate, first, k int) (*p
 }
 
 // withEmptyNodes is snap with k nodes of tmpl added (from index first),
-// without their DaemonSet pods: one rebuild for the k.
+// without their DaemonSet pods: one node view for the k.
 func withEmptyNodes(snap *placement.Snapshot, tmpl NodeTemplate, first, k int) (*placement.Snapshot, []string, error) {
 	if k == 0 {
 		return snap, nil, nil
@@ -376,7 +376,7 @@ func estimateFirstFit(snap *placement.Snapshot, pending []*corev1.Pod, tmpl Node
 				continue
 			}
 			// A node of the reserve is activated: its DaemonSet pods bound.
-			// The reserve is refilled by doubling, one rebuild for many
+			// The reserve is refilled by doubling, one node view for many
 			// nodes, unless some pod's filters read the domains.
 			if len(reserve) == 0 {
 				k := 1
