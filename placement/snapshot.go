@@ -174,6 +174,10 @@ func (s *Snapshot) Pod(key string) (*PodInfo, *NodeInfo, bool) {
 // NumPods returns the number of bound pods.
 func (s *Snapshot) NumPods() int { return s.s.NumPods() }
 
+// NodesWithImage returns the number of nodes that list the image name, the
+// spread ImageLocality scales an image's score by.
+func (s *Snapshot) NodesWithImage(name string) int { return cluster.ImageNodesOf(&s.s, name) }
+
 // NamespaceLabels returns a copy of a namespace's labels (with
 // kubernetes.io/metadata.name), or nil when the namespace is unknown.
 func (s *Snapshot) NamespaceLabels(ns string) map[string]string { return s.s.NamespaceLabels(ns) }
@@ -273,15 +277,16 @@ func (n *NodeInfo) NonZeroRequested() Resource { return resourceOf(n.n.NonZeroRe
 // UsedPorts returns the host ports the bound pods occupy, as a set.
 func (n *NodeInfo) UsedPorts() []HostPort { return hostPortsOf(n.n.UsedPorts) }
 
-// ImageStates returns every image name the node lists (all names of each
-// image) with its size and the number of nodes that have it.
-func (n *NodeInfo) ImageStates() map[string]ImageState {
+// Images returns every image name the node lists (all names of each
+// image) with the image's size in bytes, as ImageLocality reads them
+// (Snapshot.NodesWithImage counts the nodes that list a name).
+func (n *NodeInfo) Images() map[string]int64 {
 	if n.n.ImageStates == nil {
 		return nil
 	}
-	out := make(map[string]ImageState, len(n.n.ImageStates))
+	out := make(map[string]int64, len(n.n.ImageStates))
 	for k, v := range n.n.ImageStates {
-		out[k] = ImageState(v)
+		out[k] = v.Size
 	}
 	return out
 }
@@ -362,12 +367,6 @@ func hostPortsOf(ps []cluster.HostPort) []HostPort {
 	return out
 }
 
-// ImageState is what ImageLocality reads of an image on a node: its size
-// and the number of nodes of the snapshot that have it.
-type ImageState struct {
-	Size     int64
-	NumNodes int
-}
 
 // internalOf returns the internal snapshot s presents (nil stays nil).
 func internalOf(s *Snapshot) *cluster.Snapshot { return wrap.Cast[cluster.Snapshot](s) }

@@ -1,6 +1,8 @@
 package preemption_test
 
 import (
+	"github.com/schedkit/schedkit/internal/wrap"
+	"github.com/schedkit/schedkit/internal/cluster"
 	"fmt"
 	"slices"
 	"testing"
@@ -118,7 +120,7 @@ func TestViewChainsEqualRebuild(t *testing.T) {
 				name := rapid.SampledFrom(names).Draw(t, "from")
 				l := m.pods[name]
 				k := rapid.IntRange(0, len(l)-1).Draw(t, "pod")
-				next = cur.WithoutPods(l[k].Namespace + "/" + l[k].Name)
+				next, err = cur.WithoutPods(l[k].Namespace + "/" + l[k].Name)
 				l[k] = l[len(l)-1]
 				m.pods[name] = l[:len(l)-1]
 			case "add nodes":
@@ -172,7 +174,7 @@ func TestViewChainsEqualRebuild(t *testing.T) {
 				}
 				next, err = cur.WithNode(n)
 				m.nodes[i] = n
-				sameNodes = cur.SharesIndex(next)
+				sameNodes = wrap.Cast[cluster.Snapshot](cur).SharesIndex(wrap.Cast[cluster.Snapshot](next))
 			}
 			require.NoError(t, err, "step %d", step)
 			rebuilt, _, err := placement.NewSnapshot(m.input())
