@@ -30,5 +30,5 @@ func FilterNode(snap *Snapshot, pod *corev1.Pod, node string, opts Options) (fra
 	if !ok {
 		return sched.Status{}, fmt.Errorf("%w %q", ErrUnknownNode, node)
 	}
-	return c.filter(n), nil
+	return c.filter(n).Clone(), nil
 }

@@ -12,15 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/schedkit/schedkit/internal/sched"
 )
-
-// documentedShared are fields whose slices are documented as shared
-// constants the caller must not modify (framework.Status.Reasons): Scramble
-// leaves them alone. Results meant for reports (placement.Result) copy them.
-var documentedShared = map[reflect.Type]string{
-	reflect.TypeOf(sched.Status{}): "Reasons",
-}
 
 // Frozen holds objects given to a call and deep copies taken before it.
 type Frozen struct {
@@ -118,9 +110,8 @@ func scramble(v reflect.Value, seen, inputs map[uintptr]bool) {
 			}
 			return
 		}
-		skip := documentedShared[v.Type()]
 		for i := range v.NumField() {
-			if f := v.Type().Field(i); f.IsExported() && f.Name != skip {
+			if v.Type().Field(i).IsExported() {
 				scramble(v.Field(i), seen, inputs)
 			}
 		}
