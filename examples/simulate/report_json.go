@@ -95,8 +95,10 @@ func resultOut(r *placement.Result) *podResult {
 		PreFilter: preFilterResult{Status: statusOut(r.PreFilter.Status), SkippedFilterPlugins: r.PreFilter.SkippedFilterPlugins,
 			NodeNames: r.PreFilter.NodeNames, RestrictedBy: r.PreFilter.RestrictedBy}}
 	if r.Gated != nil {
+		// PreFilter did not run: its status is left out (code "").
 		g := statusOut(*r.Gated)
 		out.Gated = &g
+		out.PreFilter.Status = pluginStatus{}
 	}
 	out.Nodes = make([]nodeResult, len(r.Nodes))
 	shared := map[*framework.Status][]pluginStatus{}
