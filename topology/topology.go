@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/internal/topo"
 	"github.com/schedkit/schedkit/internal/wrap"
 	"github.com/schedkit/schedkit/placement"
@@ -191,7 +192,8 @@ func podInfo(pod *corev1.Pod, snap *placement.Snapshot) (*cluster.PodInfo, error
 	}
 	pi, err := cluster.NewPodInfo(placement.StoredPod(pod))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidPod, err)
+		errs := nodeaffinity.AsFieldErrors(field.NewPath("spec"), err)
+		return nil, fmt.Errorf("%w: pod %s/%s: %w", ErrInvalidPod, pod.Namespace, pod.Name, &ValidationError{Errors: errs})
 	}
 	return pi, nil
 }
