@@ -1,7 +1,6 @@
 package eviction
 
 import (
-	"github.com/schedkit/schedkit/placement"
 	"fmt"
 	"testing"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/testbuild"
+	"github.com/schedkit/schedkit/placement"
 )
 
 // benchCluster builds nodes × podsPerNode pods of apps workloads (50

@@ -1,7 +1,6 @@
 package eviction
 
 import (
-	"github.com/schedkit/schedkit/internal/cluster"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/scenario"
 	"github.com/schedkit/schedkit/placement"
 )

@@ -17,4 +17,6 @@ func publicNode(n *cluster.NodeInfo) *placement.NodeInfo { return wrap.Cast[plac
 func publicSnapshot(s *cluster.Snapshot) *placement.Snapshot { return wrap.Cast[placement.Snapshot](s) }
 
 // podInfoOf returns the compiled pod's internal PodInfo.
-func podInfoOf(c *placement.Compiled) *cluster.PodInfo { return wrap.Cast[cluster.PodInfo](c.PodInfo()) }
+func podInfoOf(c *placement.Compiled) *cluster.PodInfo {
+	return wrap.Cast[cluster.PodInfo](c.PodInfo())
+}

@@ -1,8 +1,6 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"errors"
 	"fmt"
 	"slices"
@@ -20,6 +18,7 @@ import (
 	"github.com/schedkit/schedkit/internal/taints"
 	"github.com/schedkit/schedkit/internal/topo"
 	"github.com/schedkit/schedkit/internal/wrap"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // ErrInvalidPod is wrapped by every error Compile and Evaluate return for a
@@ -401,23 +400,6 @@ func scoringRequests(pod *corev1.Pod, resources []ResourceSpec, useDefaults bool
 
 var unschedulableTaint = corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule}
 
-// requiredFeatures is InferForPodScheduling of the v1.36 node declared
-// features registry (k8s.io/component-helpers/nodedeclaredfeatures), in the
-// registry's name order: a RestartAllContainers restart-rule action needs
-// RestartAllContainersOnContainerExits; hostNetwork with hostUsers=false needs
-// UserNamespacesHostNetworkSupport. The other registered features are never
-// inferred for scheduling.
-func requiredFeatures(pod *corev1.Pod) []string {
-	var out []string
-	if needsRestartAllContainers(pod) {
-		out = append(out, "RestartAllContainersOnContainerExits")
-	}
-	if pod.Spec.HostNetwork && pod.Spec.HostUsers != nil && !*pod.Spec.HostUsers {
-		out = append(out, "UserNamespacesHostNetworkSupport")
-	}
-	return out
-}
-
 func needsRestartAllContainers(pod *corev1.Pod) bool {
 	for _, list := range [][]corev1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
 		for i := range list {
@@ -429,15 +411,6 @@ func needsRestartAllContainers(pod *corev1.Pod) bool {
 		}
 	}
 	return false
-}
-
-// normalizedImageName is imagelocality's normalizedImageName: a reference
-// without a tag gets ":latest".
-func normalizedImageName(name string) string {
-	if strings.LastIndex(name, ":") <= strings.LastIndex(name, "/") {
-		name += ":latest"
-	}
-	return name
 }
 
 // runPreFilter runs the PreFilter plugins in profile order, as

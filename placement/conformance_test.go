@@ -1,7 +1,6 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/scenario"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // The conformance cases under testdata/conformance are upstream's answers
@@ -29,24 +29,24 @@ type expectedFile struct {
 }
 
 type expectedPod struct {
-	Pod       string           `json:"pod"`
+	Pod       string      `json:"pod"`
 	Gated     *wireStatus `json:"gated"`
 	PreFilter *struct {
 		Status wireStatus `json:"status"`
 	} `json:"preFilter"`
-	Feasible  []string         `json:"feasibleNodes"`
-	Best      []string         `json:"bestNodes"`
-	Message   string           `json:"message"`
-	Nodes     []expectedNode   `json:"nodes"`
+	Feasible []string       `json:"feasibleNodes"`
+	Best     []string       `json:"bestNodes"`
+	Message  string         `json:"message"`
+	Nodes    []expectedNode `json:"nodes"`
 }
 
 type expectedNode struct {
-	Node     string         `json:"node"`
-	Feasible bool           `json:"feasible"`
-	Status   wireStatus     `json:"status"`
-	Filters  []wireStatus   `json:"filters"`
-	Scores   []wireScore    `json:"scores"`
-	Total    *int64         `json:"totalScore"`
+	Node     string       `json:"node"`
+	Feasible bool         `json:"feasible"`
+	Status   wireStatus   `json:"status"`
+	Filters  []wireStatus `json:"filters"`
+	Scores   []wireScore  `json:"scores"`
+	Total    *int64       `json:"totalScore"`
 }
 
 func loadScenario(t *testing.T, path string) (*Snapshot, []*corev1.Pod) {

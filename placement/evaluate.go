@@ -1,8 +1,6 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"errors"
 	"sort"
 	"strings"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // Decision is the outcome of one scheduling cycle without the per-node

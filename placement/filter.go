@@ -1,52 +1,23 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
-	"github.com/schedkit/schedkit/internal/taints"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
-// Reason texts, exactly as the v1.36 plugins write them. The slices are
-// shared by every status that carries them and must never be modified.
+// NodeAffinity's reasons (nodeaffinity.ErrReasonPod, errReasonEnforced,
+// errReasonConflict); every plugin's reasons are shared by every status
+// that carries them and are copied before a caller sees them.
 var (
-	reasonUnschedulable    = []string{"node(s) were unschedulable"}                                 // nodeunschedulable.ErrReasonUnschedulable
-	reasonNodeName         = []string{"node(s) didn't match the requested node name"}               // nodename.ErrReason
-	reasonTaint            = []string{"node(s) had untolerated taint(s)"}                           // tainttoleration Filter
-	reasonAffinity         = []string{"node(s) didn't match Pod's node affinity/selector"}          // nodeaffinity.ErrReasonPod
-	reasonAffinityEnforced = []string{"node(s) didn't match scheduler-enforced node affinity"}      // nodeaffinity errReasonEnforced
-	reasonAffinityConflict = []string{"pod affinity terms conflict"}                                // nodeaffinity errReasonConflict
-	reasonPorts            = []string{"node(s) didn't have free ports for the requested pod ports"} // nodeports.ErrReason
-	reasonFeatures         = []string{"node(s) didn't match Pod's required features"}               // nodedeclaredfeatures
+	reasonAffinity         = []string{"node(s) didn't match Pod's node affinity/selector"}
+	reasonAffinityEnforced = []string{"node(s) didn't match scheduler-enforced node affinity"}
+	reasonAffinityConflict = []string{"pod affinity terms conflict"}
 )
-
-// Bits of the fixed NodeResourcesFit shortfalls, in fitsRequest's order.
-const (
-	fitPods = 1 << iota
-	fitCPU
-	fitMemory
-	fitEphemeral
-)
-
-// fitReasons[mask] is the reason list for a combination of fixed shortfalls,
-// built once so that a failing node costs no allocation.
-var fitReasons = func() [16][]string {
-	var t [16][]string
-	texts := [4]string{"Too many pods", "Insufficient cpu", "Insufficient memory", "Insufficient ephemeral-storage"}
-	for m := 1; m < 16; m++ {
-		for b := 0; b < 4; b++ {
-			if m&(1<<b) != 0 {
-				t[m] = append(t[m], texts[b])
-			}
-		}
-	}
-	return t
-}()
 
 // Filter runs the Filter plugins on one node in profile order and returns the
 // first rejection (with its plugin), or Success, as
@@ -297,21 +268,6 @@ func localStatus(p int, code uint8) sched.Status {
 	return sched.Status{}
 }
 
-// hasUntoleratedTaint is FindMatchingUntoleratedTaint over the NoSchedule and
-// NoExecute taints.
-func (c *Compiled) hasUntoleratedTaint(nodeTaints []corev1.Taint) bool {
-	for i := range nodeTaints {
-		t := &nodeTaints[i]
-		if t.Effect != corev1.TaintEffectNoSchedule && t.Effect != corev1.TaintEffectNoExecute {
-			continue
-		}
-		if !taints.ToleratesAny(c.tolerations, t) {
-			return true
-		}
-	}
-	return false
-}
-
 // matchesRequiredAffinity is RequiredNodeAffinity.Match: nodeSelector AND
 // the required node selector terms.
 func (c *Compiled) matchesRequiredAffinity(node *corev1.Node) bool {
@@ -319,124 +275,4 @@ func (c *Compiled) matchesRequiredAffinity(node *corev1.Node) bool {
 		return false
 	}
 	return c.required == nil || c.required.Matches(node)
-}
-
-// portsConflict is fitsPorts / HostPortInfo.CheckConflict: a wildcard wanted
-// port clashes with the same protocol and port on any IP; a specific IP
-// clashes with the wildcard or the same IP.
-func (c *Compiled) portsConflict(used []cluster.HostPort) bool {
-	for _, want := range c.ports {
-		for _, u := range used {
-			if u.Port != want.Port || u.Protocol != want.Protocol {
-				continue
-			}
-			if want.IP == "0.0.0.0" || u.IP == "0.0.0.0" || u.IP == want.IP {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// fitMask is the fixed part of NodeResourcesFit's Filter (fitsRequest,
-// v1.36): the shortfalls of pod count, cpu, memory and ephemeral storage
-// as fitPods... bits, whether one of them is unresolvable (the request
-// exceeds the node's allocatable outright, so preemption cannot help), and
-// whether some extended (scalar) resource falls short too.
-func (c *Compiled) fitMask(n *cluster.NodeInfo) (mask int, unresolvable, scalarShort bool) {
-	if int64(len(n.Pods))+1 > n.Allocatable.AllowedPodNumber {
-		mask |= fitPods
-	}
-	r := &c.req
-	if r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(r.Scalar) == 0 {
-		return mask, false, false
-	}
-	a, q := &n.Allocatable, &n.Requested
-	if r.MilliCPU > 0 && r.MilliCPU > a.MilliCPU-q.MilliCPU {
-		mask |= fitCPU
-		unresolvable = unresolvable || r.MilliCPU > a.MilliCPU
-	}
-	if r.Memory > 0 && r.Memory > a.Memory-q.Memory {
-		mask |= fitMemory
-		unresolvable = unresolvable || r.Memory > a.Memory
-	}
-	if r.EphemeralStorage > 0 && r.EphemeralStorage > a.EphemeralStorage-q.EphemeralStorage {
-		mask |= fitEphemeral
-		unresolvable = unresolvable || r.EphemeralStorage > a.EphemeralStorage
-	}
-	for _, name := range c.reqScalars {
-		if r.Scalar[name] > a.Scalar[name]-q.Scalar[name] {
-			scalarShort = true
-			break
-		}
-	}
-	return mask, unresolvable, scalarShort
-}
-
-// fitsResources is NodeResourcesFit's Filter (fitsRequest, v1.36): pod
-// count, then cpu, memory, ephemeral storage and scalar resources; a
-// shortfall where the request exceeds the node's allocatable outright makes
-// the status UnschedulableAndUnresolvable (preemption cannot help).
-func (c *Compiled) fitsResources(n *cluster.NodeInfo) sched.Status {
-	mask, unresolvable, scalarShort := c.fitMask(n)
-	if scalarShort {
-		r, a, q := &c.req, &n.Allocatable, &n.Requested
-		reasons := make([]string, 0, 4+len(c.reqScalars))
-		reasons = append(reasons, fitReasons[mask]...)
-		for _, name := range c.reqScalars {
-			want := r.Scalar[name]
-			if want > a.Scalar[name]-q.Scalar[name] {
-				reasons = append(reasons, "Insufficient "+string(name))
-				unresolvable = unresolvable || want > a.Scalar[name]
-			}
-		}
-		return fitStatus(reasons, unresolvable)
-	}
-	if mask == 0 {
-		return sched.Status{}
-	}
-	return fitStatus(fitReasons[mask], unresolvable)
-}
-
-// scalarShortCode is fitsResources(n).Code for a node where a scalar
-// resource falls short (fitMask's scalarShort), without building the
-// reasons: a shortfall is unresolvable when a request exceeds the node's
-// allocatable outright (a request above allocatable is above what is
-// left too).
-func (c *Compiled) scalarShortCode(n *cluster.NodeInfo) sched.Code {
-	_, unresolvable, _ := c.fitMask(n)
-	for _, name := range c.reqScalars {
-		if c.req.Scalar[name] > n.Allocatable.Scalar[name] {
-			unresolvable = true
-		}
-	}
-	if unresolvable {
-		return sched.UnschedulableAndUnresolvable
-	}
-	return sched.Unschedulable
-}
-
-func fitStatus(reasons []string, unresolvable bool) sched.Status {
-	code := sched.Unschedulable
-	if unresolvable {
-		code = sched.UnschedulableAndUnresolvable
-	}
-	return sched.Status{Code: code, Reasons: reasons}
-}
-
-// hasFeatures reports whether every required feature is declared by the node.
-func hasFeatures(declared, required []string) bool {
-	for _, r := range required {
-		found := false
-		for _, d := range declared {
-			if d == r {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }

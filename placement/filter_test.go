@@ -1,7 +1,6 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // filterOn compiles pod against the nodes (and bound pods) and returns the

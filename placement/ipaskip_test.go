@@ -1,12 +1,13 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/internal/cluster"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
 )
 
 // TestIPAPreScoreSkipShortcut: the shortcut that skips InterPodAffinity's

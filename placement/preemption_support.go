@@ -4,14 +4,13 @@ package placement
 // Filter plugin's verdict for one pod on one node of a view.
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // FilterNode runs PreFilter and every Filter plugin for pod on the named node

@@ -1,8 +1,6 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -10,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // TestPreparedCompileEqualsCompile: a pod prepared once and compiled

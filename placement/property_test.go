@@ -1,8 +1,6 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"fmt"
 	"testing"
 
@@ -12,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // Small pools so that collisions and ties happen.

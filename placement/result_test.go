@@ -1,13 +1,13 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // TestResultListsAreNeverNil: a Result's lists are empty, not nil, when

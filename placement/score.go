@@ -2,15 +2,10 @@ package placement
 
 import (
 	"fmt"
-	"math"
 	"slices"
-	"sort"
-
-	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
-	"github.com/schedkit/schedkit/internal/taints"
 	"github.com/schedkit/schedkit/internal/wrap"
 )
 
@@ -286,22 +281,6 @@ func (c *Compiled) ipaPreScoreSkips() bool {
 	return true
 }
 
-// intolerablePreferTaints counts the node's PreferNoSchedule taints that no
-// toleration with an empty or PreferNoSchedule effect tolerates.
-func (c *Compiled) intolerablePreferTaints(nodeTaints []corev1.Taint) int64 {
-	var n int64
-	for i := range nodeTaints {
-		t := &nodeTaints[i]
-		if t.Effect != corev1.TaintEffectPreferNoSchedule {
-			continue
-		}
-		if !taints.ToleratesAny(c.preferTolerations, t) {
-			n++
-		}
-	}
-	return n
-}
-
 // defaultNormalize is helper.DefaultNormalizeScore with MaxNodeScore.
 func defaultNormalize(raw []int64, reverse bool) []int64 {
 	out := make([]int64, len(raw))
@@ -327,160 +306,8 @@ func defaultNormalize(raw []int64, reverse bool) []int64 {
 	return out
 }
 
-// nodeAllocatableRequest is resourceAllocationScorer.calculateNodeAllocatableRequest:
-// per resource, the node's allocatable, what its pods request (the non-zero
-// sums for cpu and memory unless useRequested) and that plus the pod's
-// request; a scalar the pod does not request and a resource the node lacks
-// stay zero.
-func nodeAllocatableRequest(n *cluster.NodeInfo, res []ResourceSpec, podReqs []int64, useRequested bool, requested, allocated, allocatable []int64) {
-	for i, r := range res {
-		requested[i], allocated[i], allocatable[i] = 0, 0, 0
-		if podReqs[i] == 0 && cluster.IsScalarResourceName(r.Name) {
-			continue
-		}
-		var alloc, used int64
-		switch r.Name {
-		case corev1.ResourceCPU:
-			alloc = n.Allocatable.MilliCPU
-			used = n.NonZeroRequested.MilliCPU
-			if useRequested {
-				used = n.Requested.MilliCPU
-			}
-		case corev1.ResourceMemory:
-			alloc = n.Allocatable.Memory
-			used = n.NonZeroRequested.Memory
-			if useRequested {
-				used = n.Requested.Memory
-			}
-		case corev1.ResourceEphemeralStorage:
-			alloc, used = n.Allocatable.EphemeralStorage, n.Requested.EphemeralStorage
-		default:
-			a, ok := n.Allocatable.Scalar[r.Name]
-			if ok {
-				alloc, used = a, n.Requested.Scalar[r.Name]
-			}
-		}
-		if alloc == 0 {
-			continue
-		}
-		allocatable[i], allocated[i], requested[i] = alloc, used, used+podReqs[i]
-	}
-}
-
-// fitScorer returns the NodeResourcesFit strategy's scorer over requested
-// and allocatable (least_allocated.go, most_allocated.go,
-// requested_to_capacity_ratio.go).
-func (c *Compiled) fitScorer(res []ResourceSpec) func(requested, allocatable []int64) int64 {
-	switch c.opts.ScoringStrategy.Type {
-	case MostAllocated:
-		return func(requested, allocatable []int64) int64 {
-			var score, weights int64
-			for i := range requested {
-				if allocatable[i] == 0 {
-					continue
-				}
-				req := min(requested[i], allocatable[i])
-				score += req * sched.MaxNodeScore / allocatable[i] * res[i].Weight
-				weights += res[i].Weight
-			}
-			if weights == 0 {
-				return 0
-			}
-			return score / weights
-		}
-	case RequestedToCapacityRatio:
-		shape := make([]UtilizationShapePoint, len(c.opts.ScoringStrategy.Shape))
-		copy(shape, c.opts.ScoringStrategy.Shape)
-		sort.SliceStable(shape, func(i, j int) bool { return shape[i].Utilization < shape[j].Utilization })
-		fn := func(p int64) int64 {
-			if len(shape) == 0 {
-				return 0
-			}
-			for i := range shape {
-				if p <= int64(shape[i].Utilization) {
-					if i == 0 {
-						return int64(shape[0].Score) * 10
-					}
-					x0, y0 := int64(shape[i-1].Utilization), int64(shape[i-1].Score)*10
-					x1, y1 := int64(shape[i].Utilization), int64(shape[i].Score)*10
-					return y0 + (y1-y0)*(p-x0)/(x1-x0)
-				}
-			}
-			return int64(shape[len(shape)-1].Score) * 10
-		}
-		return func(requested, allocatable []int64) int64 {
-			var score, weights int64
-			for i := range requested {
-				if allocatable[i] == 0 {
-					continue
-				}
-				var v int64
-				if requested[i] > allocatable[i] {
-					v = fn(100)
-				} else {
-					v = fn(requested[i] * 100 / allocatable[i])
-				}
-				if v > 0 {
-					score += v * res[i].Weight
-					weights += res[i].Weight
-				}
-			}
-			if weights == 0 {
-				return 0
-			}
-			return int64(math.Round(float64(score) / float64(weights)))
-		}
-	default:
-		return func(requested, allocatable []int64) int64 {
-			var score, weights int64
-			for i := range requested {
-				if allocatable[i] == 0 {
-					continue
-				}
-				var v int64
-				if requested[i] <= allocatable[i] {
-					v = (allocatable[i] - requested[i]) * sched.MaxNodeScore / allocatable[i]
-				}
-				score += v * res[i].Weight
-				weights += res[i].Weight
-			}
-			if weights == 0 {
-				return 0
-			}
-			return score / weights
-		}
-	}
-}
-
 const (
 	mib                   int64 = 1024 * 1024
 	minImageThreshold     int64 = 23 * mib
 	maxContainerThreshold int64 = 1000 * mib
 )
-
-// imageScore is ImageLocality's Score: the sizes of the pod's images present
-// on the node, each scaled by the share of nodes that have it, clamped to
-// [23MiB, 1000MiB × containers] and mapped linearly onto [0, 100].
-func (c *Compiled) imageScore(n *cluster.NodeInfo, totalNodes int) int64 {
-	var sum int64
-	if len(n.ImageStates) > 0 && totalNodes > 0 {
-		for _, img := range c.images {
-			if st, ok := n.ImageStates[img]; ok {
-				// The count is the snapshot's (a snapshot's own NodeInfos
-				// leave NumNodes 0; see cluster.ImageNodesOf).
-				spread := float64(cluster.ImageNodesOf(c.snap, img)) / float64(totalNodes)
-				sum += int64(float64(st.Size) * spread)
-			}
-		}
-	}
-	maxThreshold := maxContainerThreshold * int64(c.numContainers)
-	if sum < minImageThreshold {
-		sum = minImageThreshold
-	} else if sum > maxThreshold {
-		sum = maxThreshold
-	}
-	if maxThreshold == minImageThreshold {
-		return 0
-	}
-	return sched.MaxNodeScore * (sum - minImageThreshold) / (maxThreshold - minImageThreshold)
-}

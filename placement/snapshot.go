@@ -367,7 +367,6 @@ func hostPortsOf(ps []cluster.HostPort) []HostPort {
 	return out
 }
 
-
 // internalOf returns the internal snapshot s presents (nil stays nil).
 func internalOf(s *Snapshot) *cluster.Snapshot { return wrap.Cast[cluster.Snapshot](s) }
 

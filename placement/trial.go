@@ -1,12 +1,11 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/internal/topo"
 	"github.com/schedkit/schedkit/internal/wrap"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // Trial asks the compiled pod's Filter plugins about single nodes of its

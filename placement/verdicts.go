@@ -1,9 +1,9 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // verdictTable is Evaluate's per-pod table of the distinct statuses each
@@ -40,7 +40,7 @@ type verdictRow struct {
 	filters  []framework.Status // every included plugin's verdict, profile order
 	first    sched.Status       // the recorded status: first failure, the absent status, or Success
 	status   framework.Status   // first, owned by the report
-	excluded bool           // outside PreFilter's node restriction
+	excluded bool               // outside PreFilter's node restriction
 }
 
 const (

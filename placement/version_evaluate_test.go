@@ -1,7 +1,6 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // The hand-written scenario testdata/conformance/versions/versions.json, built

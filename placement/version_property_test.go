@@ -1,7 +1,6 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // Version property tests. Small pools so that selectors, ports and spreading

@@ -1,8 +1,6 @@
 package preemption
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // Preempt runs DefaultPreemption's PostFilter (Evaluator.Preempt, v1.36) for

@@ -1,8 +1,6 @@
 package preemption_test
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/hostile"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/framework"
 	"github.com/schedkit/schedkit/preemption"
 )
 

@@ -1,8 +1,6 @@
 package preemption
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"slices"
 	"sort"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // Options configures preemption. The zero value is DefaultPreemption as the

@@ -1,8 +1,6 @@
 package preemption
 
 import (
-	"github.com/schedkit/schedkit/placement/framework"
-
 	"fmt"
 	"time"
 
@@ -12,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/framework"
 )
 
 // Outcome is what one scheduling attempt of a queued pod led to.

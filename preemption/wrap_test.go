@@ -3,11 +3,12 @@ package preemption
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/internal/wrap"
 	"github.com/schedkit/schedkit/placement"
-	"github.com/stretchr/testify/require"
 )
 
 // newTestSnapshot is cluster.New presented as a public Snapshot: the input

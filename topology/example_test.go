@@ -7,8 +7,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/topology"
 )
 
 func exampleNode(name, zone string) *corev1.Node {

@@ -8,8 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/schedkit/schedkit/internal/hostile"
-	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/topology"
 )
 
 // askTopology puts pod to every entry point of topology over the cluster in.

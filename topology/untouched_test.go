@@ -7,9 +7,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/hostile"
-	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/placement/placementtest"
+	"github.com/schedkit/schedkit/topology"
 )
 
 // Issue 21, inputs untouched.

@@ -19,8 +19,8 @@ import (
 
 // filterScoreOutput is the filter-score document.
 type filterScoreOutput struct {
-	Meta filterScoreMeta     `json:"meta"`
-	Pods []*podResult `json:"pods"`
+	Meta filterScoreMeta `json:"meta"`
+	Pods []*podResult    `json:"pods"`
 	// ctx is what the text report reads beside the results.
 	ctx *textContext
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
 )
 
 // The filter-score text report: per pending pod the verdict, the best nodes

@@ -47,25 +47,25 @@ type preFilterOut struct {
 }
 
 type nodeStatusOut struct {
-	Node   string                 `json:"node"`
+	Node   string       `json:"node"`
 	Status pluginStatus `json:"status"`
 }
 
 type scheduleResult struct {
-	Pod           string                  `json:"pod"`
-	Priority      int32                   `json:"priority"`
-	QueuePosition int                     `json:"queuePosition"`
-	Outcome       string                  `json:"outcome"`
-	Node          string                  `json:"node,omitempty"`
-	FeasibleNodes int                     `json:"feasibleNodes"`
-	TotalScore    *int64                  `json:"totalScore,omitempty"`
-	TiedNodes     []string                `json:"tiedNodes,omitempty"`
-	PreFilter     *preFilterOut           `json:"preFilter,omitempty"`
-	Gated         *pluginStatus `json:"gated,omitempty"`
-	Message       string                  `json:"message,omitempty"`
-	Preemption    *preemptionOut          `json:"preemption,omitempty"`
-	NodeStatuses  []nodeStatusOut         `json:"nodeStatuses,omitempty"`
-	Error         string                  `json:"error,omitempty"`
+	Pod           string          `json:"pod"`
+	Priority      int32           `json:"priority"`
+	QueuePosition int             `json:"queuePosition"`
+	Outcome       string          `json:"outcome"`
+	Node          string          `json:"node,omitempty"`
+	FeasibleNodes int             `json:"feasibleNodes"`
+	TotalScore    *int64          `json:"totalScore,omitempty"`
+	TiedNodes     []string        `json:"tiedNodes,omitempty"`
+	PreFilter     *preFilterOut   `json:"preFilter,omitempty"`
+	Gated         *pluginStatus   `json:"gated,omitempty"`
+	Message       string          `json:"message,omitempty"`
+	Preemption    *preemptionOut  `json:"preemption,omitempty"`
+	NodeStatuses  []nodeStatusOut `json:"nodeStatuses,omitempty"`
+	Error         string          `json:"error,omitempty"`
 }
 
 type victimOut struct {
@@ -84,16 +84,15 @@ type candidateOut struct {
 }
 
 type preemptionOut struct {
-	Status           pluginStatus `json:"status"`
-	NominatedNode    string                 `json:"nominatedNode,omitempty"`
-	Victims          []victimOut            `json:"victims,omitempty"`
-	NumPDBViolations int                    `json:"numPDBViolations"`
-	PotentialNodes   int                    `json:"potentialNodes"`
-	NotEligible      string                 `json:"notEligible,omitempty"`
-	Candidates       []candidateOut         `json:"candidates,omitempty"`
-	DryRunStatuses   []nodeStatusOut        `json:"dryRunStatuses,omitempty"`
+	Status           pluginStatus    `json:"status"`
+	NominatedNode    string          `json:"nominatedNode,omitempty"`
+	Victims          []victimOut     `json:"victims,omitempty"`
+	NumPDBViolations int             `json:"numPDBViolations"`
+	PotentialNodes   int             `json:"potentialNodes"`
+	NotEligible      string          `json:"notEligible,omitempty"`
+	Candidates       []candidateOut  `json:"candidates,omitempty"`
+	DryRunStatuses   []nodeStatusOut `json:"dryRunStatuses,omitempty"`
 }
-
 
 // queueOptions are the schedule mode's options for the profile options
 // given. The queue is sequential (each pod sees the previous bindings), so

@@ -5,11 +5,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/schedkit/schedkit/internal/testbuild"
 )

@@ -9,13 +9,12 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"golang.org/x/sync/errgroup"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/schedkit/schedkit/internal/sched"
 )

@@ -11,7 +11,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
-
 )
 
 // Frozen holds objects given to a call and deep copies taken before it.

@@ -147,4 +147,3 @@ var ErrX = cluster.ErrInvalidView
 		"ErrX = cluster.ErrInvalidView",
 	}, got)
 }
-

@@ -2,6 +2,7 @@ package topo
 
 import (
 	"errors"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 

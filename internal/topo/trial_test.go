@@ -4,9 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"

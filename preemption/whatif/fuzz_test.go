@@ -1,7 +1,6 @@
 package whatif
 
 import (
-	"github.com/schedkit/schedkit/internal/cluster"
 	"os"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/scenario"
 	"github.com/schedkit/schedkit/placement"
 )
