@@ -1,7 +1,8 @@
 package topo
 
-// The plugins' options; the plugins themselves are in spread.go and
-// affinity.go.
+// The plugins' options; the plugins themselves are in podtopologyspread.go
+// and interpodaffinity.go.
+
 
 import (
 	corev1 "k8s.io/api/core/v1"
