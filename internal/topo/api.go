@@ -3,7 +3,6 @@ package topo
 // The plugins' options; the plugins themselves are in podtopologyspread.go
 // and interpodaffinity.go.
 
-
 import (
 	corev1 "k8s.io/api/core/v1"
 )
