@@ -120,7 +120,7 @@ func setDisruptionAllowedCondition(pdb *policyv1.PodDisruptionBudget, now time.T
 // setStatusCondition is meta.SetStatusCondition without its clock: given a
 // condition with a zero lastTransitionTime (a zero now), meta stamps a new
 // or changed condition with time.Now(), which would make the answer depend
-// on the wall clock (issue 21); here it stays zero.
+// on the wall clock; here it stays zero.
 func setStatusCondition(conds *[]metav1.Condition, c metav1.Condition) {
 	old := meta.FindStatusCondition(*conds, c.Type)
 	changed := old == nil || old.Status != c.Status

@@ -95,7 +95,7 @@ func TestNegativeAndExcessRequestsAreRefused(t *testing.T) {
 	}
 }
 
-// Not a defect (issue 21): a request of 1e18 cores overflows MilliValue's
+// Not a defect: a request of 1e18 cores overflows MilliValue's
 // int64 and is counted as 0 millicores, so the pod fits; upstream's
 // computePodResourceRequest reads the same MilliValue and places it too.
 func TestHugeCPURequestOverflowsAsUpstream(t *testing.T) {

@@ -1,7 +1,7 @@
 package main
 
 // "Why is my pod pending": the parts of the text report that explain a
-// verdict beyond upstream's FitError line (issue 18): the nodes that came
+// verdict beyond upstream's FitError line: the nodes that came
 // closest, with the resource shortfall on each; whether preemption could
 // help; the Score plugins skipped at PreScore and why; and, with -explain,
 // every node's verdict for one pod.

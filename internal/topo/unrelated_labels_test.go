@@ -10,7 +10,7 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 )
 
-// TestUnrelatedLabels is issue 3's metamorphic property for the topology
+// TestUnrelatedLabels is the metamorphic property for the topology
 // plugins: labels that no selector, topology key or term mentions, added to
 // nodes, bound pods and the incoming pod, change no filter verdict and no
 // score of PodTopologySpread or InterPodAffinity.

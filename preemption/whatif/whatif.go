@@ -348,7 +348,7 @@ func stays(pod *corev1.Pod) bool {
 // to an unschedulable node (TaintNodeUnschedulable, NoSchedule) unless it is
 // there already.
 func cordoned(node *corev1.Node) *corev1.Node {
-	c := node.DeepCopy() // a new object in the answer's snapshot shares nothing with the caller's (issue 21)
+	c := node.DeepCopy() // a new object: the answer's snapshot shares nothing with the caller's
 	c.Spec.Unschedulable = true
 	for _, t := range node.Spec.Taints {
 		if t.Key == corev1.TaintNodeUnschedulable && t.Effect == corev1.TaintEffectNoSchedule {
