@@ -1,9 +1,10 @@
 package placement
 
 import (
+	"strings"
+
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
-	"strings"
 )
 
 // ImageLocality (pkg/scheduler/framework/plugins/imagelocality, v1.36): the

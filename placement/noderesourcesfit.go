@@ -1,11 +1,13 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/internal/cluster"
-	"github.com/schedkit/schedkit/internal/sched"
-	corev1 "k8s.io/api/core/v1"
 	"math"
 	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
 )
 
 // NodeResourcesFit (pkg/scheduler/framework/plugins/noderesources/fit.go,

@@ -1,8 +1,9 @@
 package placement
 
 import (
-	"github.com/schedkit/schedkit/internal/taints"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // TaintToleration (pkg/scheduler/framework/plugins/tainttoleration, v1.36):

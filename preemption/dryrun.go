@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/fastpath"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/placement/framework"
@@ -140,9 +141,9 @@ func (t *nodeTrial) filter() sched.Status {
 		}
 	}
 	if len(t.removed) == 0 {
-		return c.Filter(publicNode(t.node))
+		return fastpath.Filter(c, t.node)
 	}
-	st := t.trial.Filter(publicNode(t.node), publicPods(t.removed))
+	st := fastpath.TrialFilter(t.trial, t.node, t.removed)
 	// A plugin's Error (e.g. a Filter without its PreFilter state) is a
 	// node verdict, reported as DryRunPreemption reports it; an Error
 	// without a plugin is a failure of the dry run itself.

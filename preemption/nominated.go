@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/fastpath"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
 )
@@ -89,7 +90,7 @@ func firstPass(c *placement.Compiled, scope *topologyScope, n *cluster.NodeInfo,
 		}
 		c = v
 	}
-	return c.Filter(publicNode(&node)), nil
+	return fastpath.Filter(c, &node), nil
 }
 
 // withNominated redoes the scheduling cycle's filter verdicts with the

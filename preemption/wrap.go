@@ -14,13 +14,9 @@ func snapshotOf(s *placement.Snapshot) *cluster.Snapshot { return wrap.Cast[clus
 
 func publicSnapshot(s *cluster.Snapshot) *placement.Snapshot { return wrap.Cast[placement.Snapshot](s) }
 
-func publicNode(n *cluster.NodeInfo) *placement.NodeInfo { return wrap.Cast[placement.NodeInfo](n) }
-
 func publicNodes(ns []*cluster.NodeInfo) []*placement.NodeInfo {
 	return wrap.Slice[placement.NodeInfo](ns)
 }
-
-func publicPods(ps []*cluster.PodInfo) []*placement.PodInfo { return wrap.Slice[placement.PodInfo](ps) }
 
 // podInfoOf returns the compiled pod's internal PodInfo.
 func podInfoOf(c *placement.Compiled) *cluster.PodInfo {
