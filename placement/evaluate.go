@@ -59,30 +59,10 @@ func (c *Compiled) Decide() Decision { return c.schedule(false) }
 func (c *Compiled) schedule(scoreSingle bool) Decision {
 	d := c.decide(scoreSingle)
 	d.PreFilter = d.PreFilter.Clone()
-	ownReasons(d.Statuses)
+	sched.OwnReasons(len(d.Statuses), func(i int) *sched.Status { return &d.Statuses[i] })
 	return d
 }
 
-// ownReasons gives statuses reasons of their own, all in one new array,
-// so that a Decision shares nothing with the constants the filters return
-// or with another Decision.
-func ownReasons(statuses []framework.Status) {
-	n := 0
-	for i := range statuses {
-		n += len(statuses[i].Reasons)
-	}
-	if n == 0 {
-		return
-	}
-	buf := make([]string, 0, n)
-	for i := range statuses {
-		if r := statuses[i].Reasons; len(r) > 0 {
-			k := len(buf)
-			buf = append(buf, r...)
-			statuses[i].Reasons = buf[k:len(buf):len(buf)]
-		}
-	}
-}
 
 func (c *Compiled) decide(scoreSingle bool) Decision {
 	var d Decision

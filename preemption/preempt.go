@@ -272,6 +272,7 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 		}
 	}
 	sort.Slice(res.Rejected, func(i, j int) bool { return res.Rejected[i].Node < res.Rejected[j].Node })
+	sched.OwnReasons(len(res.Rejected), func(i int) *sched.Status { return &res.Rejected[i].Status })
 	if len(cands) == 0 {
 		if len(errs) > 0 {
 			// DryRunPreemption keeps one error (its error channel holds

@@ -49,3 +49,26 @@ var ScoreOrder = []string{
 
 // MaxNodeScore is framework.MaxNodeScore: every normalized score lies in [0, MaxNodeScore].
 const MaxNodeScore = framework.MaxNodeScore
+
+// OwnReasons gives the n statuses status(0) ... status(n-1) reasons of
+// their own, all in one new array: a result built from the filters'
+// statuses, whose reasons are shared texts, then shares nothing with them
+// or with another result, for one allocation.
+func OwnReasons(n int, status func(i int) *Status) {
+	total := 0
+	for i := range n {
+		total += len(status(i).Reasons)
+	}
+	if total == 0 {
+		return
+	}
+	buf := make([]string, 0, total)
+	for i := range n {
+		st := status(i)
+		if len(st.Reasons) > 0 {
+			k := len(buf)
+			buf = append(buf, st.Reasons...)
+			st.Reasons = buf[k:len(buf):len(buf)]
+		}
+	}
+}
