@@ -63,7 +63,6 @@ func (c *Compiled) schedule(scoreSingle bool) Decision {
 	return d
 }
 
-
 func (c *Compiled) decide(scoreSingle bool) Decision {
 	var d Decision
 	if c.gated != nil {
