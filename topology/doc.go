@@ -118,9 +118,9 @@
 // fit after the evictions). (With a single domain changing, as in a dry run
 // on one node, upstream's incrementally kept minimum stays exact, so it
 // needs no emulation.) For the dry run's own question (the pod on one node
-// with some of that node's pods taken off) Spread.NewTrial and
-// InterPodAffinity.NewTrial give On's answer without a view: the removed
-// pods' contributions are subtracted at that node's domains only.
+// with some of that node's pods taken off) placement.Trial gives On's
+// answer without a view: the removed pods' contributions are subtracted at
+// that node's domains only.
 // Upstream's plugins trust the API server to have refused invalid spread
 // constraints; NewSpread checks them itself (maxSkew and a set minDomains at
 // least 1, a topologyKey, DoNotSchedule or ScheduleAnyway) and answers
