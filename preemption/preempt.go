@@ -127,6 +127,27 @@ type preemptor struct {
 	below            []*cluster.PodInfo // selectVictims' pods below the priority
 	violating, other []int
 	broken           [][]string
+	// victims is the chunk the candidates' victim lists are carved from
+	// (victimSlots).
+	victims []Victim
+}
+
+// victimChunk is how many victims one allocation holds: the dry run keeps
+// a list for every candidate node, and most hold a few pods.
+const victimChunk = 256
+
+// victimSlots returns an empty list with room for n victims, carved from
+// the current chunk (a new one when it is full), so that the candidates'
+// lists share a few arrays instead of taking one allocation each. Each
+// list's capacity ends where the next begins: appending to one never
+// writes into another.
+func (pr *preemptor) victimSlots(n int) []Victim {
+	if cap(pr.victims)-len(pr.victims) < n {
+		pr.victims = make([]Victim, 0, max(victimChunk, n))
+	}
+	k := len(pr.victims)
+	pr.victims = pr.victims[:k+n]
+	return pr.victims[k:k:k+n]
 }
 
 // startTime is util.GetPodStartTime for a compiled pod: status.startTime

@@ -120,8 +120,8 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 	}
 	pr.violating, pr.other, pr.broken = violating, other, broken
 
-	// At most every ranked pod becomes a victim: one allocation.
-	vs := victimSet{victims: make([]Victim, 0, len(ranked))}
+	// At most every ranked pod becomes a victim.
+	vs := victimSet{victims: pr.victimSlots(len(ranked))}
 	reprieve := func(i int) bool {
 		pi := ranked[i].pi
 		t.add(pi)
