@@ -36,7 +36,9 @@
 // cluster's bound pods fit where they are bound (resources, ports, node
 // selectors, taints) unless Config.Overcommit asks otherwise. Config
 // biases the draw: Crowded fills nodes, Preemption spreads priorities and
-// adds budgets, Family restricts pods to one constraint family.
+// adds budgets, Family restricts pods to one constraint family, Mixed
+// gives pods constraints of several families at once, best-effort
+// requests and NoExecute taints.
 //
 // The package's own tests check that every generated object passes
 // validation; schedkit's property tests are written with it.

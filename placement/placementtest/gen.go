@@ -45,6 +45,12 @@ type Config struct {
 	Family Family
 	// Overcommit binds pods without checking that they fit.
 	Overcommit bool
+	// Mixed draws the variety of a hand-written generator: with AnyFamily
+	// a pod's constraints come from several families at once (a node
+	// selector with pod anti-affinity, a toleration and a host port...),
+	// some pods request no cpu or no memory (so that the non-zero defaults
+	// score them), and node taints may be NoExecute.
+	Mixed bool
 }
 
 func (c Config) maxNodes() int { return orDefault(c.MaxNodes, 8) }
@@ -107,8 +113,12 @@ func NodeOf(cfg Config, name string) *rapid.Generator[*corev1.Node] {
 		}
 		n.Status.Capacity = n.Status.Allocatable.DeepCopy()
 		if rapid.IntRange(0, 4).Draw(t, "tainted") == 0 {
+			effects := []corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule}
+			if cfg.Mixed {
+				effects = append(effects, corev1.TaintEffectNoExecute)
+			}
 			n.Spec.Taints = []corev1.Taint{{Key: rapid.SampledFrom(TaintKeys).Draw(t, "taint"),
-				Effect: rapid.SampledFrom([]corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule}).Draw(t, "effect")}}
+				Effect: rapid.SampledFrom(effects).Draw(t, "effect")}}
 		}
 		if rapid.IntRange(0, 9).Draw(t, "cordoned") == 0 {
 			n.Spec.Unschedulable = true
@@ -138,6 +148,17 @@ func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
 				corev1.ResourceCPU:    qty(rapid.SampledFrom(cpus).Draw(t, "cpu")),
 				corev1.ResourceMemory: qty(rapid.SampledFrom([]string{"128Mi", "512Mi", "1Gi"}).Draw(t, "memory")),
 			}}}
+		if cfg.Mixed {
+			// Best-effort in cpu, memory or both.
+			switch rapid.IntRange(0, 4).Draw(t, "requests") {
+			case 0:
+				delete(c.Resources.Requests, corev1.ResourceCPU)
+			case 1:
+				delete(c.Resources.Requests, corev1.ResourceMemory)
+			case 2:
+				c.Resources.Requests = nil
+			}
+		}
 		p := &corev1.Pod{
 			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID("uid-" + ns + "-" + name),
 				Labels: map[string]string{"app": app}},
@@ -157,58 +178,80 @@ func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
 		policy := corev1.PreemptLowerPriority
 		p.Spec.PreemptionPolicy = &policy
 
-		family := cfg.Family
-		if family == AnyFamily {
-			family = rapid.SampledFrom([]Family{Resources, NodeSelection, Spread, InterPod, HostPorts}).Draw(t, "family")
+		families := []Family{cfg.Family}
+		switch {
+		case cfg.Family != AnyFamily:
+		case cfg.Mixed:
+			families = nil
+			for _, f := range []Family{NodeSelection, Spread, InterPod, HostPorts} {
+				if rapid.IntRange(0, 2).Draw(t, "with "+string(f)) == 0 {
+					families = append(families, f)
+				}
+			}
+		default:
+			families = []Family{rapid.SampledFrom([]Family{Resources, NodeSelection, Spread, InterPod, HostPorts}).Draw(t, "family")}
 		}
-		switch family {
-		case NodeSelection:
-			switch rapid.IntRange(0, 2).Draw(t, "selection") {
-			case 0:
-				p.Spec.NodeSelector = map[string]string{"disk": rapid.SampledFrom(DiskTypes).Draw(t, "disk")}
-			case 1:
-				p.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
-					RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
-						MatchExpressions: []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpNotIn,
-							Values: []string{rapid.SampledFrom(Zones).Draw(t, "not zone")}}}}}},
-					PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: rapid.Int32Range(1, 100).Draw(t, "weight"),
-						Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "disk", Operator: corev1.NodeSelectorOpIn, Values: []string{"ssd"}}}}}},
-				}}
-			}
-			if rapid.Bool().Draw(t, "tolerates") {
-				p.Spec.Tolerations = []corev1.Toleration{{Key: rapid.SampledFrom(TaintKeys).Draw(t, "toleration"), Operator: corev1.TolerationOpExists}}
-			}
-		case Spread:
-			p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
-				MaxSkew:           rapid.Int32Range(1, 2).Draw(t, "max skew"),
-				TopologyKey:       rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "spread key"),
-				WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "when"),
-				LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}},
-			}}
-		case InterPod:
-			term := corev1.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "affinity key"),
-				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(Apps).Draw(t, "affinity app")}}}
-			if rapid.Bool().Draw(t, "all namespaces") {
-				term.NamespaceSelector = &metav1.LabelSelector{}
-			}
-			a := &corev1.Affinity{}
-			switch rapid.IntRange(0, 3).Draw(t, "affinity kind") {
-			case 0:
-				a.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}
-			case 1:
-				a.PodAffinity = &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}
-			case 2:
-				a.PodAntiAffinity = &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}
-			default:
-				a.PodAffinity = &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}
-			}
-			p.Spec.Affinity = a
-		case HostPorts:
-			p.Spec.Containers[0].Ports = []corev1.ContainerPort{{ContainerPort: 8080, HostPort: rapid.SampledFrom([]int32{80, 443}).Draw(t, "host port"),
-				Protocol: corev1.ProtocolTCP}}
+		for _, f := range families {
+			constrain(t, p, f, app)
 		}
 		return p
 	})
+}
+
+// constrain adds constraints of family f to p (of app app), merging with
+// the affinity p has.
+func constrain(t *rapid.T, p *corev1.Pod, f Family, app string) {
+	affinity := func() *corev1.Affinity {
+		if p.Spec.Affinity == nil {
+			p.Spec.Affinity = &corev1.Affinity{}
+		}
+		return p.Spec.Affinity
+	}
+	switch f {
+	case NodeSelection:
+		switch rapid.IntRange(0, 2).Draw(t, "selection") {
+		case 0:
+			p.Spec.NodeSelector = map[string]string{"disk": rapid.SampledFrom(DiskTypes).Draw(t, "disk")}
+		case 1:
+			affinity().NodeAffinity = &corev1.NodeAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+					MatchExpressions: []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpNotIn,
+						Values: []string{rapid.SampledFrom(Zones).Draw(t, "not zone")}}}}}},
+				PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: rapid.Int32Range(1, 100).Draw(t, "weight"),
+					Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "disk", Operator: corev1.NodeSelectorOpIn, Values: []string{"ssd"}}}}}},
+			}
+		}
+		if rapid.Bool().Draw(t, "tolerates") {
+			p.Spec.Tolerations = []corev1.Toleration{{Key: rapid.SampledFrom(TaintKeys).Draw(t, "toleration"), Operator: corev1.TolerationOpExists}}
+		}
+	case Spread:
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
+			MaxSkew:           rapid.Int32Range(1, 2).Draw(t, "max skew"),
+			TopologyKey:       rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "spread key"),
+			WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "when"),
+			LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}},
+		}}
+	case InterPod:
+		term := corev1.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "affinity key"),
+			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(Apps).Draw(t, "affinity app")}}}
+		if rapid.Bool().Draw(t, "all namespaces") {
+			term.NamespaceSelector = &metav1.LabelSelector{}
+		}
+		a := affinity()
+		switch rapid.IntRange(0, 3).Draw(t, "affinity kind") {
+		case 0:
+			a.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}
+		case 1:
+			a.PodAffinity = &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}
+		case 2:
+			a.PodAntiAffinity = &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}
+		default:
+			a.PodAffinity = &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}
+		}
+	case HostPorts:
+		p.Spec.Containers[0].Ports = []corev1.ContainerPort{{ContainerPort: 8080, HostPort: rapid.SampledFrom([]int32{80, 443}).Draw(t, "host port"),
+			Protocol: corev1.ProtocolTCP}}
+	}
 }
 
 // PDBOf generates a budget named name selecting one app in namespace ns,

@@ -16,12 +16,14 @@ import (
 )
 
 var configs = map[string]Config{
-	"default":    {},
-	"crowded":    {Crowded: true},
-	"preemption": {Preemption: true, Crowded: true},
-	"spread":     {Family: Spread},
-	"inter-pod":  {Family: InterPod},
-	"overcommit": {Overcommit: true},
+	"default":          {},
+	"crowded":          {Crowded: true},
+	"preemption":       {Preemption: true, Crowded: true},
+	"spread":           {Family: Spread},
+	"inter-pod":        {Family: InterPod},
+	"overcommit":       {Overcommit: true},
+	"mixed":            {Mixed: true},
+	"mixed-overcommit": {Mixed: true, Overcommit: true, Preemption: true},
 }
 
 // TestGeneratedObjectsAreValid: every generated object passes what the API
@@ -67,7 +69,7 @@ func TestGeneratedObjectsAreValid(t *testing.T) {
 // on its node, with the other pods bound.
 func TestBoundPodsFit(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := ClusterOf(Config{Crowded: rapid.Bool().Draw(t, "crowded")}).Draw(t, "cluster")
+		c := ClusterOf(Config{Crowded: rapid.Bool().Draw(t, "crowded"), Mixed: rapid.Bool().Draw(t, "mixed")}).Draw(t, "cluster")
 		snap, _, err := placement.NewSnapshot(c.SnapshotInput())
 		require.NoError(t, err)
 		for _, p := range c.Pods {
@@ -89,6 +91,44 @@ func TestBoundPodsFit(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestMixedDrawsTheVariety: with Mixed, pods with constraints of several
+// families, pods requesting no cpu or no memory and NoExecute taints are
+// drawn (the old hand-written generators of the project's properties drew
+// them); without it, never.
+func TestMixedDrawsTheVariety(t *testing.T) {
+	for _, mixed := range []bool{false, true} {
+		seen := map[string]bool{}
+		rapid.Check(t, func(t *rapid.T) {
+			cfg := Config{Mixed: mixed}
+			n := NodeOf(cfg, "node").Draw(t, "node")
+			for _, taint := range n.Spec.Taints {
+				seen["no-execute"] = seen["no-execute"] || taint.Effect == corev1.TaintEffectNoExecute
+			}
+			p := PodOf(cfg, "pod").Draw(t, "pod")
+			families := 0
+			if p.Spec.NodeSelector != nil || p.Spec.Tolerations != nil || (p.Spec.Affinity != nil && p.Spec.Affinity.NodeAffinity != nil) {
+				families++
+			}
+			if p.Spec.TopologySpreadConstraints != nil {
+				families++
+			}
+			if p.Spec.Affinity != nil && (p.Spec.Affinity.PodAffinity != nil || p.Spec.Affinity.PodAntiAffinity != nil) {
+				families++
+			}
+			if p.Spec.Containers[0].Ports != nil {
+				families++
+			}
+			seen["several families"] = seen["several families"] || families > 1
+			req := p.Spec.Containers[0].Resources.Requests
+			seen["no cpu"] = seen["no cpu"] || req.Cpu().IsZero()
+			seen["no memory"] = seen["no memory"] || req.Memory().IsZero()
+		})
+		for _, what := range []string{"no-execute", "several families", "no cpu", "no memory"} {
+			require.Equal(t, mixed, seen[what], "mixed=%v: %s", mixed, what)
+		}
+	}
 }
 
 // TestShapes: every shape's cluster is valid (simulate reads it without a
