@@ -36,6 +36,9 @@ type Config struct {
 	// MaxNodes and MaxPods bound a cluster (0: 8 nodes, 24 bound pods);
 	// MaxPending bounds its pending pods (0: 4).
 	MaxNodes, MaxPods, MaxPending int
+	// MinNodes is the fewest nodes of a cluster (0: 1), for properties of
+	// code that splits the nodes (a parallel dry run); at most MaxNodes.
+	MinNodes int
 	// Crowded draws small nodes and many pods, so that most nodes are full.
 	Crowded bool
 	// Preemption draws spread-out priorities and budgets, so that pending
@@ -312,7 +315,7 @@ func (c *Cluster) SnapshotInput() placement.SnapshotInput {
 	return placement.SnapshotInput{Nodes: c.Nodes, Pods: c.Pods, PDBs: c.PDBs, Namespaces: c.Namespaces}
 }
 
-// ClusterOf generates a cluster: 1 to cfg.MaxNodes nodes, up to cfg.MaxPods
+// ClusterOf generates a cluster: cfg.MinNodes (at least 1) to cfg.MaxNodes nodes, up to cfg.MaxPods
 // bound pods (each on a node it fits, unless cfg.Overcommit), budgets
 // with cfg.Preemption, and 1 to cfg.MaxPending pending pods.
 func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
@@ -322,7 +325,7 @@ func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
 			c.Namespaces = append(c.Namespaces, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns,
 				Labels: map[string]string{corev1.LabelMetadataName: ns}}})
 		}
-		nn := rapid.IntRange(1, cfg.maxNodes()).Draw(t, "nodes")
+		nn := rapid.IntRange(min(max(cfg.MinNodes, 1), cfg.maxNodes()), cfg.maxNodes()).Draw(t, "nodes")
 		for i := range nn {
 			c.Nodes = append(c.Nodes, NodeOf(cfg, fmt.Sprintf("node-%d", i)).Draw(t, "node"))
 		}

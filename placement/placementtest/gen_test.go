@@ -93,6 +93,17 @@ func TestBoundPodsFit(t *testing.T) {
 	})
 }
 
+// TestMinNodes: a cluster has MinNodes to MaxNodes nodes; MinNodes above
+// MaxNodes is MaxNodes.
+func TestMinNodes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lo, hi := rapid.IntRange(0, 6).Draw(t, "min"), rapid.IntRange(1, 6).Draw(t, "max")
+		c := ClusterOf(Config{MinNodes: lo, MaxNodes: hi, MaxPods: 1}).Draw(t, "cluster")
+		require.GreaterOrEqual(t, len(c.Nodes), min(max(lo, 1), hi))
+		require.LessOrEqual(t, len(c.Nodes), hi)
+	})
+}
+
 // TestMixedDrawsTheVariety: with Mixed, pods with constraints of several
 // families, pods requesting no cpu or no memory and NoExecute taints are
 // drawn (the old hand-written generators of the project's properties drew
