@@ -38,7 +38,8 @@
 // biases the draw: Crowded fills nodes, Preemption spreads priorities and
 // adds budgets, Family restricts pods to one constraint family, Mixed
 // gives pods constraints of several families at once, best-effort
-// requests and NoExecute taints, MinNodes keeps clusters wide enough for
+// requests and NoExecute taints, Owners gives pods DaemonSets and pending
+// replicas of ReplicaSets, MinNodes keeps clusters wide enough for
 // code that splits the nodes between goroutines.
 //
 // The package's own tests check that every generated object passes

@@ -54,6 +54,11 @@ type Config struct {
 	// some pods request no cpu or no memory (so that the non-zero defaults
 	// score them), and node taints may be NoExecute.
 	Mixed bool
+	// Owners gives pods controllers: one pod in five is a DaemonSet's,
+	// and a cluster's pending pods are in part replicas of a few
+	// ReplicaSets (identical but for name and UID, so that equivalence
+	// groups form).
+	Owners bool
 }
 
 func (c Config) maxNodes() int { return orDefault(c.MaxNodes, 8) }
@@ -181,6 +186,10 @@ func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
 		policy := corev1.PreemptLowerPriority
 		p.Spec.PreemptionPolicy = &policy
 
+		if cfg.Owners && rapid.IntRange(0, 4).Draw(t, "daemonset") == 0 {
+			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds",
+				UID: types.UID("uid-" + ns + "-ds"), Controller: ptrTo(true)}}
+		}
 		families := []Family{cfg.Family}
 		switch {
 		case cfg.Family != AnyFamily:
@@ -370,8 +379,28 @@ func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
 				}
 			}
 		}
+		replicated := map[int]*corev1.Pod{}
 		for i := range rapid.IntRange(1, cfg.maxPending()).Draw(t, "pending pods") {
-			c.Pending = append(c.Pending, PodOf(cfg, fmt.Sprintf("pending-%d", i)).Draw(t, "pending pod"))
+			rs := -1
+			if cfg.Owners {
+				rs = rapid.IntRange(-1, 2).Draw(t, "replicaset")
+			}
+			if rs < 0 {
+				c.Pending = append(c.Pending, PodOf(cfg, fmt.Sprintf("pending-%d", i)).Draw(t, "pending pod"))
+				continue
+			}
+			tmpl, ok := replicated[rs]
+			if !ok {
+				name := fmt.Sprintf("rs-%d", rs)
+				tmpl = PodOf(cfg, name).Draw(t, "replicaset template")
+				tmpl.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: name,
+					UID: types.UID("uid-" + tmpl.Namespace + "-" + name), Controller: ptrTo(true)}}
+				replicated[rs] = tmpl
+			}
+			p := tmpl.DeepCopy()
+			p.Name = fmt.Sprintf("rs-%d-%d", rs, i)
+			p.UID = types.UID("uid-" + p.Namespace + "-" + p.Name)
+			c.Pending = append(c.Pending, p)
 		}
 		return c
 	})
@@ -403,3 +432,5 @@ func startOf(i int) metav1.Time {
 }
 
 func ptrTime(t metav1.Time) *metav1.Time { return &t }
+
+func ptrTo[T any](v T) *T { return &v }

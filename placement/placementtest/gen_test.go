@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"pgregory.net/rapid"
 
@@ -102,6 +103,38 @@ func TestMinNodes(t *testing.T) {
 		require.GreaterOrEqual(t, len(c.Nodes), min(max(lo, 1), hi))
 		require.LessOrEqual(t, len(c.Nodes), hi)
 	})
+}
+
+// TestOwners: with Owners, DaemonSet pods and groups of ReplicaSet
+// replicas identical but for name and UID are drawn; without, no owner.
+func TestOwners(t *testing.T) {
+	for _, owners := range []bool{false, true} {
+		seen := map[string]bool{}
+		rapid.Check(t, func(t *rapid.T) {
+			c := ClusterOf(Config{Owners: owners, MaxPending: 8}).Draw(t, "cluster")
+			groups := map[string][]*corev1.Pod{}
+			for _, p := range append(append([]*corev1.Pod{}, c.Pods...), c.Pending...) {
+				if ref := metav1.GetControllerOf(p); ref != nil {
+					seen[ref.Kind] = true
+					require.Empty(t, validation.IsDNS1123Subdomain(ref.Name))
+					if ref.Kind == "ReplicaSet" {
+						groups[string(ref.UID)] = append(groups[string(ref.UID)], p)
+					}
+				}
+			}
+			for _, g := range groups {
+				for _, p := range g[1:] {
+					seen["group"] = true
+					require.Equal(t, g[0].Spec, p.Spec)
+					require.Equal(t, g[0].Labels, p.Labels)
+					require.NotEqual(t, g[0].UID, p.UID)
+				}
+			}
+		})
+		for _, what := range []string{"DaemonSet", "ReplicaSet", "group"} {
+			require.Equal(t, owners, seen[what], "owners=%v: %s", owners, what)
+		}
+	}
 }
 
 // TestMixedDrawsTheVariety: with Mixed, pods with constraints of several
