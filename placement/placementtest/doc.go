@@ -39,7 +39,9 @@
 // adds budgets, Family restricts pods to one constraint family, Mixed
 // gives pods constraints of several families at once, best-effort
 // requests and NoExecute taints, Owners gives pods DaemonSets and pending
-// replicas of ReplicaSets, MinNodes keeps clusters wide enough for
+// replicas of ReplicaSets, Releases draws what the releases treat
+// differently (declared node features, image volumes, pod-level and
+// resized requests, restart rules), MinNodes keeps clusters wide enough for
 // code that splits the nodes between goroutines.
 //
 // The package's own tests check that every generated object passes

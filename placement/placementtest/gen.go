@@ -59,7 +59,19 @@ type Config struct {
 	// ReplicaSets (identical but for name and UID, so that equivalence
 	// groups form).
 	Owners bool
+	// Releases draws what kube-scheduler's releases (placement.Versions)
+	// treat differently: nodes declaring features (status.declaredFeatures,
+	// RestartAllContainersFeature among them) or room for 3 pods only,
+	// image volumes, pod-level cpu requests, bound pods resized in place
+	// (status.resources, status.allocatedResources), and pods with a
+	// RestartAllContainers restart rule (which need the declared feature
+	// from v1.36).
+	Releases bool
 }
+
+// RestartAllContainersFeature is the node feature a pod with a
+// RestartAllContainers restart rule needs (Config.Releases).
+const RestartAllContainersFeature = "RestartAllContainersOnContainerExits"
 
 func (c Config) maxNodes() int { return orDefault(c.MaxNodes, 8) }
 func (c Config) maxPods() int  { return orDefault(c.MaxPods, 24) }
@@ -119,6 +131,17 @@ func NodeOf(cfg Config, name string) *rapid.Generator[*corev1.Node] {
 				corev1.ResourcePods:   qty("110"),
 			}},
 		}
+		if cfg.Releases {
+			if rapid.IntRange(0, 2).Draw(t, "room for 3") == 0 {
+				n.Status.Allocatable[corev1.ResourcePods] = qty("3")
+			}
+			switch rapid.IntRange(0, 2).Draw(t, "declared") {
+			case 0:
+				n.Status.DeclaredFeatures = []string{RestartAllContainersFeature}
+			case 1:
+				n.Status.DeclaredFeatures = []string{}
+			}
+		}
 		n.Status.Capacity = n.Status.Allocatable.DeepCopy()
 		if rapid.IntRange(0, 4).Draw(t, "tainted") == 0 {
 			effects := []corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule}
@@ -134,6 +157,10 @@ func NodeOf(cfg Config, name string) *rapid.Generator[*corev1.Node] {
 		if rapid.Bool().Draw(t, "image") {
 			n.Status.Images = []corev1.ContainerImage{{Names: []string{rapid.SampledFrom(Images).Draw(t, "image name")},
 				SizeBytes: rapid.Int64Range(50<<20, 900<<20).Draw(t, "size")}}
+			if cfg.Releases && rapid.Bool().Draw(t, "both images") {
+				n.Status.Images = []corev1.ContainerImage{{Names: []string{Images[0]}, SizeBytes: rapid.Int64Range(50<<20, 900<<20).Draw(t, "size")},
+					{Names: []string{Images[1]}, SizeBytes: rapid.Int64Range(50<<20, 900<<20).Draw(t, "size")}}
+			}
 		}
 		return n
 	})
@@ -190,6 +217,9 @@ func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
 			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds",
 				UID: types.UID("uid-" + ns + "-ds"), Controller: ptrTo(true)}}
 		}
+		if cfg.Releases {
+			releases(t, p)
+		}
 		families := []Family{cfg.Family}
 		switch {
 		case cfg.Family != AnyFamily:
@@ -208,6 +238,33 @@ func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
 		}
 		return p
 	})
+}
+
+// releases adds to p, sometimes, what the releases treat differently
+// (Config.Releases): an image volume, a pod-level cpu request (at least
+// its containers'), a RestartAllContainers rule.
+func releases(t *rapid.T, p *corev1.Pod) {
+	if rapid.IntRange(0, 2).Draw(t, "image volume") == 0 {
+		p.Spec.Volumes = []corev1.Volume{{Name: "model", VolumeSource: corev1.VolumeSource{
+			Image: &corev1.ImageVolumeSource{Reference: rapid.SampledFrom(Images).Draw(t, "volume image")}}}}
+	}
+	if rapid.IntRange(0, 3).Draw(t, "pod-level") == 0 {
+		cpu := qty(rapid.SampledFrom([]string{"0", "500m", "1"}).Draw(t, "pod-level extra cpu"))
+		for _, c := range append(append([]corev1.Container{}, p.Spec.Containers...), p.Spec.InitContainers...) {
+			cpu.Add(c.Resources.Requests[corev1.ResourceCPU])
+		}
+		if !cpu.IsZero() {
+			p.Spec.Resources = &corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: cpu}}
+		}
+	}
+	if rapid.IntRange(0, 3).Draw(t, "restart all") == 0 {
+		never := corev1.ContainerRestartPolicyNever
+		p.Spec.Containers[0].RestartPolicy = &never
+		p.Spec.Containers[0].RestartPolicyRules = []corev1.ContainerRestartRule{{
+			Action:    corev1.ContainerRestartRuleActionRestartAllContainers,
+			ExitCodes: &corev1.ContainerRestartRuleOnExitCodes{Operator: corev1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}},
+		}}
+	}
 }
 
 // constrain adds constraints of family f to p (of app app), merging with
@@ -363,6 +420,20 @@ func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
 			}
 			p.Spec.NodeName = node
 			p.Status = corev1.PodStatus{Phase: corev1.PodRunning, StartTime: ptrTime(startOf(i))}
+			if cfg.Releases && p.Spec.Resources != nil && rapid.Bool().Draw(t, "resized") {
+				// Resized in place: down only, unless Overcommit (the pod
+				// still fits where it is bound).
+				sizes := []string{"100m", "250m"}
+				if cfg.Overcommit {
+					sizes = append(sizes, "1", "3")
+				}
+				cpu := qty(rapid.SampledFrom(sizes).Draw(t, "resized cpu"))
+				if want := p.Spec.Resources.Requests[corev1.ResourceCPU]; !cfg.Overcommit && cpu.Cmp(want) > 0 {
+					cpu = want
+				}
+				p.Status.Resources = &corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: cpu}}
+				p.Status.AllocatedResources = corev1.ResourceList{corev1.ResourceCPU: cpu}
+			}
 			c.Pods = append(c.Pods, p)
 			if snap != nil {
 				next, err := snap.WithPod(p)

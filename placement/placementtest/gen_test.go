@@ -70,7 +70,8 @@ func TestGeneratedObjectsAreValid(t *testing.T) {
 // on its node, with the other pods bound.
 func TestBoundPodsFit(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := ClusterOf(Config{Crowded: rapid.Bool().Draw(t, "crowded"), Mixed: rapid.Bool().Draw(t, "mixed")}).Draw(t, "cluster")
+		c := ClusterOf(Config{Crowded: rapid.Bool().Draw(t, "crowded"), Mixed: rapid.Bool().Draw(t, "mixed"),
+			Releases: rapid.Bool().Draw(t, "releases")}).Draw(t, "cluster")
 		snap, _, err := placement.NewSnapshot(c.SnapshotInput())
 		require.NoError(t, err)
 		for _, p := range c.Pods {
@@ -133,6 +134,38 @@ func TestOwners(t *testing.T) {
 		})
 		for _, what := range []string{"DaemonSet", "ReplicaSet", "group"} {
 			require.Equal(t, owners, seen[what], "owners=%v: %s", owners, what)
+		}
+	}
+}
+
+// TestReleases: with Releases, nodes declaring features or with room for
+// 3 pods, image volumes, pod-level requests (at least the containers'),
+// resized bound pods and restart rules are drawn; without, none.
+func TestReleases(t *testing.T) {
+	for _, releases := range []bool{false, true} {
+		seen := map[string]bool{}
+		rapid.Check(t, func(t *rapid.T) {
+			c := ClusterOf(Config{Releases: releases}).Draw(t, "cluster")
+			for _, n := range c.Nodes {
+				seen["declared"] = seen["declared"] || len(n.Status.DeclaredFeatures) > 0
+				seen["room for 3"] = seen["room for 3"] || n.Status.Allocatable.Pods().Value() == 3
+			}
+			for _, p := range append(append([]*corev1.Pod{}, c.Pods...), c.Pending...) {
+				seen["image volume"] = seen["image volume"] || len(p.Spec.Volumes) > 0
+				seen["restart rule"] = seen["restart rule"] || len(p.Spec.Containers[0].RestartPolicyRules) > 0
+				seen["resized"] = seen["resized"] || p.Status.Resources != nil
+				if p.Spec.Resources != nil {
+					seen["pod-level"] = true
+					sum := p.Spec.Containers[0].Resources.Requests.Cpu().DeepCopy()
+					for _, ic := range p.Spec.InitContainers {
+						sum.Add(*ic.Resources.Requests.Cpu())
+					}
+					require.GreaterOrEqual(t, p.Spec.Resources.Requests.Cpu().Cmp(sum), 0, "pod-level below the containers'")
+				}
+			}
+		})
+		for _, what := range []string{"declared", "room for 3", "image volume", "restart rule", "resized", "pod-level"} {
+			require.Equal(t, releases, seen[what], "releases=%v: %s", releases, what)
 		}
 	}
 }
