@@ -73,15 +73,21 @@ func keysOf(vs []Victim) []string {
 func TestPreemptionProperties(t *testing.T) {
 	t.Run("every victim has lower priority than the preemptor", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			w := worldOf(placementtest.ClusterOf(preemptiveConfig(t)).Draw(t, "cluster"))
-			r := preemptIn(t, w.snapshot(t), w.pending, w.pdbs)
-			if r == nil {
-				return
-			}
-			for _, c := range r.Candidates {
-				for _, v := range c.Victims {
-					if v.Priority >= PodPriority(w.pending) {
-						t.Fatalf("victim %s priority %d >= %d", v.Key, v.Priority, PodPriority(w.pending))
+			// Every pending pod of the cluster preempts in turn.
+			cfg := preemptiveConfig(t)
+			cfg.MaxPending = 4
+			c := placementtest.ClusterOf(cfg).Draw(t, "cluster")
+			snap := worldOf(c).snapshot(t)
+			for _, pending := range c.Pending {
+				r := preemptIn(t, snap, pending, c.PDBs)
+				if r == nil {
+					continue
+				}
+				for _, c := range r.Candidates {
+					for _, v := range c.Victims {
+						if v.Priority >= PodPriority(pending) {
+							t.Fatalf("victim %s priority %d >= %d", v.Key, v.Priority, PodPriority(pending))
+						}
 					}
 				}
 			}
