@@ -52,7 +52,8 @@ type Config struct {
 	// a pod's constraints come from several families at once (a node
 	// selector with pod anti-affinity, a toleration and a host port...),
 	// some pods request no cpu or no memory (so that the non-zero defaults
-	// score them), and node taints may be NoExecute.
+	// score them), node taints may be NoExecute, and one bound pod in five
+	// is not Ready (budgets count it unhealthy).
 	Mixed bool
 	// Owners gives pods controllers: one pod in five is a DaemonSet's,
 	// and a cluster's pending pods are in part replicas of a few
@@ -382,8 +383,9 @@ func (c *Cluster) SnapshotInput() placement.SnapshotInput {
 }
 
 // ClusterOf generates a cluster: cfg.MinNodes (at least 1) to cfg.MaxNodes nodes, up to cfg.MaxPods
-// bound pods (each on a node it fits, unless cfg.Overcommit), budgets
-// with cfg.Preemption, and 1 to cfg.MaxPending pending pods.
+// bound pods (each on a node it fits, unless cfg.Overcommit; running and
+// Ready, with cfg.Mixed one in five not Ready), budgets with
+// cfg.Preemption, and 1 to cfg.MaxPending pending pods.
 func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
 	return rapid.Custom(func(t *rapid.T) *Cluster {
 		c := &Cluster{PriorityClasses: PriorityClassList()}
@@ -419,7 +421,11 @@ func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
 				}
 			}
 			p.Spec.NodeName = node
-			p.Status = corev1.PodStatus{Phase: corev1.PodRunning, StartTime: ptrTime(startOf(i))}
+			p.Status = corev1.PodStatus{Phase: corev1.PodRunning, StartTime: ptrTime(startOf(i)),
+				Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
+			if cfg.Mixed && rapid.IntRange(0, 4).Draw(t, "unready") == 0 {
+				p.Status.Conditions[0].Status = corev1.ConditionFalse
+			}
 			if cfg.Releases && p.Spec.Resources != nil && rapid.Bool().Draw(t, "resized") {
 				// Resized in place: down only, unless Overcommit (the pod
 				// still fits where it is bound).

@@ -172,8 +172,8 @@ func TestReleases(t *testing.T) {
 
 // TestMixedDrawsTheVariety: with Mixed, pods with constraints of several
 // families, pods requesting no cpu or no memory and NoExecute taints are
-// drawn (the old hand-written generators of the project's properties drew
-// them); without it, never.
+// drawn, and bound pods that are not Ready (the old hand-written
+// generators of the project's properties drew them); without it, never.
 func TestMixedDrawsTheVariety(t *testing.T) {
 	for _, mixed := range []bool{false, true} {
 		seen := map[string]bool{}
@@ -201,8 +201,14 @@ func TestMixedDrawsTheVariety(t *testing.T) {
 			req := p.Spec.Containers[0].Resources.Requests
 			seen["no cpu"] = seen["no cpu"] || req.Cpu().IsZero()
 			seen["no memory"] = seen["no memory"] || req.Memory().IsZero()
+			c := ClusterOf(Config{Mixed: mixed, MaxNodes: 2, MaxPods: 4, MaxPending: 1, Overcommit: true}).Draw(t, "cluster")
+			for _, b := range c.Pods {
+				require.Len(t, b.Status.Conditions, 1)
+				require.Equal(t, corev1.PodReady, b.Status.Conditions[0].Type)
+				seen["unready"] = seen["unready"] || b.Status.Conditions[0].Status == corev1.ConditionFalse
+			}
 		})
-		for _, what := range []string{"no-execute", "several families", "no cpu", "no memory"} {
+		for _, what := range []string{"no-execute", "several families", "no cpu", "no memory", "unready"} {
 			require.Equal(t, mixed, seen[what], "mixed=%v: %s", mixed, what)
 		}
 	}
