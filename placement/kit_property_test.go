@@ -411,6 +411,18 @@ func TestVerdictTableOnKitClusters(t *testing.T) {
 	})
 }
 
+// TestVerdictTableScalarShortfalls: extended resources in many
+// combinations (the kit's Extended) make NodeResourcesFit's reasons dynamic
+// (built per node): the table must compare them by content and give the
+// node-by-node report.
+func TestVerdictTableScalarShortfalls(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := placementtest.ClusterOf(placementtest.Config{MaxNodes: 12, MaxPods: 8, MaxPending: 1,
+			Extended: true, Family: placementtest.Resources}).Draw(t, "cluster")
+		placement.CheckAgainstReference(t, compileKit(t, c), rapid.IntRange(1, 4).Draw(t, "limit"))
+	})
+}
+
 // TestNodeAffinityIndexAgreesWithMaps: for the snapshot's own nodes the
 // NodeAffinity filter and score go through the label-column index; a copy
 // of the node object (not the snapshot's) goes through the label maps. Both

@@ -1,14 +1,11 @@
 package placement
 
 import (
-	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
@@ -91,39 +88,6 @@ func TestVerdictTableMatchesReferenceOnConformanceData(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestVerdictTableProperties: extended resources give the reference report
-// under any bound (kit_property_test.go checks the kit's clusters).
-func TestVerdictTableProperties(t *testing.T) {
-	t.Run("scalar shortfalls in many combinations give the node-by-node report", func(t *testing.T) {
-		rapid.Check(t, func(t *rapid.T) {
-			// Extended resources make NodeResourcesFit's reasons dynamic
-			// (built per node): the table must compare them by content.
-			names := []corev1.ResourceName{"example.com/a", "example.com/b", "example.com/c"}
-			var nodes []*corev1.Node
-			for i := range rapid.IntRange(1, 12).Draw(t, "nodes") {
-				n := mkNode(fmt.Sprintf("n%d", i), "2", "4Gi")
-				for _, r := range names {
-					if q := rapid.IntRange(0, 2).Draw(t, "cap"); q > 0 {
-						n.Status.Allocatable[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
-					}
-				}
-				nodes = append(nodes, n)
-			}
-			pod := mkPod("p", requests("cpu", rapid.SampledFrom([]string{"0", "100m", "500m", "1", "2"}).Draw(t, "cpu")))
-			for _, r := range names {
-				if q := rapid.IntRange(0, 2).Draw(t, "want"); q > 0 {
-					pod.Spec.Containers[0].Resources.Requests[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
-				}
-			}
-			snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes})
-			require.NoError(t, err)
-			c, err := Compile(snap, pod, Options{})
-			require.NoError(t, err)
-			checkAgainstReference(t, c, rapid.IntRange(1, 4).Draw(t, "limit"))
-		})
-	})
 }
 
 // TestParallelHelpers: forChunks covers [0, n) once in non-empty ranges

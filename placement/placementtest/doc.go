@@ -41,7 +41,8 @@
 // requests and NoExecute taints, Owners gives pods DaemonSets and pending
 // replicas of ReplicaSets, Releases draws what the releases treat
 // differently (declared node features, image volumes, pod-level and
-// resized requests, restart rules), MinNodes keeps clusters wide enough for
+// resized requests, restart rules), Extended adds extended resources,
+// MinNodes keeps clusters wide enough for
 // code that splits the nodes between goroutines.
 //
 // The package's own tests check that every generated object passes

@@ -68,6 +68,10 @@ type Config struct {
 	// RestartAllContainers restart rule (which need the declared feature
 	// from v1.36).
 	Releases bool
+	// Extended gives nodes 0 to 2 of each of ExtendedResources and pods
+	// requests (and equal limits) of 0 to 2 of each, so that
+	// NodeResourcesFit's shortfalls come in many combinations.
+	Extended bool
 }
 
 // RestartAllContainersFeature is the node feature a pod with a
@@ -101,6 +105,8 @@ var (
 	TaintKeys = []string{"dedicated", "gpu"}
 	// Images are the container images.
 	Images = []string{"registry.example/app:1", "registry.example/app:2"}
+	// ExtendedResources are the extended resources of Config.Extended.
+	ExtendedResources = []corev1.ResourceName{"example.com/a", "example.com/b", "example.com/c"}
 	// Priorities are the priority classes' values.
 	Priorities = map[string]int32{"low": 10, "mid": 100, "high": 1000}
 )
@@ -131,6 +137,14 @@ func NodeOf(cfg Config, name string) *rapid.Generator[*corev1.Node] {
 				corev1.ResourceMemory: qty(rapid.SampledFrom([]string{"4Gi", "8Gi", "16Gi"}).Draw(t, "memory")),
 				corev1.ResourcePods:   qty("110"),
 			}},
+		}
+		if cfg.Extended {
+			for _, r := range ExtendedResources {
+				if q := rapid.IntRange(0, 2).Draw(t, "extended capacity"); q > 0 {
+					n.Status.Allocatable[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
+				}
+			}
+			n.Status.Capacity = n.Status.Allocatable.DeepCopy()
 		}
 		if cfg.Releases {
 			if rapid.IntRange(0, 2).Draw(t, "room for 3") == 0 {
@@ -217,6 +231,21 @@ func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
 		if cfg.Owners && rapid.IntRange(0, 4).Draw(t, "daemonset") == 0 {
 			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds",
 				UID: types.UID("uid-" + ns + "-ds"), Controller: ptrTo(true)}}
+		}
+		if cfg.Extended {
+			main := &p.Spec.Containers[0].Resources
+			for _, r := range ExtendedResources {
+				if q := rapid.IntRange(0, 2).Draw(t, "extended request"); q > 0 {
+					if main.Requests == nil {
+						main.Requests = corev1.ResourceList{}
+					}
+					if main.Limits == nil {
+						main.Limits = corev1.ResourceList{}
+					}
+					main.Requests[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
+					main.Limits[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
+				}
+			}
 		}
 		if cfg.Releases {
 			releases(t, p)

@@ -170,6 +170,31 @@ func TestReleases(t *testing.T) {
 	}
 }
 
+// TestExtended: with Extended, nodes offer and pods request (with equal
+// limits) extended resources; without, never.
+func TestExtended(t *testing.T) {
+	for _, extended := range []bool{false, true} {
+		seen := map[string]bool{}
+		rapid.Check(t, func(t *rapid.T) {
+			cfg := Config{Extended: extended}
+			n := NodeOf(cfg, "node").Draw(t, "node")
+			p := PodOf(cfg, "pod").Draw(t, "pod")
+			for _, r := range ExtendedResources {
+				_, offered := n.Status.Allocatable[r]
+				seen["offered"] = seen["offered"] || offered
+				q, requested := p.Spec.Containers[0].Resources.Requests[r]
+				seen["requested"] = seen["requested"] || requested
+				if requested {
+					require.True(t, q.Equal(p.Spec.Containers[0].Resources.Limits[r]), "limit of %s", r)
+				}
+			}
+		})
+		for _, what := range []string{"offered", "requested"} {
+			require.Equal(t, extended, seen[what], "extended=%v: %s", extended, what)
+		}
+	}
+}
+
 // TestMixedDrawsTheVariety: with Mixed, pods with constraints of several
 // families, pods requesting no cpu or no memory and NoExecute taints are
 // drawn, and bound pods that are not Ready (the old hand-written
