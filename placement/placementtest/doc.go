@@ -42,6 +42,7 @@
 // replicas of ReplicaSets, Releases draws what the releases treat
 // differently (declared node features, image volumes, pod-level and
 // resized requests, restart rules), Extended adds extended resources,
+// Selectors draws selectors of every form and optional labels,
 // MinNodes keeps clusters wide enough for
 // code that splits the nodes between goroutines.
 //

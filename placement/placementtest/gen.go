@@ -72,6 +72,12 @@ type Config struct {
 	// requests (and equal limits) of 0 to 2 of each, so that
 	// NodeResourcesFit's shortfalls come in many combinations.
 	Extended bool
+	// Selectors draws the selectors of spread constraints and pod
+	// (anti-)affinity terms in every form: nil, empty, matchLabels, and
+	// matchExpressions with In, NotIn, Exists and DoesNotExist over app
+	// and tier; pods sometimes lack the app label or carry a tier label
+	// (Tiers), and get up to two spread constraints or affinity terms.
+	Selectors bool
 }
 
 // RestartAllContainersFeature is the node feature a pod with a
@@ -105,6 +111,8 @@ var (
 	TaintKeys = []string{"dedicated", "gpu"}
 	// Images are the container images.
 	Images = []string{"registry.example/app:1", "registry.example/app:2"}
+	// Tiers are the values of the tier label (Config.Selectors).
+	Tiers = []string{"front", "back"}
 	// ExtendedResources are the extended resources of Config.Extended.
 	ExtendedResources = []corev1.ResourceName{"example.com/a", "example.com/b", "example.com/c"}
 	// Priorities are the priority classes' values.
@@ -228,6 +236,14 @@ func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
 		policy := corev1.PreemptLowerPriority
 		p.Spec.PreemptionPolicy = &policy
 
+		if cfg.Selectors {
+			if rapid.IntRange(0, 3).Draw(t, "without app") == 0 {
+				delete(p.Labels, "app")
+			}
+			if rapid.Bool().Draw(t, "with tier") {
+				p.Labels["tier"] = rapid.SampledFrom(Tiers).Draw(t, "tier")
+			}
+		}
 		if cfg.Owners && rapid.IntRange(0, 4).Draw(t, "daemonset") == 0 {
 			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds",
 				UID: types.UID("uid-" + ns + "-ds"), Controller: ptrTo(true)}}
@@ -264,7 +280,7 @@ func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
 			families = []Family{rapid.SampledFrom([]Family{Resources, NodeSelection, Spread, InterPod, HostPorts}).Draw(t, "family")}
 		}
 		for _, f := range families {
-			constrain(t, p, f, app)
+			constrain(t, cfg, p, f, app)
 		}
 		return p
 	})
@@ -297,9 +313,33 @@ func releases(t *rapid.T, p *corev1.Pod) {
 	}
 }
 
+// anySelector draws a selector of any form over app and tier
+// (Config.Selectors).
+func anySelector(t *rapid.T, label string) *metav1.LabelSelector {
+	expr := func(key string, op metav1.LabelSelectorOperator, values ...string) *metav1.LabelSelector {
+		return &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: key, Operator: op, Values: values}}}
+	}
+	switch rapid.IntRange(0, 6).Draw(t, label) {
+	case 0:
+		return nil
+	case 1:
+		return &metav1.LabelSelector{}
+	case 2:
+		return &metav1.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(Apps).Draw(t, label+" app")}}
+	case 3:
+		return expr("tier", metav1.LabelSelectorOpIn, rapid.SampledFrom(Tiers).Draw(t, label+" tier"))
+	case 4:
+		return expr("app", metav1.LabelSelectorOpNotIn, rapid.SampledFrom(Apps).Draw(t, label+" not app"))
+	case 5:
+		return expr("tier", metav1.LabelSelectorOpExists)
+	default:
+		return expr("app", metav1.LabelSelectorOpDoesNotExist)
+	}
+}
+
 // constrain adds constraints of family f to p (of app app), merging with
 // the affinity p has.
-func constrain(t *rapid.T, p *corev1.Pod, f Family, app string) {
+func constrain(t *rapid.T, cfg Config, p *corev1.Pod, f Family, app string) {
 	affinity := func() *corev1.Affinity {
 		if p.Spec.Affinity == nil {
 			p.Spec.Affinity = &corev1.Affinity{}
@@ -330,22 +370,46 @@ func constrain(t *rapid.T, p *corev1.Pod, f Family, app string) {
 			WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "when"),
 			LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}},
 		}}
+		if cfg.Selectors {
+			c := &p.Spec.TopologySpreadConstraints[0]
+			c.LabelSelector = anySelector(t, "spread selector")
+			if rapid.Bool().Draw(t, "second constraint") {
+				other := zoneKey
+				if c.TopologyKey == zoneKey {
+					other = hostnameKey
+				}
+				p.Spec.TopologySpreadConstraints = append(p.Spec.TopologySpreadConstraints, corev1.TopologySpreadConstraint{
+					MaxSkew: 1, TopologyKey: other, LabelSelector: anySelector(t, "second spread selector"),
+					WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "second when")})
+			}
+		}
 	case InterPod:
 		term := corev1.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "affinity key"),
 			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(Apps).Draw(t, "affinity app")}}}
 		if rapid.Bool().Draw(t, "all namespaces") {
 			term.NamespaceSelector = &metav1.LabelSelector{}
 		}
+		terms := []corev1.PodAffinityTerm{term}
+		if cfg.Selectors {
+			terms[0].LabelSelector = anySelector(t, "term selector")
+			if rapid.Bool().Draw(t, "second term") {
+				terms = append(terms, corev1.PodAffinityTerm{TopologyKey: hostnameKey, LabelSelector: anySelector(t, "second term selector")})
+			}
+		}
+		var weighted []corev1.WeightedPodAffinityTerm
+		for _, term := range terms {
+			weighted = append(weighted, corev1.WeightedPodAffinityTerm{Weight: 50, PodAffinityTerm: term})
+		}
 		a := affinity()
 		switch rapid.IntRange(0, 3).Draw(t, "affinity kind") {
 		case 0:
-			a.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}
+			a.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms}
 		case 1:
-			a.PodAffinity = &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}
+			a.PodAffinity = &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms}
 		case 2:
-			a.PodAntiAffinity = &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}
+			a.PodAntiAffinity = &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: weighted}
 		default:
-			a.PodAffinity = &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}
+			a.PodAffinity = &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: weighted}
 		}
 	case HostPorts:
 		p.Spec.Containers[0].Ports = []corev1.ContainerPort{{ContainerPort: 8080, HostPort: rapid.SampledFrom([]int32{80, 443}).Draw(t, "host port"),

@@ -195,6 +195,48 @@ func TestExtended(t *testing.T) {
 	}
 }
 
+// TestSelectors: with Selectors, nil, empty and expression selectors, two
+// constraints or terms, pods without app or with tier are drawn; without,
+// never.
+func TestSelectors(t *testing.T) {
+	for _, selectors := range []bool{false, true} {
+		seen := map[string]bool{}
+		rapid.Check(t, func(t *rapid.T) {
+			p := PodOf(Config{Selectors: selectors, Mixed: true}, "pod").Draw(t, "pod")
+			_, hasApp := p.Labels["app"]
+			_, hasTier := p.Labels["tier"]
+			seen["without app"] = seen["without app"] || !hasApp
+			seen["tier"] = seen["tier"] || hasTier
+			var sels []*metav1.LabelSelector
+			for _, c := range p.Spec.TopologySpreadConstraints {
+				sels = append(sels, c.LabelSelector)
+			}
+			seen["two"] = seen["two"] || len(p.Spec.TopologySpreadConstraints) > 1
+			if a := p.Spec.Affinity; a != nil {
+				var terms []corev1.PodAffinityTerm
+				if a.PodAffinity != nil {
+					terms = append(terms, a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution...)
+				}
+				if a.PodAntiAffinity != nil {
+					terms = append(terms, a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution...)
+				}
+				seen["two"] = seen["two"] || len(terms) > 1
+				for _, term := range terms {
+					sels = append(sels, term.LabelSelector)
+				}
+			}
+			for _, s := range sels {
+				seen["nil"] = seen["nil"] || s == nil
+				seen["empty"] = seen["empty"] || (s != nil && len(s.MatchLabels) == 0 && len(s.MatchExpressions) == 0)
+				seen["expressions"] = seen["expressions"] || (s != nil && len(s.MatchExpressions) > 0)
+			}
+		})
+		for _, what := range []string{"without app", "tier", "two", "nil", "empty", "expressions"} {
+			require.Equal(t, selectors, seen[what], "selectors=%v: %s", selectors, what)
+		}
+	}
+}
+
 // TestMixedDrawsTheVariety: with Mixed, pods with constraints of several
 // families, pods requesting no cpu or no memory and NoExecute taints are
 // drawn, and bound pods that are not Ready (the old hand-written
