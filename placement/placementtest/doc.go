@@ -52,6 +52,9 @@
 //   - MinNodes keeps clusters wide enough for code that splits the nodes
 //     between goroutines.
 //
+// EdgePDBOf draws budgets for properties of the disruption arithmetic
+// (percentages at the rounding edges, unhealthy-pod eviction policies).
+//
 // The package's own tests check that every generated object passes
 // validation; schedkit's property tests are written with it.
 package placementtest

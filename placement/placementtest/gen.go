@@ -438,6 +438,36 @@ func PDBOf(name, ns string) *rapid.Generator[*policyv1.PodDisruptionBudget] {
 	})
 }
 
+// BudgetValues are the minAvailable and maxUnavailable values
+// EdgePDBOf draws: counts and percentages at the rounding edges.
+var BudgetValues = []intstr.IntOrString{intstr.FromInt32(0), intstr.FromInt32(1), intstr.FromInt32(2), intstr.FromInt32(4),
+	intstr.FromString("0%"), intstr.FromString("33%"), intstr.FromString("34%"), intstr.FromString("50%"), intstr.FromString("100%")}
+
+// EdgePDBOf generates a budget as PDBOf does, for properties of the
+// disruption arithmetic: its minAvailable or maxUnavailable (or neither)
+// is one of BudgetValues, and it sometimes sets an
+// unhealthyPodEvictionPolicy.
+func EdgePDBOf(name, ns string) *rapid.Generator[*policyv1.PodDisruptionBudget] {
+	return rapid.Custom(func(t *rapid.T) *policyv1.PodDisruptionBudget {
+		b := PDBOf(name, ns).Draw(t, "budget")
+		b.Spec.MinAvailable, b.Spec.MaxUnavailable = nil, nil
+		v := rapid.SampledFrom(BudgetValues).Draw(t, "value")
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			b.Spec.MinAvailable = &v
+		case 1:
+			b.Spec.MaxUnavailable = &v
+		}
+		switch rapid.IntRange(0, 2).Draw(t, "unhealthy pod eviction policy") {
+		case 1:
+			b.Spec.UnhealthyPodEvictionPolicy = ptrTo(policyv1.IfHealthyBudget)
+		case 2:
+			b.Spec.UnhealthyPodEvictionPolicy = ptrTo(policyv1.AlwaysAllow)
+		}
+		return b
+	})
+}
+
 // PriorityClassList returns the priority classes of Priorities, sorted by
 // name ("mid" is the global default).
 func PriorityClassList() []*schedulingv1.PriorityClass {

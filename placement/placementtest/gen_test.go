@@ -237,6 +237,29 @@ func TestSelectors(t *testing.T) {
 	}
 }
 
+// TestEdgePDBs: EdgePDBOf's budgets pass validation, and every kind and
+// value of BudgetValues is drawn.
+func TestEdgePDBs(t *testing.T) {
+	seen := map[string]bool{}
+	rapid.Check(t, func(t *rapid.T) {
+		b := EdgePDBOf("budget", "default").Draw(t, "budget")
+		require.Empty(t, eviction.ValidatePDB(b))
+		switch {
+		case b.Spec.MinAvailable != nil:
+			seen["min "+b.Spec.MinAvailable.String()] = true
+		case b.Spec.MaxUnavailable != nil:
+			seen["max "+b.Spec.MaxUnavailable.String()] = true
+		default:
+			seen["neither"] = true
+		}
+		if b.Spec.UnhealthyPodEvictionPolicy != nil {
+			seen[string(*b.Spec.UnhealthyPodEvictionPolicy)] = true
+		}
+	})
+	require.True(t, seen["neither"] && seen["AlwaysAllow"] && seen["IfHealthyBudget"], "%v", seen)
+	require.True(t, seen["min 34%"] || seen["max 34%"], "%v", seen)
+}
+
 // TestMixedDrawsTheVariety: with Mixed, pods with constraints of several
 // families, pods requesting no cpu or no memory and NoExecute taints are
 // drawn, and bound pods that are not Ready (the old hand-written
