@@ -134,7 +134,7 @@ func TestPlanDrainProperties(t *testing.T) {
 				if !rapid.Bool().Draw(t, "has pdb") {
 					continue
 				}
-				b := genBudget(t)
+				b := placementtest.EdgePDBOf(app, "default").Draw(t, "budget")
 				b.Name, b.Namespace = app, rapid.SampledFrom(placementtest.Namespaces).Draw(t, "pdb namespace")
 				switch rapid.IntRange(0, 3).Draw(t, "selector") {
 				case 0:
