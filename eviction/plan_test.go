@@ -1,12 +1,10 @@
 package eviction
 
 import (
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -15,6 +13,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/placementtest"
 )
 
 func testNode(name, cpu string) *corev1.Node {
@@ -84,36 +84,58 @@ func TestPlanDrain(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalidPlan)
 }
 
+// drainKit is the clusters of the drain properties: up to 4 nodes and 10
+// pods bound anywhere (the cluster may be overcommitted), one not Ready in
+// five, constraints of several families (Mixed).
+var drainKit = placementtest.Config{MaxNodes: 4, MaxPods: 10, MaxPending: 1, Overcommit: true, Mixed: true}
+
+// ownedByReplicaSets makes every pod its namespace's ReplicaSet rs's (the
+// workload budgets' statuses are computed from, replicaSetsOf).
+func ownedByReplicaSets(pods []*corev1.Pod) []*corev1.Pod {
+	for _, p := range pods {
+		p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs",
+			UID: typesUID("rs-uid-" + p.Namespace), Controller: ptrBool(true)}}
+	}
+	return pods
+}
+
+// replicaSetsOf is the ReplicaSets of ownedByReplicaSets, each with as
+// many replicas as pods.
+func replicaSetsOf(pods []*corev1.Pod) Workloads {
+	count := map[string]int32{}
+	for _, p := range pods {
+		count[p.Namespace]++
+	}
+	var w Workloads
+	for _, ns := range placementtest.Namespaces {
+		w.ReplicaSets = append(w.ReplicaSets, replicaSet(ns, "rs", typesUID("rs-uid-"+ns), count[ns]))
+	}
+	return w
+}
+
+func ptrBool(b bool) *bool { return &b }
+
 // TestPlanDrainProperties: a plan replayed through Decide is accepted
 // eviction by eviction, so it never breaks a budget; placements respect
 // capacity.
 func TestPlanDrainProperties(t *testing.T) {
 	t.Run("a drain plan never breaks a budget and the Eviction API accepts it in order", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			nodeNames := []string{"n0", "n1", "n2", "n3"}
-			var nodes []*corev1.Node
-			for _, n := range nodeNames {
-				nodes = append(nodes, testNode(n, rapid.SampledFrom([]string{"1", "2", "4"}).Draw(t, "cpu")))
+			c := placementtest.ClusterOf(drainKit).Draw(t, "cluster")
+			nodes, pods := c.Nodes, ownedByReplicaSets(c.Pods)
+			var nodeNames []string
+			for _, n := range nodes {
+				nodeNames = append(nodeNames, n.Name)
 			}
-			apps := []string{"web", "db"}
-			var pods []*corev1.Pod
-			for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
-				app := rapid.SampledFrom(apps).Draw(t, "app")
-				b := cpuPod("ns", app+"-"+strconv.Itoa(i), rapid.SampledFrom(nodeNames).Draw(t, "node"), rapid.SampledFrom([]string{"100m", "500m", "1"}).Draw(t, "req")).labels("app", app)
-				if rapid.IntRange(0, 4).Draw(t, "unready") == 0 {
-					b = b.unready()
-				}
-				pods = append(pods, b.obj())
-			}
-			snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods})
+			snap, _, err := placement.NewSnapshot(c.SnapshotInput())
 			require.NoError(t, err)
 			var pdbs []*policyv1.PodDisruptionBudget
-			for _, app := range apps {
+			for _, app := range placementtest.Apps {
 				if !rapid.Bool().Draw(t, "has pdb") {
 					continue
 				}
-				b := genBudget(t)
-				b.Name = app
+				b := placementtest.EdgePDBOf(app, "default").Draw(t, "budget")
+				b.Name, b.Namespace = app, rapid.SampledFrom(placementtest.Namespaces).Draw(t, "pdb namespace")
 				switch rapid.IntRange(0, 3).Draw(t, "selector") {
 				case 0:
 					b.Spec.Selector = &metav1.LabelSelector{}
@@ -122,11 +144,11 @@ func TestPlanDrainProperties(t *testing.T) {
 				default:
 					b.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}}
 				}
-				st, err := PDBStatus(b, pods, Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", int32(len(pods)))}}, testNow)
+				st, err := PDBStatus(b, pods, replicaSetsOf(pods), testNow)
 				require.NoError(t, err)
 				pdbs = append(pdbs, st.PDB)
 			}
-			drain := rapid.SliceOfNDistinct(rapid.SampledFrom(nodeNames), 1, 3, rapid.ID[string]).Draw(t, "drain")
+			drain := rapid.SliceOfNDistinct(rapid.SampledFrom(nodeNames), 1, min(3, len(nodeNames)), rapid.ID[string]).Draw(t, "drain")
 			plan, err := PlanDrain(snap, drain, pdbs, PlanOptions{Drain: DrainOptions{Now: testNow}, Scheduler: rapid.Bool().Draw(t, "scheduler")})
 			require.NoError(t, err)
 
@@ -197,21 +219,17 @@ func minAllowed(pdbs []*policyv1.PodDisruptionBudget) int32 {
 // nodes or the budgets given.
 func TestPlanDrainMetamorphic(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		names := []string{"n0", "n1", "n2", "n3"}
-		var nodes []*corev1.Node
-		for _, n := range names {
-			nodes = append(nodes, testNode(n, rapid.SampledFrom([]string{"1", "2"}).Draw(t, "cpu")))
+		c := placementtest.ClusterOf(drainKit).Draw(t, "cluster")
+		var names []string
+		for _, n := range c.Nodes {
+			names = append(names, n.Name)
 		}
-		var pods []*corev1.Pod
-		for i := range rapid.IntRange(0, 8).Draw(t, "pods") {
-			app := rapid.SampledFrom([]string{"web", "db"}).Draw(t, "app")
-			pods = append(pods, cpuPod("ns", app+"-"+strconv.Itoa(i), rapid.SampledFrom(names).Draw(t, "node"), "500m").labels("app", app).obj())
-		}
-		snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods})
+		c.Pods = ownedByReplicaSets(c.Pods)
+		snap, _, err := placement.NewSnapshot(c.SnapshotInput())
 		require.NoError(t, err)
-		web := newPDB("ns", "web").selector(&metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}).status(1, 3, 2, 3).obj()
-		db := newPDB("ns", "db").selector(&metav1.LabelSelector{MatchLabels: map[string]string{"app": "db"}}).status(2, 3, 1, 3).obj()
-		drain := rapid.SliceOfNDistinct(rapid.SampledFrom(names), 1, 3, rapid.ID[string]).Draw(t, "drain")
+		web := newPDB("default", "web").selector(&metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}).status(1, 3, 2, 3).obj()
+		db := newPDB("default", "db").selector(&metav1.LabelSelector{MatchLabels: map[string]string{"app": "db"}}).status(2, 3, 1, 3).obj()
+		drain := rapid.SliceOfNDistinct(rapid.SampledFrom(names), 1, min(3, len(names)), rapid.ID[string]).Draw(t, "drain")
 		rev := append([]string(nil), drain...)
 		for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 			rev[i], rev[j] = rev[j], rev[i]

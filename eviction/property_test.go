@@ -8,29 +8,17 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/placement/placementtest"
 )
 
-// genBudget draws a budget over app=web from small pools so rounding edges
-// and empty budgets come up.
-func genBudget(t *rapid.T) *policyv1.PodDisruptionBudget {
-	b := newPDB("ns", "p")
-	vals := []intstr.IntOrString{intstr.FromInt32(0), intstr.FromInt32(1), intstr.FromInt32(2), intstr.FromInt32(4),
-		intstr.FromString("0%"), intstr.FromString("33%"), intstr.FromString("34%"), intstr.FromString("50%"), intstr.FromString("100%")}
-	switch rapid.IntRange(0, 2).Draw(t, "kind") {
-	case 0:
-		b = b.minAvailable(rapid.SampledFrom(vals).Draw(t, "minAvailable"))
-	case 1:
-		b = b.maxUnavailable(rapid.SampledFrom(vals).Draw(t, "maxUnavailable"))
-	}
-	switch rapid.IntRange(0, 2).Draw(t, "policy") {
-	case 1:
-		b = b.policy(policyv1.IfHealthyBudget)
-	case 2:
-		b = b.policy(policyv1.AlwaysAllow)
-	}
-	return b.obj()
+// overWeb makes a budget of the kit's select the app=web pods genPods
+// draws.
+func overWeb(b *policyv1.PodDisruptionBudget) *policyv1.PodDisruptionBudget {
+	b.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	return b
 }
 
 // genPods draws 0-6 pods of ReplicaSet rs, some not Ready, some Pending.
@@ -66,7 +54,7 @@ func TestProperties(t *testing.T) {
 			pods := genPods(t)
 			replicas := int32(rapid.IntRange(len(pods), len(pods)+1).Draw(t, "replicas"))
 			w := Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", replicas)}}
-			st, err := PDBStatus(genBudget(t), pods, w, testNow)
+			st, err := PDBStatus(overWeb(placementtest.EdgePDBOf("p", "ns").Draw(t, "budget")), pods, w, testNow)
 			require.NoError(t, err)
 			pdb := st.PDB
 			desired := pdb.Status.DesiredHealthy
@@ -102,7 +90,7 @@ func TestProperties(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			pods := genPods(t)
 			w := Workloads{ReplicaSets: []*appsv1.ReplicaSet{replicaSet("ns", "rs", "rs-uid", int32(rapid.IntRange(0, 7).Draw(t, "replicas")))}}
-			st, err := PDBStatus(genBudget(t), pods, w, testNow)
+			st, err := PDBStatus(overWeb(placementtest.EdgePDBOf("p", "ns").Draw(t, "budget")), pods, w, testNow)
 			require.NoError(t, err)
 			s := st.PDB.Status
 			require.GreaterOrEqual(t, s.DisruptionsAllowed, int32(0))
@@ -119,7 +107,7 @@ func TestProperties(t *testing.T) {
 			if len(pods) == 0 {
 				return
 			}
-			a, b := genBudget(t), genBudget(t)
+			a, b := overWeb(placementtest.EdgePDBOf("p", "ns").Draw(t, "budget")), overWeb(placementtest.EdgePDBOf("p", "ns").Draw(t, "budget"))
 			b.Name = "q"
 			if rapid.Bool().Draw(t, "other namespace") {
 				b.Namespace = "other"

@@ -5,40 +5,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement/framework"
 )
-
-// TestPreparedCompileEqualsCompile: a pod prepared once and compiled
-// against two snapshots (the world, and a view of it with one more pod
-// bound) decides exactly as Compile on each; the prepared pod is not
-// changed by its compilations.
-func TestPreparedCompileEqualsCompile(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		w := genWorld(t)
-		snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.bound})
-		require.NoError(t, err)
-		extra := genPod(t, "later")
-		extra.Spec.NodeName = w.nodes[rapid.IntRange(0, len(w.nodes)-1).Draw(t, "laterOn")].Name
-		view, err := snap.WithPod(extra)
-		require.NoError(t, err)
-		p := Prepare(w.pending, Options{})
-		require.NoError(t, p.Err())
-		for _, s := range []*Snapshot{snap, view, snap} {
-			want, err := Compile(s, w.pending, Options{})
-			require.NoError(t, err)
-			got, err := p.Compile(s)
-			require.NoError(t, err)
-			require.Equal(t, want.Schedule(), got.Schedule())
-			require.Equal(t, want.Score(s.Nodes()), got.Score(s.Nodes()))
-			for _, n := range s.Nodes() {
-				require.Equal(t, want.FilterEach(n), got.FilterEach(n))
-			}
-		}
-	})
-}
 
 // TestPreparedErrors: an invalid pod is reported by Prepare and by each
 // Compile of it with Compile's text, and a nil snapshot as Compile does.
@@ -65,22 +35,6 @@ func TestPreparedErrors(t *testing.T) {
 	_, want = Compile(snap, nil, Options{})
 	_, got = Prepare(nil, Options{}).Compile(snap)
 	require.EqualError(t, got, want.Error())
-}
-
-// TestDecideIsScheduleWithoutSingleScore: Decide decides as Schedule does;
-// only with exactly one feasible node is its TotalScore left at 0.
-func TestDecideIsScheduleWithoutSingleScore(t *testing.T) {
-	single := 0
-	rapid.Check(t, func(t *rapid.T) {
-		c := compileWorld(t, genWorld(t))
-		want, got := c.Schedule(), c.Decide()
-		if want.Feasible == 1 {
-			single++
-			want.TotalScore = 0
-		}
-		require.Equal(t, want, got)
-	})
-	require.Positive(t, single, "no world with a single feasible node")
 }
 
 // TestNilNodeIsAnError: the per-node questions answer a nil node (or a nil

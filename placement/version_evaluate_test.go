@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -187,3 +188,5 @@ func TestEvaluateRejectsInvalidVersion(t *testing.T) {
 	require.Error(t, err)
 	assert.ErrorIs(t, err, ErrUnsupportedVersion)
 }
+
+func verQuantity(s string) resource.Quantity { return resource.MustParse(s) }

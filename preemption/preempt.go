@@ -147,7 +147,7 @@ func (pr *preemptor) victimSlots(n int) []Victim {
 	}
 	k := len(pr.victims)
 	pr.victims = pr.victims[:k+n]
-	return pr.victims[k:k:k+n]
+	return pr.victims[k : k : k+n]
 }
 
 // startTime is util.GetPodStartTime for a compiled pod: status.startTime

@@ -13,66 +13,38 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/placementtest"
 )
 
-// world is a small random cluster where preemption is likely: few nodes,
-// CPU nearly full, priorities from a small pool so ties on priority happen
-// (start times are distinct).
+// world is a small cluster of the kit where preemption is likely: few
+// nodes, full (Crowded), priorities spread out and budgets (Preemption),
+// sometimes overcommitted; the kit's start times are distinct.
 type world struct {
-	nodes   []*corev1.Node
-	pods    []*corev1.Pod
-	pdbs    []*policyv1.PodDisruptionBudget
-	pending *corev1.Pod
+	nodes      []*corev1.Node
+	pods       []*corev1.Pod
+	pdbs       []*policyv1.PodDisruptionBudget
+	namespaces []*corev1.Namespace
+	pending    *corev1.Pod
 }
 
-func drawWorld(t *rapid.T, neverPolicy bool) world {
-	var w world
-	nNodes := rapid.IntRange(1, 5).Draw(t, "nodes")
-	for i := 0; i < nNodes; i++ {
-		w.nodes = append(w.nodes, mkNode(fmt.Sprintf("n%d", i), int64(rapid.SampledFrom([]int{1000, 2000}).Draw(t, "cap"))))
-	}
-	nPods := rapid.IntRange(2*nNodes, 4*nNodes).Draw(t, "pods")
-	for i := 0; i < nPods; i++ {
-		p := mkPod(fmt.Sprintf("b%d", i),
-			onNode(fmt.Sprintf("n%d", (i+rapid.IntRange(0, 1).Draw(t, "node"))%nNodes)),
-			prio(rapid.SampledFrom([]int32{0, 10, 100, 1000}).Draw(t, "prio")),
-			// Distinct start times: among pods of equal priority and start,
-			// upstream's (and schedkit's) choice follows the node's pod order,
-			// i.e. the input order, which the order property permutes.
-			started(2*i+rapid.IntRange(0, 1).Draw(t, "start")),
-			cpu(int64(rapid.SampledFrom([]int{300, 500, 100, 1000}).Draw(t, "cpu"))),
-			labelled("app", rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "app")))
-		w.pods = append(w.pods, p)
-	}
-	for i, app := range []string{"a", "b"} {
-		if rapid.Bool().Draw(t, "pdb") {
-			w.pdbs = append(w.pdbs, mkPDB(fmt.Sprintf("pdb%d", i), int32(rapid.IntRange(0, 2).Draw(t, "allowed")), sel("app", app)))
-		}
-	}
-	opts := []podOpt{prio(rapid.SampledFrom([]int32{1000, 100, 10}).Draw(t, "pprio")),
-		cpu(int64(rapid.SampledFrom([]int{1000, 500, 2000}).Draw(t, "pcpu")))}
-	if neverPolicy {
-		opts = append(opts, policy(corev1.PreemptNever))
-	}
-	// Sometimes topology constraints, so that the dry run must update
-	// PodTopologySpread's and InterPodAffinity's state.
-	switch rapid.IntRange(0, 3).Draw(t, "topology") {
-	case 1:
-		opts = append(opts, labelled("app", "a"), spreadOne("a"))
-	case 2:
-		opts = append(opts, labelled("app", "c"), antiAffinity("b"))
-	}
-	if len(w.pods) > 0 && rapid.Bool().Draw(t, "existingAnti") {
-		// One bound pod refuses the incoming pod's app on its node.
-		w.pods[0] = w.pods[0].DeepCopy()
-		antiAffinity("c")(w.pods[0])
-	}
-	w.pending = mkPod("incoming", opts...)
-	return w
+// preemptive is the kit's configuration of world.
+var preemptive = placementtest.Config{MaxNodes: 5, MaxPods: 20, MaxPending: 1, Crowded: true, Preemption: true}
+
+// worldOf is the world of a kit cluster drawn with preemptive (or wider).
+func worldOf(c *placementtest.Cluster) world {
+	return world{nodes: c.Nodes, pods: c.Pods, pdbs: c.PDBs, namespaces: c.Namespaces, pending: c.Pending[0]}
+}
+
+// preemptiveConfig draws whether the world is overcommitted (bound pods
+// on nodes they need not fit, as on a cluster whose nodes shrank).
+func preemptiveConfig(t *rapid.T) placementtest.Config {
+	cfg := preemptive
+	cfg.Overcommit = rapid.Bool().Draw(t, "overcommit")
+	return cfg
 }
 
 func (w world) snapshot(t require.TestingT) *placement.Snapshot {
-	snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.pods, PDBs: w.pdbs})
+	snap, _, err := newTestSnapshot(cluster.Input{Nodes: w.nodes, Pods: w.pods, PDBs: w.pdbs, Namespaces: w.namespaces})
 	require.NoError(t, err)
 	return snap
 }
@@ -101,15 +73,21 @@ func keysOf(vs []Victim) []string {
 func TestPreemptionProperties(t *testing.T) {
 	t.Run("every victim has lower priority than the preemptor", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			w := drawWorld(t, false)
-			r := preemptIn(t, w.snapshot(t), w.pending, w.pdbs)
-			if r == nil {
-				return
-			}
-			for _, c := range r.Candidates {
-				for _, v := range c.Victims {
-					if v.Priority >= PodPriority(w.pending) {
-						t.Fatalf("victim %s priority %d >= %d", v.Key, v.Priority, PodPriority(w.pending))
+			// Every pending pod of the cluster preempts in turn.
+			cfg := preemptiveConfig(t)
+			cfg.MaxPending = 4
+			c := placementtest.ClusterOf(cfg).Draw(t, "cluster")
+			snap := worldOf(c).snapshot(t)
+			for _, pending := range c.Pending {
+				r := preemptIn(t, snap, pending, c.PDBs)
+				if r == nil {
+					continue
+				}
+				for _, c := range r.Candidates {
+					for _, v := range c.Victims {
+						if v.Priority >= PodPriority(pending) {
+							t.Fatalf("victim %s priority %d >= %d", v.Key, v.Priority, PodPriority(pending))
+						}
 					}
 				}
 			}
@@ -117,7 +95,7 @@ func TestPreemptionProperties(t *testing.T) {
 	})
 	t.Run("the preemptor passes every filter on the chosen node once the victims are gone", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			w := drawWorld(t, false)
+			w := worldOf(placementtest.ClusterOf(preemptiveConfig(t)).Draw(t, "cluster"))
 			snap := w.snapshot(t)
 			r := preemptIn(t, snap, w.pending, w.pdbs)
 			if r == nil || r.NominatedNode == "" {
@@ -132,9 +110,12 @@ func TestPreemptionProperties(t *testing.T) {
 			}
 		})
 	})
-	t.Run("returning any single victim makes the preemptor not fit (resources, spread and anti-affinity are monotone)", func(t *testing.T) {
+	t.Run("returning any single victim makes the preemptor not fit (resources, ports, spread and anti-affinity are monotone)", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			w := drawWorld(t, false)
+			w := worldOf(placementtest.ClusterOf(preemptiveConfig(t)).Draw(t, "cluster"))
+			if a := w.pending.Spec.Affinity; a != nil && a.PodAffinity != nil && a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+				return // required pod affinity is not monotone: a victim returned may satisfy it
+			}
 			snap := w.snapshot(t)
 			r := preemptIn(t, snap, w.pending, w.pdbs)
 			if r == nil || r.NominatedNode == "" {
@@ -154,23 +135,26 @@ func TestPreemptionProperties(t *testing.T) {
 		})
 	})
 	// Pod input order matters only between equally important victims
-	// (same priority and start time), which the world never has: upstream
+	// (same priority and start time), which the kit never draws: upstream
 	// then follows the node's pod order (see TestSelectVictimsTieOrder).
 	t.Run("results do not depend on node, pod or PDB input order", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			w := drawWorld(t, false)
+			w := worldOf(placementtest.ClusterOf(preemptiveConfig(t)).Draw(t, "cluster"))
 			r1 := preemptIn(t, w.snapshot(t), w.pending, w.pdbs)
 			w2 := w
 			w2.nodes = rapid.Permutation(w.nodes).Draw(t, "nodeOrder")
 			w2.pods = rapid.Permutation(w.pods).Draw(t, "podOrder")
 			w2.pdbs = rapid.Permutation(w.pdbs).Draw(t, "pdbOrder")
+			w2.namespaces = rapid.Permutation(w.namespaces).Draw(t, "namespaceOrder")
 			r2 := preemptIn(t, w2.snapshot(t), w2.pending, w2.pdbs)
 			require.Equal(t, r1, r2)
 		})
 	})
 	t.Run("a pod with preemptionPolicy Never never evicts", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			w := drawWorld(t, true)
+			w := worldOf(placementtest.ClusterOf(preemptiveConfig(t)).Draw(t, "cluster"))
+			never := corev1.PreemptNever
+			w.pending.Spec.PreemptionPolicy = &never
 			qr, err := ScheduleQueue(w.snapshot(t), []*corev1.Pod{w.pending}, QueueOptions{})
 			require.NoError(t, err)
 			require.Empty(t, qr.Evicted)

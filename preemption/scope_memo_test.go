@@ -7,40 +7,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/placementtest"
 )
-
-// drawScopeSelector draws a small selector (possibly nil, empty or with a
-// set operator) over the app/tier pool, so that selectors collide with the
-// bound pods' labels often.
-func drawScopeSelector(t *rapid.T, label string) *metav1.LabelSelector {
-	switch rapid.IntRange(0, 4).Draw(t, label) {
-	case 0:
-		return nil
-	case 1:
-		return &metav1.LabelSelector{}
-	case 2:
-		return sel("app", rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, label+"app"))
-	case 3:
-		return &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
-			Key: "tier", Operator: metav1.LabelSelectorOpIn, Values: []string{rapid.SampledFrom([]string{"x", "y"}).Draw(t, label+"tier")}}}}
-	default:
-		return &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
-			Key: "app", Operator: metav1.LabelSelectorOpDoesNotExist}}}
-	}
-}
-
-func drawScopeTerms(t *rapid.T, label string) []corev1.PodAffinityTerm {
-	var terms []corev1.PodAffinityTerm
-	for i := rapid.IntRange(0, 2).Draw(t, label); i > 0; i-- {
-		terms = append(terms, corev1.PodAffinityTerm{LabelSelector: drawScopeSelector(t, label+"sel"), TopologyKey: "kubernetes.io/hostname"})
-	}
-	return terms
-}
 
 // TestScopeMemoMatchesScope: scopeMemo.affects (labelsAffect decided once
 // per interned label set) answers as topologyScope.affects (selectors
@@ -49,43 +21,21 @@ func drawScopeTerms(t *rapid.T, label string) []corev1.PodAffinityTerm {
 // the memo's scope is narrowed by the label index's set candidates.
 func TestScopeMemoMatchesScope(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		nNodes := rapid.IntRange(1, 4).Draw(t, "nodes")
-		var nodes []*corev1.Node
-		for i := 0; i < nNodes; i++ {
-			nodes = append(nodes, mkNode(fmt.Sprintf("n%d", i), 4000))
+		// The kit's pods with selectors of every form (nil, empty, set
+		// operators over app and tier) and optional labels, so that
+		// selectors collide with the bound pods' labels often.
+		cfg := placementtest.Config{MaxNodes: 4, MaxPods: 12, MaxPending: 1, Overcommit: true, Mixed: true, Selectors: true,
+			Family: rapid.SampledFrom([]placementtest.Family{placementtest.AnyFamily, placementtest.Spread, placementtest.InterPod}).Draw(t, "family")}
+		kc := placementtest.ClusterOf(cfg).Draw(t, "cluster")
+		nodes, pods, pod := kc.Nodes, kc.Pods, kc.Pending[0]
+		if len(pods) == 0 {
+			return
 		}
-		var pods []*corev1.Pod
-		for i, n := 0, rapid.IntRange(1, 12).Draw(t, "pods"); i < n; i++ {
-			p := mkPod(fmt.Sprintf("b%d", i), onNode(fmt.Sprintf("n%d", rapid.IntRange(0, nNodes-1).Draw(t, "node"))))
-			p.Namespace = rapid.SampledFrom([]string{"", "default", "other"}).Draw(t, "ns")
-			p.Labels = map[string]string{}
-			if rapid.Bool().Draw(t, "hasApp") {
-				p.Labels["app"] = rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "app")
-			}
-			if rapid.Bool().Draw(t, "hasTier") {
-				p.Labels["tier"] = rapid.SampledFrom([]string{"x", "y"}).Draw(t, "tier")
-			}
-			if anti := drawScopeTerms(t, "boundAnti"); len(anti) > 0 {
-				p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: anti}}
-			}
-			pods = append(pods, p)
-		}
-		pod := mkPod("incoming", labelled("app", rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "papp")))
-		pod.Namespace = rapid.SampledFrom([]string{"", "other"}).Draw(t, "pns")
-		for i := rapid.IntRange(0, 2).Draw(t, "spread"); i > 0; i-- {
-			pod.Spec.TopologySpreadConstraints = append(pod.Spec.TopologySpreadConstraints, corev1.TopologySpreadConstraint{
-				MaxSkew: 1, TopologyKey: "kubernetes.io/hostname",
-				WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "when"),
-				LabelSelector:     drawScopeSelector(t, "spreadSel")})
-		}
-		aff, anti := drawScopeTerms(t, "aff"), drawScopeTerms(t, "anti")
-		if len(aff) > 0 || len(anti) > 0 {
-			pod.Spec.Affinity = &corev1.Affinity{}
-			if len(aff) > 0 {
-				pod.Spec.Affinity.PodAffinity = &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: aff}
-			}
-			if len(anti) > 0 {
-				pod.Spec.Affinity.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: anti}
+		// The empty namespace (the default one) too, which no stored
+		// object has.
+		for _, p := range append([]*corev1.Pod{pod}, pods...) {
+			if rapid.IntRange(0, 3).Draw(t, "empty namespace") == 0 {
+				p.Namespace = ""
 			}
 		}
 		// Enough copies of the drawn pods that New interns their label sets
@@ -97,7 +47,7 @@ func TestScopeMemoMatchesScope(t *testing.T) {
 			p.Name = fmt.Sprintf("copy%d", i)
 			pods = append(pods, p)
 		}
-		snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods, Parallelism: runtime.GOMAXPROCS(0)})
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: nodes, Pods: pods, Namespaces: kc.Namespaces, Parallelism: runtime.GOMAXPROCS(0)})
 		require.NoError(t, err)
 		c, err := placement.Compile(snap, pod, placement.Options{})
 		if err != nil {

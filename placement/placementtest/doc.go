@@ -33,10 +33,27 @@
 // label keys and values are valid, quantities are non-negative, spread
 // constraints and affinity terms pass the API server's validation, and
 // pods carry their admitted priority (spec.priority from their class). A
-// cluster's bound pods fit where they are bound (resources, ports, node
-// selectors, taints) unless Config.Overcommit asks otherwise. Config
-// biases the draw: Crowded fills nodes, Preemption spreads priorities and
-// adds budgets, Family restricts pods to one constraint family.
+// cluster's bound pods are running and Ready, and fit where they are bound
+// (resources, ports, node selectors, taints) unless Config.Overcommit asks
+// otherwise.
+//
+// Config biases the draw, so that a property reaches what it is about:
+//
+//   - Crowded fills nodes; Preemption spreads priorities and adds budgets.
+//   - Family restricts pods to one constraint family; Mixed gives pods
+//     constraints of several families at once, best-effort requests,
+//     NoExecute taints and bound pods that are not Ready.
+//   - Owners gives pods DaemonSets and pending replicas of ReplicaSets.
+//   - Releases draws what the releases treat differently (declared node
+//     features, image volumes, pod-level and resized requests, restart
+//     rules).
+//   - Extended adds extended resources to nodes and requests.
+//   - Selectors draws selectors of every form and optional labels.
+//   - MinNodes keeps clusters wide enough for code that splits the nodes
+//     between goroutines.
+//
+// EdgePDBOf draws budgets for properties of the disruption arithmetic
+// (percentages at the rounding edges, unhealthy-pod eviction policies).
 //
 // The package's own tests check that every generated object passes
 // validation; schedkit's property tests are written with it.

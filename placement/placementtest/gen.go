@@ -36,6 +36,9 @@ type Config struct {
 	// MaxNodes and MaxPods bound a cluster (0: 8 nodes, 24 bound pods);
 	// MaxPending bounds its pending pods (0: 4).
 	MaxNodes, MaxPods, MaxPending int
+	// MinNodes is the fewest nodes of a cluster (0: 1), for properties of
+	// code that splits the nodes (a parallel dry run); at most MaxNodes.
+	MinNodes int
 	// Crowded draws small nodes and many pods, so that most nodes are full.
 	Crowded bool
 	// Preemption draws spread-out priorities and budgets, so that pending
@@ -45,7 +48,41 @@ type Config struct {
 	Family Family
 	// Overcommit binds pods without checking that they fit.
 	Overcommit bool
+	// Mixed draws the variety of a hand-written generator: with AnyFamily
+	// a pod's constraints come from several families at once (a node
+	// selector with pod anti-affinity, a toleration and a host port...),
+	// some pods request no cpu or no memory (so that the non-zero defaults
+	// score them), node taints may be NoExecute, and one bound pod in five
+	// is not Ready (budgets count it unhealthy).
+	Mixed bool
+	// Owners gives pods controllers: one pod in five is a DaemonSet's,
+	// and a cluster's pending pods are in part replicas of a few
+	// ReplicaSets (identical but for name and UID, so that equivalence
+	// groups form).
+	Owners bool
+	// Releases draws what kube-scheduler's releases (placement.Versions)
+	// treat differently: nodes declaring features (status.declaredFeatures,
+	// RestartAllContainersFeature among them) or room for 3 pods only,
+	// image volumes, pod-level cpu requests, bound pods resized in place
+	// (status.resources, status.allocatedResources), and pods with a
+	// RestartAllContainers restart rule (which need the declared feature
+	// from v1.36).
+	Releases bool
+	// Extended gives nodes 0 to 2 of each of ExtendedResources and pods
+	// requests (and equal limits) of 0 to 2 of each, so that
+	// NodeResourcesFit's shortfalls come in many combinations.
+	Extended bool
+	// Selectors draws the selectors of spread constraints and pod
+	// (anti-)affinity terms in every form: nil, empty, matchLabels, and
+	// matchExpressions with In, NotIn, Exists and DoesNotExist over app
+	// and tier; pods sometimes lack the app label or carry a tier label
+	// (Tiers), and get up to two spread constraints or affinity terms.
+	Selectors bool
 }
+
+// RestartAllContainersFeature is the node feature a pod with a
+// RestartAllContainers restart rule needs (Config.Releases).
+const RestartAllContainersFeature = "RestartAllContainersOnContainerExits"
 
 func (c Config) maxNodes() int { return orDefault(c.MaxNodes, 8) }
 func (c Config) maxPods() int  { return orDefault(c.MaxPods, 24) }
@@ -74,6 +111,10 @@ var (
 	TaintKeys = []string{"dedicated", "gpu"}
 	// Images are the container images.
 	Images = []string{"registry.example/app:1", "registry.example/app:2"}
+	// Tiers are the values of the tier label (Config.Selectors).
+	Tiers = []string{"front", "back"}
+	// ExtendedResources are the extended resources of Config.Extended.
+	ExtendedResources = []corev1.ResourceName{"example.com/a", "example.com/b", "example.com/c"}
 	// Priorities are the priority classes' values.
 	Priorities = map[string]int32{"low": 10, "mid": 100, "high": 1000}
 )
@@ -105,10 +146,33 @@ func NodeOf(cfg Config, name string) *rapid.Generator[*corev1.Node] {
 				corev1.ResourcePods:   qty("110"),
 			}},
 		}
+		if cfg.Extended {
+			for _, r := range ExtendedResources {
+				if q := rapid.IntRange(0, 2).Draw(t, "extended capacity"); q > 0 {
+					n.Status.Allocatable[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
+				}
+			}
+			n.Status.Capacity = n.Status.Allocatable.DeepCopy()
+		}
+		if cfg.Releases {
+			if rapid.IntRange(0, 2).Draw(t, "room for 3") == 0 {
+				n.Status.Allocatable[corev1.ResourcePods] = qty("3")
+			}
+			switch rapid.IntRange(0, 2).Draw(t, "declared") {
+			case 0:
+				n.Status.DeclaredFeatures = []string{RestartAllContainersFeature}
+			case 1:
+				n.Status.DeclaredFeatures = []string{}
+			}
+		}
 		n.Status.Capacity = n.Status.Allocatable.DeepCopy()
 		if rapid.IntRange(0, 4).Draw(t, "tainted") == 0 {
+			effects := []corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule}
+			if cfg.Mixed {
+				effects = append(effects, corev1.TaintEffectNoExecute)
+			}
 			n.Spec.Taints = []corev1.Taint{{Key: rapid.SampledFrom(TaintKeys).Draw(t, "taint"),
-				Effect: rapid.SampledFrom([]corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule}).Draw(t, "effect")}}
+				Effect: rapid.SampledFrom(effects).Draw(t, "effect")}}
 		}
 		if rapid.IntRange(0, 9).Draw(t, "cordoned") == 0 {
 			n.Spec.Unschedulable = true
@@ -116,6 +180,10 @@ func NodeOf(cfg Config, name string) *rapid.Generator[*corev1.Node] {
 		if rapid.Bool().Draw(t, "image") {
 			n.Status.Images = []corev1.ContainerImage{{Names: []string{rapid.SampledFrom(Images).Draw(t, "image name")},
 				SizeBytes: rapid.Int64Range(50<<20, 900<<20).Draw(t, "size")}}
+			if cfg.Releases && rapid.Bool().Draw(t, "both images") {
+				n.Status.Images = []corev1.ContainerImage{{Names: []string{Images[0]}, SizeBytes: rapid.Int64Range(50<<20, 900<<20).Draw(t, "size")},
+					{Names: []string{Images[1]}, SizeBytes: rapid.Int64Range(50<<20, 900<<20).Draw(t, "size")}}
+			}
 		}
 		return n
 	})
@@ -138,6 +206,17 @@ func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
 				corev1.ResourceCPU:    qty(rapid.SampledFrom(cpus).Draw(t, "cpu")),
 				corev1.ResourceMemory: qty(rapid.SampledFrom([]string{"128Mi", "512Mi", "1Gi"}).Draw(t, "memory")),
 			}}}
+		if cfg.Mixed {
+			// Best-effort in cpu, memory or both.
+			switch rapid.IntRange(0, 4).Draw(t, "requests") {
+			case 0:
+				delete(c.Resources.Requests, corev1.ResourceCPU)
+			case 1:
+				delete(c.Resources.Requests, corev1.ResourceMemory)
+			case 2:
+				c.Resources.Requests = nil
+			}
+		}
 		p := &corev1.Pod{
 			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID("uid-" + ns + "-" + name),
 				Labels: map[string]string{"app": app}},
@@ -157,58 +236,185 @@ func PodOf(cfg Config, name string) *rapid.Generator[*corev1.Pod] {
 		policy := corev1.PreemptLowerPriority
 		p.Spec.PreemptionPolicy = &policy
 
-		family := cfg.Family
-		if family == AnyFamily {
-			family = rapid.SampledFrom([]Family{Resources, NodeSelection, Spread, InterPod, HostPorts}).Draw(t, "family")
+		if cfg.Selectors {
+			if rapid.IntRange(0, 3).Draw(t, "without app") == 0 {
+				delete(p.Labels, "app")
+			}
+			if rapid.Bool().Draw(t, "with tier") {
+				p.Labels["tier"] = rapid.SampledFrom(Tiers).Draw(t, "tier")
+			}
 		}
-		switch family {
-		case NodeSelection:
-			switch rapid.IntRange(0, 2).Draw(t, "selection") {
-			case 0:
-				p.Spec.NodeSelector = map[string]string{"disk": rapid.SampledFrom(DiskTypes).Draw(t, "disk")}
-			case 1:
-				p.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
-					RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
-						MatchExpressions: []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpNotIn,
-							Values: []string{rapid.SampledFrom(Zones).Draw(t, "not zone")}}}}}},
-					PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: rapid.Int32Range(1, 100).Draw(t, "weight"),
-						Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "disk", Operator: corev1.NodeSelectorOpIn, Values: []string{"ssd"}}}}}},
-				}}
+		if cfg.Owners && rapid.IntRange(0, 4).Draw(t, "daemonset") == 0 {
+			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds",
+				UID: types.UID("uid-" + ns + "-ds"), Controller: ptrTo(true)}}
+		}
+		if cfg.Extended {
+			main := &p.Spec.Containers[0].Resources
+			for _, r := range ExtendedResources {
+				if q := rapid.IntRange(0, 2).Draw(t, "extended request"); q > 0 {
+					if main.Requests == nil {
+						main.Requests = corev1.ResourceList{}
+					}
+					if main.Limits == nil {
+						main.Limits = corev1.ResourceList{}
+					}
+					main.Requests[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
+					main.Limits[r] = *resource.NewQuantity(int64(q), resource.DecimalSI)
+				}
 			}
-			if rapid.Bool().Draw(t, "tolerates") {
-				p.Spec.Tolerations = []corev1.Toleration{{Key: rapid.SampledFrom(TaintKeys).Draw(t, "toleration"), Operator: corev1.TolerationOpExists}}
+		}
+		if cfg.Releases {
+			releases(t, p)
+		}
+		families := []Family{cfg.Family}
+		switch {
+		case cfg.Family != AnyFamily:
+		case cfg.Mixed:
+			families = nil
+			for _, f := range []Family{NodeSelection, Spread, InterPod, HostPorts} {
+				if rapid.IntRange(0, 2).Draw(t, "with "+string(f)) == 0 {
+					families = append(families, f)
+				}
 			}
-		case Spread:
-			p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
-				MaxSkew:           rapid.Int32Range(1, 2).Draw(t, "max skew"),
-				TopologyKey:       rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "spread key"),
-				WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "when"),
-				LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}},
-			}}
-		case InterPod:
-			term := corev1.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "affinity key"),
-				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(Apps).Draw(t, "affinity app")}}}
-			if rapid.Bool().Draw(t, "all namespaces") {
-				term.NamespaceSelector = &metav1.LabelSelector{}
-			}
-			a := &corev1.Affinity{}
-			switch rapid.IntRange(0, 3).Draw(t, "affinity kind") {
-			case 0:
-				a.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}
-			case 1:
-				a.PodAffinity = &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term}}
-			case 2:
-				a.PodAntiAffinity = &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}
-			default:
-				a.PodAffinity = &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 50, PodAffinityTerm: term}}}
-			}
-			p.Spec.Affinity = a
-		case HostPorts:
-			p.Spec.Containers[0].Ports = []corev1.ContainerPort{{ContainerPort: 8080, HostPort: rapid.SampledFrom([]int32{80, 443}).Draw(t, "host port"),
-				Protocol: corev1.ProtocolTCP}}
+		default:
+			families = []Family{rapid.SampledFrom([]Family{Resources, NodeSelection, Spread, InterPod, HostPorts}).Draw(t, "family")}
+		}
+		for _, f := range families {
+			constrain(t, cfg, p, f, app)
 		}
 		return p
 	})
+}
+
+// releases adds to p, sometimes, what the releases treat differently
+// (Config.Releases): an image volume, a pod-level cpu request (at least
+// its containers'), a RestartAllContainers rule.
+func releases(t *rapid.T, p *corev1.Pod) {
+	if rapid.IntRange(0, 2).Draw(t, "image volume") == 0 {
+		p.Spec.Volumes = []corev1.Volume{{Name: "model", VolumeSource: corev1.VolumeSource{
+			Image: &corev1.ImageVolumeSource{Reference: rapid.SampledFrom(Images).Draw(t, "volume image")}}}}
+	}
+	if rapid.IntRange(0, 3).Draw(t, "pod-level") == 0 {
+		cpu := qty(rapid.SampledFrom([]string{"0", "500m", "1"}).Draw(t, "pod-level extra cpu"))
+		for _, c := range append(append([]corev1.Container{}, p.Spec.Containers...), p.Spec.InitContainers...) {
+			cpu.Add(c.Resources.Requests[corev1.ResourceCPU])
+		}
+		if !cpu.IsZero() {
+			p.Spec.Resources = &corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: cpu}}
+		}
+	}
+	if rapid.IntRange(0, 3).Draw(t, "restart all") == 0 {
+		never := corev1.ContainerRestartPolicyNever
+		p.Spec.Containers[0].RestartPolicy = &never
+		p.Spec.Containers[0].RestartPolicyRules = []corev1.ContainerRestartRule{{
+			Action:    corev1.ContainerRestartRuleActionRestartAllContainers,
+			ExitCodes: &corev1.ContainerRestartRuleOnExitCodes{Operator: corev1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}},
+		}}
+	}
+}
+
+// anySelector draws a selector of any form over app and tier
+// (Config.Selectors).
+func anySelector(t *rapid.T, label string) *metav1.LabelSelector {
+	expr := func(key string, op metav1.LabelSelectorOperator, values ...string) *metav1.LabelSelector {
+		return &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: key, Operator: op, Values: values}}}
+	}
+	switch rapid.IntRange(0, 6).Draw(t, label) {
+	case 0:
+		return nil
+	case 1:
+		return &metav1.LabelSelector{}
+	case 2:
+		return &metav1.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(Apps).Draw(t, label+" app")}}
+	case 3:
+		return expr("tier", metav1.LabelSelectorOpIn, rapid.SampledFrom(Tiers).Draw(t, label+" tier"))
+	case 4:
+		return expr("app", metav1.LabelSelectorOpNotIn, rapid.SampledFrom(Apps).Draw(t, label+" not app"))
+	case 5:
+		return expr("tier", metav1.LabelSelectorOpExists)
+	default:
+		return expr("app", metav1.LabelSelectorOpDoesNotExist)
+	}
+}
+
+// constrain adds constraints of family f to p (of app app), merging with
+// the affinity p has.
+func constrain(t *rapid.T, cfg Config, p *corev1.Pod, f Family, app string) {
+	affinity := func() *corev1.Affinity {
+		if p.Spec.Affinity == nil {
+			p.Spec.Affinity = &corev1.Affinity{}
+		}
+		return p.Spec.Affinity
+	}
+	switch f {
+	case NodeSelection:
+		switch rapid.IntRange(0, 2).Draw(t, "selection") {
+		case 0:
+			p.Spec.NodeSelector = map[string]string{"disk": rapid.SampledFrom(DiskTypes).Draw(t, "disk")}
+		case 1:
+			affinity().NodeAffinity = &corev1.NodeAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+					MatchExpressions: []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpNotIn,
+						Values: []string{rapid.SampledFrom(Zones).Draw(t, "not zone")}}}}}},
+				PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: rapid.Int32Range(1, 100).Draw(t, "weight"),
+					Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "disk", Operator: corev1.NodeSelectorOpIn, Values: []string{"ssd"}}}}}},
+			}
+		}
+		if rapid.Bool().Draw(t, "tolerates") {
+			p.Spec.Tolerations = []corev1.Toleration{{Key: rapid.SampledFrom(TaintKeys).Draw(t, "toleration"), Operator: corev1.TolerationOpExists}}
+		}
+	case Spread:
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
+			MaxSkew:           rapid.Int32Range(1, 2).Draw(t, "max skew"),
+			TopologyKey:       rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "spread key"),
+			WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "when"),
+			LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": app}},
+		}}
+		if cfg.Selectors {
+			c := &p.Spec.TopologySpreadConstraints[0]
+			c.LabelSelector = anySelector(t, "spread selector")
+			if rapid.Bool().Draw(t, "second constraint") {
+				other := zoneKey
+				if c.TopologyKey == zoneKey {
+					other = hostnameKey
+				}
+				p.Spec.TopologySpreadConstraints = append(p.Spec.TopologySpreadConstraints, corev1.TopologySpreadConstraint{
+					MaxSkew: 1, TopologyKey: other, LabelSelector: anySelector(t, "second spread selector"),
+					WhenUnsatisfiable: rapid.SampledFrom([]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}).Draw(t, "second when")})
+			}
+		}
+	case InterPod:
+		term := corev1.PodAffinityTerm{TopologyKey: rapid.SampledFrom([]string{zoneKey, hostnameKey}).Draw(t, "affinity key"),
+			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom(Apps).Draw(t, "affinity app")}}}
+		if rapid.Bool().Draw(t, "all namespaces") {
+			term.NamespaceSelector = &metav1.LabelSelector{}
+		}
+		terms := []corev1.PodAffinityTerm{term}
+		if cfg.Selectors {
+			terms[0].LabelSelector = anySelector(t, "term selector")
+			if rapid.Bool().Draw(t, "second term") {
+				terms = append(terms, corev1.PodAffinityTerm{TopologyKey: hostnameKey, LabelSelector: anySelector(t, "second term selector")})
+			}
+		}
+		var weighted []corev1.WeightedPodAffinityTerm
+		for _, term := range terms {
+			weighted = append(weighted, corev1.WeightedPodAffinityTerm{Weight: 50, PodAffinityTerm: term})
+		}
+		a := affinity()
+		switch rapid.IntRange(0, 3).Draw(t, "affinity kind") {
+		case 0:
+			a.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms}
+		case 1:
+			a.PodAffinity = &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms}
+		case 2:
+			a.PodAntiAffinity = &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: weighted}
+		default:
+			a.PodAffinity = &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: weighted}
+		}
+	case HostPorts:
+		p.Spec.Containers[0].Ports = []corev1.ContainerPort{{ContainerPort: 8080, HostPort: rapid.SampledFrom([]int32{80, 443}).Draw(t, "host port"),
+			Protocol: corev1.ProtocolTCP}}
+	}
 }
 
 // PDBOf generates a budget named name selecting one app in namespace ns,
@@ -228,6 +434,36 @@ func PDBOf(name, ns string) *rapid.Generator[*policyv1.PodDisruptionBudget] {
 			b.Spec.MaxUnavailable = &v
 		}
 		b.Status = policyv1.PodDisruptionBudgetStatus{ObservedGeneration: 1, DisruptionsAllowed: rapid.Int32Range(0, 2).Draw(t, "allowed")}
+		return b
+	})
+}
+
+// BudgetValues are the minAvailable and maxUnavailable values
+// EdgePDBOf draws: counts and percentages at the rounding edges.
+var BudgetValues = []intstr.IntOrString{intstr.FromInt32(0), intstr.FromInt32(1), intstr.FromInt32(2), intstr.FromInt32(4),
+	intstr.FromString("0%"), intstr.FromString("33%"), intstr.FromString("34%"), intstr.FromString("50%"), intstr.FromString("100%")}
+
+// EdgePDBOf generates a budget as PDBOf does, for properties of the
+// disruption arithmetic: its minAvailable or maxUnavailable (or neither)
+// is one of BudgetValues, and it sometimes sets an
+// unhealthyPodEvictionPolicy.
+func EdgePDBOf(name, ns string) *rapid.Generator[*policyv1.PodDisruptionBudget] {
+	return rapid.Custom(func(t *rapid.T) *policyv1.PodDisruptionBudget {
+		b := PDBOf(name, ns).Draw(t, "budget")
+		b.Spec.MinAvailable, b.Spec.MaxUnavailable = nil, nil
+		v := rapid.SampledFrom(BudgetValues).Draw(t, "value")
+		switch rapid.IntRange(0, 2).Draw(t, "kind") {
+		case 0:
+			b.Spec.MinAvailable = &v
+		case 1:
+			b.Spec.MaxUnavailable = &v
+		}
+		switch rapid.IntRange(0, 2).Draw(t, "unhealthy pod eviction policy") {
+		case 1:
+			b.Spec.UnhealthyPodEvictionPolicy = ptrTo(policyv1.IfHealthyBudget)
+		case 2:
+			b.Spec.UnhealthyPodEvictionPolicy = ptrTo(policyv1.AlwaysAllow)
+		}
 		return b
 	})
 }
@@ -269,9 +505,10 @@ func (c *Cluster) SnapshotInput() placement.SnapshotInput {
 	return placement.SnapshotInput{Nodes: c.Nodes, Pods: c.Pods, PDBs: c.PDBs, Namespaces: c.Namespaces}
 }
 
-// ClusterOf generates a cluster: 1 to cfg.MaxNodes nodes, up to cfg.MaxPods
-// bound pods (each on a node it fits, unless cfg.Overcommit), budgets
-// with cfg.Preemption, and 1 to cfg.MaxPending pending pods.
+// ClusterOf generates a cluster: cfg.MinNodes (at least 1) to cfg.MaxNodes nodes, up to cfg.MaxPods
+// bound pods (each on a node it fits, unless cfg.Overcommit; running and
+// Ready, with cfg.Mixed one in five not Ready), budgets with
+// cfg.Preemption, and 1 to cfg.MaxPending pending pods.
 func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
 	return rapid.Custom(func(t *rapid.T) *Cluster {
 		c := &Cluster{PriorityClasses: PriorityClassList()}
@@ -279,7 +516,7 @@ func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
 			c.Namespaces = append(c.Namespaces, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns,
 				Labels: map[string]string{corev1.LabelMetadataName: ns}}})
 		}
-		nn := rapid.IntRange(1, cfg.maxNodes()).Draw(t, "nodes")
+		nn := rapid.IntRange(min(max(cfg.MinNodes, 1), cfg.maxNodes()), cfg.maxNodes()).Draw(t, "nodes")
 		for i := range nn {
 			c.Nodes = append(c.Nodes, NodeOf(cfg, fmt.Sprintf("node-%d", i)).Draw(t, "node"))
 		}
@@ -307,7 +544,25 @@ func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
 				}
 			}
 			p.Spec.NodeName = node
-			p.Status = corev1.PodStatus{Phase: corev1.PodRunning, StartTime: ptrTime(startOf(i))}
+			p.Status = corev1.PodStatus{Phase: corev1.PodRunning, StartTime: ptrTime(startOf(i)),
+				Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
+			if cfg.Mixed && rapid.IntRange(0, 4).Draw(t, "unready") == 0 {
+				p.Status.Conditions[0].Status = corev1.ConditionFalse
+			}
+			if cfg.Releases && p.Spec.Resources != nil && rapid.Bool().Draw(t, "resized") {
+				// Resized in place: down only, unless Overcommit (the pod
+				// still fits where it is bound).
+				sizes := []string{"100m", "250m"}
+				if cfg.Overcommit {
+					sizes = append(sizes, "1", "3")
+				}
+				cpu := qty(rapid.SampledFrom(sizes).Draw(t, "resized cpu"))
+				if want := p.Spec.Resources.Requests[corev1.ResourceCPU]; !cfg.Overcommit && cpu.Cmp(want) > 0 {
+					cpu = want
+				}
+				p.Status.Resources = &corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: cpu}}
+				p.Status.AllocatedResources = corev1.ResourceList{corev1.ResourceCPU: cpu}
+			}
 			c.Pods = append(c.Pods, p)
 			if snap != nil {
 				next, err := snap.WithPod(p)
@@ -324,8 +579,28 @@ func ClusterOf(cfg Config) *rapid.Generator[*Cluster] {
 				}
 			}
 		}
+		replicated := map[int]*corev1.Pod{}
 		for i := range rapid.IntRange(1, cfg.maxPending()).Draw(t, "pending pods") {
-			c.Pending = append(c.Pending, PodOf(cfg, fmt.Sprintf("pending-%d", i)).Draw(t, "pending pod"))
+			rs := -1
+			if cfg.Owners {
+				rs = rapid.IntRange(-1, 2).Draw(t, "replicaset")
+			}
+			if rs < 0 {
+				c.Pending = append(c.Pending, PodOf(cfg, fmt.Sprintf("pending-%d", i)).Draw(t, "pending pod"))
+				continue
+			}
+			tmpl, ok := replicated[rs]
+			if !ok {
+				name := fmt.Sprintf("rs-%d", rs)
+				tmpl = PodOf(cfg, name).Draw(t, "replicaset template")
+				tmpl.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: name,
+					UID: types.UID("uid-" + tmpl.Namespace + "-" + name), Controller: ptrTo(true)}}
+				replicated[rs] = tmpl
+			}
+			p := tmpl.DeepCopy()
+			p.Name = fmt.Sprintf("rs-%d-%d", rs, i)
+			p.UID = types.UID("uid-" + p.Namespace + "-" + p.Name)
+			c.Pending = append(c.Pending, p)
 		}
 		return c
 	})
@@ -357,3 +632,5 @@ func startOf(i int) metav1.Time {
 }
 
 func ptrTime(t metav1.Time) *metav1.Time { return &t }
+
+func ptrTo[T any](v T) *T { return &v }

@@ -9,47 +9,22 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/placementtest"
 	"github.com/schedkit/schedkit/preemption"
 )
 
-// genBacklog draws pending pods, some of them replicas of a few
-// controllers (so that equivalence groups form).
-func genBacklog(t *rapid.T) []*corev1.Pod {
-	var out []*corev1.Pod
-	templates := map[int]*corev1.Pod{}
-	for i := range rapid.IntRange(0, 10).Draw(t, "pending") {
-		ctrl := rapid.IntRange(-1, 2).Draw(t, "controller")
-		if ctrl < 0 {
-			out = append(out, genPod(t, fmt.Sprintf("p%d", i)))
-			continue
-		}
-		tmpl, ok := templates[ctrl]
-		if !ok {
-			tmpl = genPod(t, fmt.Sprintf("rs%d", ctrl))
-			tmpl.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: fmt.Sprintf("rs%d", ctrl),
-				UID: types.UID(fmt.Sprintf("rs%d", ctrl)), Controller: ptrTo(true)}}
-			templates[ctrl] = tmpl
-		}
-		p := tmpl.DeepCopy()
-		p.Name, p.UID = fmt.Sprintf("rs%d-%d", ctrl, i), types.UID(fmt.Sprintf("rs%d-%d", ctrl, i))
-		out = append(out, p)
-	}
-	return out
-}
-
 func ptrTo[T any](v T) *T { return &v }
 
-func genTemplate(t *rapid.T) NodeTemplate {
-	n := genNode(t, 99)
-	n.Name = "tmpl"
-	tmpl := NodeTemplate{Node: n}
+// nodeTemplate draws, inside a property, a node template of the kit's
+// node and, sometimes, a DaemonSet pod of the kit without topology
+// constraints.
+func nodeTemplate(t *rapid.T) NodeTemplate {
+	tmpl := NodeTemplate{Node: placementtest.NodeOf(kit, "tmpl").Draw(t, "template node")}
 	if rapid.Bool().Draw(t, "daemonset") {
-		ds := genPod(t, "ds")
+		ds := placementtest.PodOf(kit, "ds").Draw(t, "ds")
 		ds.Spec.Affinity, ds.Spec.TopologySpreadConstraints = nil, nil
 		tmpl.DaemonSetPods = []*corev1.Pod{ds}
 	}
@@ -145,9 +120,9 @@ func referenceFirstFit(t *rapid.T, w world, pending []*corev1.Pod, tmpl NodeTemp
 
 func TestEstimateProperties(t *testing.T) {
 	t.Run("FirstFit agrees with the reference binpacking loop", rapid.MakeCheck(func(t *rapid.T) {
-		w := genWorld(t)
-		pending := genBacklog(t)
-		tmpl := genTemplate(t)
+		c := placementtest.ClusterOf(kit).Draw(t, "cluster")
+		w, pending := worldOf(c), c.Pending
+		tmpl := nodeTemplate(t)
 		got, err := Estimate(w.snapshot(t), pending, tmpl, EstimateOptions{})
 		require.NoError(t, err)
 		want, count := referenceFirstFit(t, w, pending, tmpl)
@@ -160,10 +135,10 @@ func TestEstimateProperties(t *testing.T) {
 	}))
 
 	t.Run("Scheduler: with one node fewer, fewer pods are placed", rapid.MakeCheck(func(t *rapid.T) {
-		w := genWorld(t)
+		c := placementtest.ClusterOf(kit).Draw(t, "cluster")
+		w, pending := worldOf(c), c.Pending
 		snap := w.snapshot(t)
-		pending := genBacklog(t)
-		tmpl := genTemplate(t)
+		tmpl := nodeTemplate(t)
 		got, err := Estimate(snap, pending, tmpl, EstimateOptions{Mode: Scheduler})
 		require.NoError(t, err)
 		require.Equal(t, len(pending), len(got.Placements)+len(got.Unplaced))
@@ -193,9 +168,9 @@ func TestEstimateProperties(t *testing.T) {
 	}))
 
 	t.Run("the node limit bounds the nodes added", rapid.MakeCheck(func(t *rapid.T) {
-		w := genWorld(t)
+		c := placementtest.ClusterOf(kit).Draw(t, "cluster")
 		limit := rapid.IntRange(1, 3).Draw(t, "limit")
-		got, err := Estimate(w.snapshot(t), genBacklog(t), genTemplate(t), EstimateOptions{MaxNodes: limit})
+		got, err := Estimate(worldOf(c).snapshot(t), c.Pending, nodeTemplate(t), EstimateOptions{MaxNodes: limit})
 		require.NoError(t, err)
 		require.LessOrEqual(t, len(got.NewNodes), limit)
 	}))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/internal/testbuild"
 	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/placementtest"
 	"github.com/schedkit/schedkit/preemption"
 )
 
@@ -77,9 +78,9 @@ func TestGang(t *testing.T) {
 
 func TestGangAllOrNothing(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w := genWorld(t)
+		w := worldOf(placementtest.ClusterOf(kit).Draw(t, "cluster"))
 		snap := w.snapshot(t)
-		tmpl := genPod(t, "member")
+		tmpl := placementtest.PodOf(kit, "member").Draw(t, "member")
 		minCount := rapid.Int32Range(1, 5).Draw(t, "minCount")
 		n := rapid.IntRange(0, 6).Draw(t, "n")
 		group := podGroup("g", minCount)

@@ -1,50 +1,28 @@
 package whatif
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/placement/placementtest"
 )
 
-// The generators are placementtest's, with small clusters.
-var kit = placementtest.Config{MaxNodes: 6, MaxPods: 12}
-
-func genNode(t *rapid.T, i int) *corev1.Node {
-	return placementtest.NodeOf(kit, fmt.Sprintf("n%d", i)).Draw(t, "node")
-}
-
-// genPod is a pod of the kit, owned by a DaemonSet one time in five.
-func genPod(t *rapid.T, name string) *corev1.Pod {
-	p := placementtest.PodOf(kit, name).Draw(t, name)
-	if rapid.IntRange(0, 4).Draw(t, "ds") == 0 {
-		p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds", UID: "ds"}}
-	}
-	return p
-}
+// kit is the clusters of the properties: placementtest's, small, with
+// DaemonSet pods (drains and scale-down leave them) and pending replicas
+// of ReplicaSets (Estimate's equivalence groups).
+var kit = placementtest.Config{MaxNodes: 6, MaxPods: 12, MaxPending: 10, Owners: true}
 
 type world struct {
 	nodes []*corev1.Node
 	pods  []*corev1.Pod
 }
 
-func genWorld(t *rapid.T) world {
-	c := placementtest.ClusterOf(kit).Draw(t, "cluster")
-	w := world{nodes: c.Nodes, pods: c.Pods}
-	for _, p := range w.pods {
-		if rapid.IntRange(0, 4).Draw(t, "ds") == 0 {
-			p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "ds", UID: "ds"}}
-		}
-	}
-	return w
-}
+func worldOf(c *placementtest.Cluster) world { return world{nodes: c.Nodes, pods: c.Pods} }
 
 func (w world) snapshot(t *rapid.T) *placement.Snapshot {
 	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{Nodes: w.nodes, Pods: w.pods})
@@ -54,9 +32,9 @@ func (w world) snapshot(t *rapid.T) *placement.Snapshot {
 
 func TestProperties(t *testing.T) {
 	t.Run("placing K replicas then asking for the rest gives the same nodes", rapid.MakeCheck(func(t *rapid.T) {
-		w := genWorld(t)
+		w := worldOf(placementtest.ClusterOf(kit).Draw(t, "cluster"))
 		snap := w.snapshot(t)
-		tmpl := genPod(t, "tmpl")
+		tmpl := placementtest.PodOf(kit, "tmpl").Draw(t, "tmpl")
 		n := rapid.IntRange(0, 12).Draw(t, "n")
 		all, err := Replicas(snap, tmpl, n, Options{})
 		require.NoError(t, err)
@@ -73,9 +51,9 @@ func TestProperties(t *testing.T) {
 	}))
 
 	t.Run("every placed replica passes every filter on the cluster it was placed in", rapid.MakeCheck(func(t *rapid.T) {
-		w := genWorld(t)
+		w := worldOf(placementtest.ClusterOf(kit).Draw(t, "cluster"))
 		snap := w.snapshot(t)
-		tmpl := genPod(t, "tmpl")
+		tmpl := placementtest.PodOf(kit, "tmpl").Draw(t, "tmpl")
 		r, err := Replicas(snap, tmpl, rapid.IntRange(1, 8).Draw(t, "n"), Options{})
 		require.NoError(t, err)
 		for i, node := range r.Nodes {
@@ -99,7 +77,7 @@ func TestProperties(t *testing.T) {
 	}))
 
 	t.Run("a drain leaves no moved pod on a drained node it does not tolerate, and keeps every other pod", rapid.MakeCheck(func(t *rapid.T) {
-		w := genWorld(t)
+		w := worldOf(placementtest.ClusterOf(kit).Draw(t, "cluster"))
 		snap := w.snapshot(t)
 		var drain []string
 		for _, n := range w.nodes {

@@ -96,7 +96,7 @@ func exampleNodeT(name string) *corev1.Node {
 
 func TestScaleDownProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		w := genWorld(t)
+		w := worldOf(placementtest.ClusterOf(kit).Draw(t, "cluster"))
 		for i, p := range w.pods {
 			if rapid.Bool().Draw(t, "controlled") {
 				w.pods[i] = controlled(p)

@@ -1,0 +1,43 @@
+package placement
+
+import (
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+// Hooks for the external property tests (kit_property_test.go), which
+// draw their clusters from placementtest: the package's own tests cannot
+// import it (placementtest imports placement).
+
+// MinChunk is the smallest node range Schedule splits off.
+const MinChunk = minChunk
+
+// MaxVerdictIDs is the verdict table's largest bound.
+const MaxVerdictIDs = maxIDs
+
+// CheckAgainstReference asserts that Evaluate's report under limit is the
+// node-by-node reference report.
+func CheckAgainstReference(t require.TestingT, c *Compiled, limit int) {
+	checkAgainstReference(t, c, limit)
+}
+
+// CheckFilterCode asserts that Schedule's code-only pass agrees with Filter.
+func CheckFilterCode(t require.TestingT, c *Compiled) { checkFilterCode(t, c) }
+
+// CheckNodeAffinityIndex asserts that, for pod compiled with opts against
+// snap, NodeAffinity's label-column index (the snapshot's own nodes) and
+// the label maps (a copy of the node) give the same statuses and scores.
+func CheckNodeAffinityIndex(t require.TestingT, snap *Snapshot, pod *corev1.Pod, opts Options) {
+	c, err := Compile(snap, pod, opts)
+	require.NoError(t, err)
+	for _, n := range cluster.NodesOf(internalOf(snap)) {
+		require.True(t, c.naIndex == nil || c.indexes(n))
+		other := *n
+		other.Node = n.Node.DeepCopy()
+		require.False(t, c.indexes(&other))
+		require.Equal(t, c.filterEach(&other), c.filterEach(n), n.Name)
+		require.Equal(t, c.preferredScore(&other), c.preferredScore(n), n.Name)
+	}
+}
