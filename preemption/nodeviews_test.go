@@ -1,8 +1,6 @@
 package preemption_test
 
 import (
-	"github.com/schedkit/schedkit/internal/wrap"
-	"github.com/schedkit/schedkit/internal/cluster"
 	"fmt"
 	"slices"
 	"testing"
@@ -14,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/wrap"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/placement/placementtest"
 	"github.com/schedkit/schedkit/preemption"
