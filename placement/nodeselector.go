@@ -56,12 +56,12 @@ func (c *Compiled) indexNodeAffinity() *nodeAffinityIndex {
 	return x
 }
 
-// indexes reports whether n is the node of its index in the compiled
-// snapshot (views share the node objects), so that the column index
-// decides for it.
+// indexes reports whether n is the node of its slot in the compiled
+// snapshot (views share the node objects and slots), so that the column
+// index decides for it.
 func (c *Compiled) indexes(n *cluster.NodeInfo) bool {
-	nodes := cluster.NodesOf(c.snap)
-	return c.naIndex != nil && n.Index >= 0 && n.Index < len(nodes) && nodes[n.Index].Node == n.Node
+	nodes := cluster.SlotsOf(c.snap)
+	return c.naIndex != nil && n.Index >= 0 && n.Index < len(nodes) && nodes[n.Index] != nil && nodes[n.Index].Node == n.Node
 }
 
 // nodeAffinityCode is NodeAffinity's Filter as a local code: the added

@@ -58,11 +58,14 @@
 //
 // WithNodes, WithoutNodes and a WithNode that changes what is indexed about
 // the node make node views (nodeviews.go): the node list in name order with
-// the changed nodes in or out, the nodes after the first change copied
-// with their new Index (their pods and sums shared), pod locations kept by
-// node name, the image counts changed by the changed nodes only, and a
-// label index of their own that shares the interning tables. Their answers
-// are New's for the same objects.
+// the changed nodes in or out, every other node shared at its slot
+// (NodeInfo.Index, which indexes the per-node arrays: a removed node's slot
+// left empty, an added node's slot new), pod locations kept by node name,
+// the image counts changed by the changed nodes only, and a label index of
+// their own that shares the interning tables, so that their cost is the
+// nodes changed plus a copy of two pointer slices. Readers go through the
+// nodes in name order (NodesOf) and read the per-node arrays by slot
+// (SlotsOf), so that the answers are New's for the same objects.
 //
 // # Cost of New
 //

@@ -28,19 +28,19 @@ import (
 //
 // One LabelIndex is shared by a snapshot and all its views of the same
 // nodes; it only grows. A view's node list is its base snapshot's patched
-// where its NodeInfos differ. A node view that renumbers the nodes or
-// changes what they index (Snapshot.WithNodes, WithoutNodes, WithNode)
-// gets a LabelIndex of its own sharing the interning tables (labelTables,
-// which do not depend on node positions), so that set and term IDs, and
-// what was interned for each pod and node, carry over. It is safe for
-// concurrent use.
+// where its NodeInfos differ. Per-node lists are by slot (NodeInfo.Index).
+// A node view, which changes the nodes or what they index
+// (Snapshot.WithNodes, WithoutNodes, WithNode), gets a LabelIndex of its
+// own sharing the interning tables (labelTables, which do not depend on
+// node slots), so that set and term IDs, and what was interned for each
+// pod and node, carry over. It is safe for concurrent use.
 type LabelIndex struct {
 	*labelTables
 
 	occ     [2]occCache // Occurrences of the most recent snapshots
 	occBase *occBase    // the inversion the views' Occurrences extend
 	columns map[string]*Column
-	slots   [][2]slot // by node index
+	slots   [][2]slot // by node slot
 
 	// The per-node list of a base snapshot, which the views asked for
 	// afterwards patch with the nodes where they differ (no per-view array
@@ -77,8 +77,8 @@ type labelTables struct {
 	nodes     map[*NodeInfo]*NodeLabels
 }
 
-// viewNodes is a snapshot's interned nodes: a base list patched at the
-// ascending node indexes patched.
+// viewNodes is a snapshot's interned nodes by slot: a base list patched at
+// the ascending slots patched.
 type viewNodes struct {
 	nodes   []*NodeLabels
 	patched []int32
@@ -117,8 +117,8 @@ type NodeLabels struct {
 }
 
 // LabelView is a consistent read-only view of the index for one snapshot:
-// Node(i) belongs to Snapshot.Nodes()[i]; every ID in it is below
-// len(Sets) / len(Terms).
+// Node(i) belongs to the node of slot i (NodeInfo.Index; cluster.SlotsOf);
+// every ID in it is below len(Sets) / len(Terms).
 type LabelView struct {
 	x    *LabelIndex // for the postings; nil for the zero view
 	Sets []LabelSet
@@ -134,11 +134,12 @@ type LabelView struct {
 	viewNodes
 }
 
-// NumNodes returns the number of nodes of the view's snapshot.
+// NumNodes returns the number of node slots of the view's snapshot
+// (len(SlotsOf)): its number of nodes unless it is a node view.
 func (v *LabelView) NumNodes() int { return len(v.nodes) }
 
-// Node returns the interned pods of node index i of the view's snapshot.
-// The result must not be modified.
+// Node returns the interned pods of the node of slot i of the view's
+// snapshot; an empty slot has none. The result must not be modified.
 func (v *LabelView) Node(i int) *NodeLabels {
 	if len(v.patched) > 0 {
 		if k, ok := slices.BinarySearch(v.patched, int32(i)); ok {
@@ -203,38 +204,48 @@ func newLabelIndex() *LabelIndex {
 
 // Column is one node label key as a column over the snapshot's nodes: the
 // distinct values get dense IDs, and Of gives each node's value ID by node
-// index (-1 when the node lacks the key). Views of the same nodes share
-// their parent's columns; a node view builds its own. A Column is
-// immutable: never modify it.
+// slot (NodeInfo.Index; -1 when the node lacks the key, or for an empty
+// slot). Views of the same nodes share their parent's columns; a node view
+// builds its own. A Column is immutable: never modify it.
 type Column struct {
 	Key    string
-	Values []string         // by ID, in order of first appearance by node index
+	Values []string         // by ID, in order of first appearance in name order
 	ID     map[string]int32 // value -> ID
-	Of     []int32          // by node index
+	Of     []int32          // by node slot
 }
 
 // Column returns the column of a node label key, building it on first use.
 func (s *Snapshot) Column(key string) *Column {
 	x := s.labels
 	if x == nil {
-		return buildColumn(s.nodes, key)
+		return buildColumn(s, key)
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	c, ok := x.columns[key]
 	if !ok {
-		c = buildColumn(s.nodes, key)
+		c = buildColumn(s, key)
 		x.columns[key] = c
 	}
 	return c
 }
 
-func buildColumn(nodes []*NodeInfo, key string) *Column {
-	return NewColumn(key, len(nodes), func(i int) map[string]string { return nodes[i].Node.Labels })
+// buildColumn builds s's column of key, recording the nodes in name order
+// (so that value IDs follow first appearance as in a snapshot from New,
+// whatever the slots).
+func buildColumn(s *Snapshot, key string) *Column {
+	c := newColumn(key, len(SlotsOf(s)))
+	for _, ni := range s.nodes {
+		if v, ok := ni.Node.Labels[key]; ok {
+			c.set(ni.Index, v)
+		}
+	}
+	return c
 }
 
 // NewColumn builds the column of a label key over n label sets, labelsOf(i)
-// giving the i-th (a node's labels, in Snapshot.Column). Exported for
+// giving the i-th, as Snapshot.Column does over a snapshot from New's
+// nodes. Exported for
 // callers that hold nodes outside a snapshot (tests of the column-based
 // forms).
 func NewColumn(key string, n int, labelsOf func(i int) map[string]string) *Column {
@@ -301,8 +312,8 @@ func (x *LabelIndex) prepare(s *Snapshot) {
 		}
 		x.nodes = kept
 	}
-	if len(x.slots) != len(s.nodes) {
-		x.slots = make([][2]slot, len(s.nodes))
+	if n := len(SlotsOf(s)); len(x.slots) != n {
+		x.slots = make([][2]slot, n)
 	}
 }
 
@@ -337,7 +348,7 @@ func (v LabelView) Patched(s *Snapshot, changed []int32) (out LabelView, ok bool
 				i++
 			}
 			k := changed[j]
-			vn.patched, vn.patch = append(vn.patched, k), append(vn.patch, x.lookup(int(k), s.nodes[k]))
+			vn.patched, vn.patch = append(vn.patched, k), append(vn.patch, x.lookup(int(k), SlotsOf(s)[k]))
 			j++
 		}
 	}
@@ -348,12 +359,14 @@ func (v LabelView) Patched(s *Snapshot, changed []int32) (out LabelView, ok bool
 // NodeInfos differ from the base snapshot's, or, for the first snapshot or
 // one far from the base, a full list that becomes the base. x.mu is held.
 func (x *LabelIndex) nodesOf(s *Snapshot) viewNodes {
-	if b := x.baseSnap; b != nil && len(b.nodes) == len(s.nodes) {
-		limit := len(s.nodes)/16 + 8
+	slots := SlotsOf(s)
+	if b := x.baseSnap; b != nil && len(SlotsOf(b)) == len(slots) {
+		base := SlotsOf(b)
+		limit := len(slots)/16 + 8
 		var out viewNodes
 		far := false
-		for i, ni := range s.nodes {
-			if ni == b.nodes[i] {
+		for i, ni := range slots {
+			if ni == base[i] {
 				continue
 			}
 			if len(out.patched) == limit {
@@ -368,53 +381,70 @@ func (x *LabelIndex) nodesOf(s *Snapshot) viewNodes {
 			return out
 		}
 	}
-	nodes := make([]*NodeLabels, len(s.nodes))
-	for i, ni := range s.nodes {
+	nodes := make([]*NodeLabels, len(slots))
+	for i, ni := range slots {
 		nodes[i] = x.lookup(i, ni)
 	}
 	x.baseSnap, x.baseNodes = s, nodes
 	return viewNodes{nodes: nodes}
 }
 
-// reshaped returns the LabelIndex of v, a node view of s (Snapshot.reshape)
-// whose node j was node origin[j] of s, with the same pods, or is a new node
-// without pods (origin -1). It shares x's tables; when x has s's interned
-// nodes at hand (its base list, patched at few nodes), the new index's base
-// list is that list renumbered, so that v's first topology question does
-// not re-index every node (whose NodeInfos the renumbering copied). A nil x
-// (a snapshot not made by New) gives a new index.
-func (x *LabelIndex) reshaped(s, v *Snapshot, origin []int32) *LabelIndex {
+// reshaped returns the LabelIndex of v, a node view of s
+// (Snapshot.reshape) that keeps s's slots: an empty slot, a node of s (or
+// its replacement, with the same pods) at its slot, or a new node without
+// pods at a new slot. It shares x's tables; when x has s's interned nodes
+// at hand (its base list, patched at few nodes), the new index's base list
+// is that list with the changed slots, so that v's first topology question
+// does not re-index every node. A nil x (a snapshot not made by New) gives
+// a new index.
+func (x *LabelIndex) reshaped(s, v *Snapshot) *LabelIndex {
 	if x == nil {
 		return newLabelIndex()
 	}
-	y := &LabelIndex{labelTables: x.labelTables, columns: map[string]*Column{}}
+	y := x.tablesOnly()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	b := x.baseSnap
-	if b == nil || len(b.nodes) != len(s.nodes) {
+	old := SlotsOf(s)
+	if b == nil || len(SlotsOf(b)) != len(old) {
 		return y
 	}
 	x.prepare(s)
-	limit := len(s.nodes)/16 + 8
-	nls := make([]*NodeLabels, len(v.nodes))
-	for j, o := range origin {
+	base := SlotsOf(b)
+	limit := len(old)/16 + 8
+	nls := make([]*NodeLabels, len(v.bySlot))
+	copy(nls, x.baseNodes)
+	for j, ni := range v.bySlot {
 		switch {
-		case o < 0:
-			nls[j] = x.indexNode(v.nodes[j])
-		case s.nodes[o] == b.nodes[o]:
-			nls[j] = x.baseNodes[o]
+		case ni == nil:
+			nls[j] = noPods
+		case j >= len(old):
+			nls[j] = x.indexNode(ni)
+		case old[j] == base[j]:
 		case limit == 0:
 			// s is far from the base: v indexes its nodes itself on
 			// first use.
 			return y
 		default:
 			limit--
-			nls[j] = x.lookup(int(o), s.nodes[o])
+			nls[j] = x.lookup(j, old[j])
 		}
 	}
 	y.baseSnap, y.baseNodes = v, nls
 	return y
 }
+
+// tablesOnly returns a new LabelIndex sharing x's interning tables and
+// nothing that depends on node slots (a nil x gives a new index).
+func (x *LabelIndex) tablesOnly() *LabelIndex {
+	if x == nil {
+		return newLabelIndex()
+	}
+	return &LabelIndex{labelTables: x.labelTables, columns: map[string]*Column{}}
+}
+
+// noPods is the interned form of an empty slot.
+var noPods = &NodeLabels{}
 
 // slot remembers a recently indexed NodeInfo at a node index, so that a
 // view, which shares all but a few NodeInfos with its parent, finds the
@@ -424,9 +454,12 @@ type slot struct {
 	nl *NodeLabels
 }
 
-// lookup returns the index of node ni at position i, indexing it when new;
-// x.mu is held.
+// lookup returns the index of node ni at slot i (noPods for an empty
+// slot), indexing it when new; x.mu is held.
 func (x *LabelIndex) lookup(i int, ni *NodeInfo) *NodeLabels {
+	if ni == nil {
+		return noPods
+	}
 	sl := &x.slots[i]
 	if sl[0].ni == ni {
 		return sl[0].nl
@@ -701,9 +734,9 @@ func selectorKey(s labels.Selector) string {
 
 // SharesIndex reports whether o is s or a view of the same snapshot (made
 // with WithPod / WithoutPods / WithNode's view path, directly or not): the
-// two then have the same nodes (labels included), in the same order, and
-// share one label index. A node view (WithNodes, WithoutNodes, WithNode
-// changing what is indexed) numbers its nodes otherwise: it shares no index
+// two then have the same nodes (labels included), in the same order and
+// slots, and share one label index. A node view (WithNodes, WithoutNodes,
+// WithNode changing what is indexed) has other nodes: it shares no index
 // with its parent.
 func (s *Snapshot) SharesIndex(o *Snapshot) bool {
 	return s != nil && o != nil && s.labels != nil && s.labels == o.labels

@@ -47,15 +47,15 @@ func (s *Snapshot) WithNode(node *corev1.Node) (*Snapshot, error) {
 			nodes[i] = node
 			return s.rebuild(nodes)
 		}
-		return s.reshape(nil, map[int]*corev1.Node{i: node}, nil), nil
+		return s.reshape(nil, i, node, nil), nil
 	}
 	ni := *old
 	ni.Node = node
 	ni.Unschedulable = node.Spec.Unschedulable
 	ni.Taints = slices.Clone(node.Spec.Taints)
 	v := s.view()
-	v.nodes[i] = &ni
-	v.changed = []int32{int32(i)}
+	v.setNode(i, &ni)
+	v.changed = []int32{int32(ni.Index)}
 	return v, nil
 }
 
@@ -84,7 +84,7 @@ func (s *Snapshot) WithNodes(nodes ...*corev1.Node) (*Snapshot, error) {
 	}
 	added := slices.Clone(nodes)
 	slices.SortFunc(added, func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
-	return s.reshape(nil, nil, added), nil
+	return s.reshape(nil, -1, nil, added), nil
 }
 
 // WithoutNodes returns a snapshot without the named nodes and the pods bound
@@ -103,31 +103,34 @@ func (s *Snapshot) WithoutNodes(names ...string) (*Snapshot, error) {
 		return s, nil
 	}
 	slices.Sort(drop)
-	return s.reshape(slices.Compact(drop), nil, nil), nil
+	return s.reshape(slices.Compact(drop), -1, nil, nil), nil
 }
 
 // reshape returns a node view of s: s without the nodes at the ascending
-// indexes drop (and their pods), the nodes at the indexes of replace
-// replaced (keeping their pods), and the nodes of added (in name order,
-// without pods) inserted. The new nodes are valid (validateNodes) and their
+// positions drop (and their pods), the node at position at (if any)
+// replaced by replacement (keeping its pods), and the nodes of added (in
+// name order, without pods) inserted. The new nodes are valid (validateNodes) and their
 // names are new.
 //
-// Its nodes are what New gives for the same objects: in name order, each
-// NodeInfo.Index its position, so the nodes after the first change are
-// copies renumbered (a shallow copy each: their pods and sums are shared);
-// nodes before it are shared. Pod locations are kept by node name, so they
-// stay valid (a removed node's pods are not found). The node counts of
-// images change only with the nodes changed. The view gets a LabelIndex of
-// its own (its nodes are numbered otherwise, or index other labels) that
-// shares s's interning tables and, when s's interned nodes are at hand,
-// their per-node list renumbered alike; the columns and occurrences are
-// built for it on first use, as for a snapshot from New.
-func (s *Snapshot) reshape(drop []int, replace map[int]*corev1.Node, added []*corev1.Node) *Snapshot {
-	n := len(s.nodes) - len(drop) + len(added)
-	nodes := make([]*NodeInfo, 0, n)
-	// origin is the index in s of each node of the view, -1 for an added
-	// node.
-	origin := make([]int32, 0, n)
+// Its nodes are in name order, as New gives them, but keep their slots
+// (NodeInfo.Index): a removed node's slot is left empty, a replacement
+// takes its node's slot and an added node gets a new slot at the end. So
+// every node not changed is shared, and the cost is a copy of the two
+// pointer slices rather than a renumbered copy of every node after the
+// first change. When empty slots would outnumber the nodes, the view is
+// renumbered instead (slot = position, as New's), which a long chain of
+// node views pays once per more changes than it has nodes. Pod locations
+// are kept by node name, so they stay valid (a removed node's pods are not
+// found). The node counts of images change only with the nodes changed.
+// The view gets a LabelIndex of its own (its nodes index other labels)
+// that shares s's interning tables and, when s's interned nodes are at
+// hand, their per-slot list; the columns and occurrences are built for it
+// on first use, as for a snapshot from New.
+func (s *Snapshot) reshape(drop []int, at int, replacement *corev1.Node, added []*corev1.Node) *Snapshot {
+	old := SlotsOf(s)
+	nodes := make([]*NodeInfo, 0, len(s.nodes)-len(drop)+len(added))
+	bySlot := make([]*NodeInfo, len(old), len(old)+len(added))
+	copy(bySlot, old)
 	imageNodes, copied := s.imageNodes, false
 	images := func(m map[string]ImageState, d int) {
 		if len(m) == 0 {
@@ -144,58 +147,47 @@ func (s *Snapshot) reshape(drop []int, replace map[int]*corev1.Node, added []*co
 			}
 		}
 	}
-	fresh := func(node *corev1.Node) *NodeInfo {
+	fresh := func(node *corev1.Node, slot int) *NodeInfo {
 		ni := &NodeInfo{}
-		fillNodeInfo(ni, len(nodes), node)
+		fillNodeInfo(ni, slot, node)
 		ni.ImageStates = nodeImages(node)
 		images(ni.ImageStates, 1)
 		return ni
 	}
+	add := func(node *corev1.Node) {
+		ni := fresh(node, len(bySlot))
+		nodes, bySlot = append(nodes, ni), append(bySlot, ni)
+	}
 	a := 0
-	for i, old := range s.nodes {
-		for a < len(added) && added[a].Name < old.Name {
-			nodes, origin = append(nodes, fresh(added[a])), append(origin, -1)
+	for i, ni := range s.nodes {
+		for a < len(added) && added[a].Name < ni.Name {
+			add(added[a])
 			a++
 		}
 		if len(drop) > 0 && drop[0] == i {
 			drop = drop[1:]
-			images(old.ImageStates, -1)
+			images(ni.ImageStates, -1)
+			bySlot[ni.Index] = nil
 			continue
 		}
-		ni := old
-		if node, ok := replace[i]; ok {
-			images(old.ImageStates, -1)
-			ni = fresh(node)
-			ni.Pods, ni.Order = old.Pods, old.Order
-			ni.PodsWithAffinity, ni.PodsWithRequiredAntiAffinity = old.PodsWithAffinity, old.PodsWithRequiredAntiAffinity
-			ni.Requested, ni.NonZeroRequested, ni.UsedPorts = old.Requested, old.NonZeroRequested, old.UsedPorts
+		if i == at {
+			images(ni.ImageStates, -1)
+			r := fresh(replacement, ni.Index)
+			r.Pods, r.Order = ni.Pods, ni.Order
+			r.PodsWithAffinity, r.PodsWithRequiredAntiAffinity = ni.PodsWithAffinity, ni.PodsWithRequiredAntiAffinity
+			r.Requested, r.NonZeroRequested, r.UsedPorts = ni.Requested, ni.NonZeroRequested, ni.UsedPorts
+			bySlot[ni.Index] = r
+			ni = r
 		}
-		nodes, origin = append(nodes, ni), append(origin, int32(i))
+		nodes = append(nodes, ni)
 	}
 	for ; a < len(added); a++ {
-		nodes, origin = append(nodes, fresh(added[a])), append(origin, -1)
-	}
-	// Renumber the moved nodes, their copies cut from one array.
-	moved := 0
-	for j, ni := range nodes {
-		if ni.Index != j {
-			moved++
-		}
-	}
-	if moved > 0 {
-		copies := make([]NodeInfo, 0, moved)
-		for j, ni := range nodes {
-			if ni.Index != j {
-				copies = append(copies, *ni)
-				c := &copies[len(copies)-1]
-				c.Index = j
-				nodes[j] = c
-			}
-		}
+		add(added[a])
 	}
 	v := &Snapshot{
 		id:         snapshotIDs.Add(1),
 		nodes:      nodes,
+		bySlot:     bySlot,
 		namespaces: s.namespaces,
 		in:         s.in,
 		podLoc:     s.podLoc,
@@ -204,8 +196,36 @@ func (s *Snapshot) reshape(drop []int, replace map[int]*corev1.Node, added []*co
 		imageNodes: imageNodes,
 	}
 	v.in.Nodes = v.nodeObjects()
-	v.labels = s.labels.reshaped(s, v, origin)
+	if len(bySlot) > 2*len(nodes)+64 {
+		v.renumber()
+		v.labels = s.labels.tablesOnly()
+		return v
+	}
+	v.labels = s.labels.reshaped(s, v)
 	return v
+}
+
+// renumber gives every node of v, a node view being made, its position as
+// its slot, as New numbers them: the nodes whose slot changes are copied
+// (a shallow copy each, cut from one array: their pods and sums are
+// shared).
+func (v *Snapshot) renumber() {
+	moved := 0
+	for j, ni := range v.nodes {
+		if ni.Index != j {
+			moved++
+		}
+	}
+	copies := make([]NodeInfo, 0, moved)
+	for j, ni := range v.nodes {
+		if ni.Index != j {
+			copies = append(copies, *ni)
+			c := &copies[len(copies)-1]
+			c.Index = j
+			v.nodes[j] = c
+		}
+	}
+	v.bySlot = nil
 }
 
 // sameIndexedNode reports whether b carries everything New indexes about a

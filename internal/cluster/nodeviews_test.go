@@ -15,10 +15,9 @@ import (
 )
 
 // nodeSummary is what a snapshot holds about one node, with pods by key
-// and interned IDs resolved, so that a view and a snapshot built by New
-// (whose IDs and PodInfos differ) compare.
+// and interned IDs and slots resolved, so that a view and a snapshot built
+// by New (whose IDs, slots and PodInfos differ) compare.
 type nodeSummary struct {
-	Index                               int
 	Name                                string
 	Node                                *corev1.Node
 	Unschedulable                       bool
@@ -31,12 +30,44 @@ type nodeSummary struct {
 	Terms                               [4][]string
 }
 
-// summary is s's nodes, label columns and pod locations, resolved.
+// summary is s's nodes (in NodesOf order), label columns and pod
+// locations, resolved.
 type summary struct {
 	Nodes   []nodeSummary
-	Columns map[string]Column
+	Columns map[string]columnSummary
 	Pods    map[string]string // key -> node name (PodOf)
 	NumPods int
+}
+
+// columnSummary is a Column with its slots resolved to node names.
+type columnSummary struct {
+	Values []string
+	ID     map[string]int32
+	Of     map[string]int32 // node name -> value ID
+}
+
+// checkSlots checks that s's nodes sit at their slots (NodeInfo.Index) in
+// SlotsOf and every other slot is empty, that the per-slot arrays have one
+// entry per slot, and that a snapshot from New numbers the slots in name
+// order.
+func checkSlots(t require.TestingT, s *Snapshot, fromNew bool) {
+	slots := SlotsOf(s)
+	live := 0
+	for i, ni := range NodesOf(s) {
+		require.Same(t, ni, slots[ni.Index], "node %s", ni.Name)
+		if fromNew {
+			require.Equal(t, i, ni.Index, "node %s", ni.Name)
+		}
+	}
+	for _, ni := range slots {
+		if ni != nil {
+			live++
+		}
+	}
+	require.Equal(t, len(NodesOf(s)), live)
+	lv := s.Labels()
+	require.Equal(t, len(slots), lv.NumNodes())
+	require.Len(t, s.Column("zone").Of, len(slots))
 }
 
 func summarize(s *Snapshot, keys []string) summary {
@@ -48,13 +79,13 @@ func summarize(s *Snapshot, keys []string) summary {
 		return out
 	}
 	lv := s.Labels()
-	out := summary{Columns: map[string]Column{}, Pods: map[string]string{}, NumPods: s.NumPods()}
-	for i, ni := range s.Nodes() {
-		ns := nodeSummary{Index: ni.Index, Name: ni.Name, Node: ni.Node, Unschedulable: ni.Unschedulable, Taints: ni.Taints,
+	out := summary{Columns: map[string]columnSummary{}, Pods: map[string]string{}, NumPods: s.NumPods()}
+	for _, ni := range s.Nodes() {
+		ns := nodeSummary{Name: ni.Name, Node: ni.Node, Unschedulable: ni.Unschedulable, Taints: ni.Taints,
 			Pods: keysOf(ni.Pods), Order: keysOf(ni.Order), WithAffinity: keysOf(ni.PodsWithAffinity), WithAnti: keysOf(ni.PodsWithRequiredAntiAffinity),
 			Allocatable: ni.Allocatable, Requested: ni.Requested, NonZero: ni.NonZeroRequested, ImageStates: ni.ImageStates}
 		ns.UsedPorts = slices.SortedFunc(slices.Values(ni.UsedPorts), func(a, b HostPort) int { return int(a.Port - b.Port) })
-		nl := lv.Node(i)
+		nl := lv.Node(ni.Index)
 		for _, id := range nl.Sets {
 			deleting := id < 0
 			if deleting {
@@ -72,7 +103,12 @@ func summarize(s *Snapshot, keys []string) summary {
 		out.Nodes = append(out.Nodes, ns)
 	}
 	for _, key := range []string{"zone", "disk"} {
-		out.Columns[key] = *s.Column(key)
+		c := s.Column(key)
+		cs := columnSummary{Values: c.Values, ID: c.ID, Of: map[string]int32{}}
+		for _, ni := range NodesOf(s) {
+			cs.Of[ni.Name] = c.Of[ni.Index]
+		}
+		out.Columns[key] = cs
 	}
 	for _, k := range keys {
 		if _, ni, ok := PodOf(s, k); ok {
@@ -88,7 +124,7 @@ func summarize(s *Snapshot, keys []string) summary {
 func occurrencesOf(s *Snapshot) map[string][]string {
 	lv := s.Labels()
 	occ := s.Occurrences()
-	nodes := NodesOf(s)
+	nodes := SlotsOf(s)
 	out := map[string][]string{}
 	setName := func(id int32) string { return fmt.Sprintf("%s %v", lv.Sets[id].Namespace, lv.Sets[id].Labels) }
 	for id := range int32(occ.NumSets()) {
@@ -119,7 +155,7 @@ func occurrencesOf(s *Snapshot) map[string][]string {
 
 // TestNodeViewChainsEqualNew: chains of mixed views (pods bound and
 // removed, nodes added, removed and replaced) hold at every step what New
-// builds from the same objects (nodes in name order with their Index,
+// builds from the same objects (nodes in name order, each at its slot,
 // pods in both orders, sums, ports, image counts, label columns, interned
 // pods and terms, occurrences, pod locations), whatever was asked of the
 // snapshots on the way (the label index's cached lists differ with it);
@@ -197,7 +233,7 @@ func TestNodeViewChainsEqualNew(t *testing.T) {
 			summarize(cur, keys)
 		}
 		added := 0
-		for step := range rapid.IntRange(1, 8).Draw(t, "steps") {
+		for step := range rapid.IntRange(1, 30).Draw(t, "steps") {
 			before := summarize(cur, keys)
 			beforeOcc := occurrencesOf(cur)
 			var next *Snapshot
@@ -263,10 +299,12 @@ func TestNodeViewChainsEqualNew(t *testing.T) {
 			require.Equal(t, podView, ok, "step %d: ChangedFrom", step)
 			require.Equal(t, podView, next.SharesIndex(cur), "step %d: SharesIndex", step)
 			for _, i := range changed {
-				require.NotSame(t, NodesOf(cur)[i], NodesOf(next)[i])
+				require.NotSame(t, SlotsOf(cur)[i], SlotsOf(next)[i])
 			}
 			want, _, err := New(input())
 			require.NoError(t, err)
+			checkSlots(t, next, false)
+			checkSlots(t, want, true)
 			// Asked in either order: the view first, or its receiver again.
 			if rapid.Bool().Draw(t, "receiver first") {
 				require.Equal(t, before, summarize(cur, keys), "step %d: receiver changed", step)
@@ -362,4 +400,63 @@ func TestNodeViewsConcurrent(t *testing.T) {
 	fresh, _, err := New(Input{Nodes: nodes, Pods: pods})
 	require.NoError(t, err)
 	require.Equal(t, summarize(fresh, nil), summarize(snap, nil))
+}
+
+// TestNodeViewChurn: a long chain of node views that remove a node, add
+// one and bind a pod, again and again, leaves more empty slots than nodes
+// until the view is renumbered (reshape); at every step it holds what New
+// builds from the same objects, asked or not on the way.
+func TestNodeViewChurn(t *testing.T) {
+	var nodes []*corev1.Node
+	order := map[string][]*corev1.Pod{}
+	for i := range 4 {
+		nodes = append(nodes, node(fmt.Sprintf("n%03d", i*50), map[string]string{"zone": fmt.Sprintf("z%d", i%3)}, nil))
+	}
+	input := func() Input {
+		sorted := slices.SortedFunc(slices.Values(nodes), func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
+		in := Input{Nodes: sorted}
+		for _, n := range sorted {
+			in.Pods = append(in.Pods, order[n.Name]...)
+		}
+		return in
+	}
+	cur, _, err := New(input())
+	require.NoError(t, err)
+	renumbered := false
+	for step := range 200 {
+		gone := nodes[(step*7)%len(nodes)]
+		nodes = slices.DeleteFunc(nodes, func(n *corev1.Node) bool { return n == gone })
+		delete(order, gone.Name)
+		next, err := cur.WithoutNodes(gone.Name)
+		require.NoError(t, err)
+		// Names before, between and after the others.
+		n := node(fmt.Sprintf("n%03d", (step*37)%200), map[string]string{"zone": fmt.Sprintf("z%d", step%4)}, nil)
+		if _, ok := NodeOf(next, n.Name); ok {
+			n.Name += "x"
+		}
+		if next, err = next.WithNodes(n); err != nil {
+			t.Fatal(err)
+		}
+		nodes = append(nodes, n)
+		on := nodes[step%len(nodes)].Name
+		p := pod("default", fmt.Sprintf("p%d", step), on, nil)
+		p.Labels = map[string]string{"app": fmt.Sprintf("a%d", step%2)}
+		p.Spec.Affinity = antiAffinity("app", "a0", "zone")
+		order[on] = append(order[on], p)
+		if next, err = next.WithPod(p); err != nil {
+			t.Fatal(err)
+		}
+		// Only a renumbering gives fewer slots.
+		renumbered = renumbered || len(SlotsOf(next)) < len(SlotsOf(cur))
+		want, _, err := New(input())
+		require.NoError(t, err)
+		checkSlots(t, next, false)
+		if step%3 == 0 {
+			require.Equal(t, summarize(want, nil), summarize(next, nil), "step %d", step)
+			require.Equal(t, occurrencesOf(want), occurrencesOf(next), "step %d: occurrences", step)
+		}
+		require.LessOrEqual(t, len(SlotsOf(next)), 2*len(NodesOf(next))+64+1)
+		cur = next
+	}
+	require.True(t, renumbered)
 }

@@ -9,26 +9,27 @@ package cluster
 // node: the topology plugins' PreFilter and PreScore walks become
 // O(distinct sets + matching pods + changed nodes' pods).
 //
-// The inversion is built for one base snapshot of an index and shared by
-// its views: a view's Occurrences is the base's plus the list of node
-// indexes whose NodeInfo differs from the base's (a bind, a dry run's
+// Nodes are named by slot (NodeInfo.Index). The inversion is built for one
+// base snapshot of an index and shared by its views: a view's Occurrences
+// is the base's plus the list of node slots whose NodeInfo differs from
+// the base's (a bind, a dry run's
 // removal). A reader skips the base entries of those nodes (Stale) and
 // reads their current pods from the view's NodeLabels instead. When too
 // many nodes have changed, the view becomes the new base. An Occurrences is
 // immutable and safe for concurrent use.
 type Occurrences struct {
 	base    *occBase
-	stale   []bool  // by node index; nil when nothing changed
-	changed []int32 // ascending node indexes that differ from the base
+	stale   []bool  // by node slot; nil when nothing changed
+	changed []int32 // ascending node slots that differ from the base
 }
 
 // occBase is the inversion of one snapshot's LabelView.
 type occBase struct {
-	nodes    []*NodeInfo
+	nodes    []*NodeInfo // by slot (SlotsOf)
 	setStart []int32
-	setNodes []int32 // node index, -1-index for a pod being deleted
+	setNodes []int32 // node slot, -1-slot for a pod being deleted
 	terms    [4]TermOccurrences
-	labelled []bool
+	labelled []bool // by node slot
 }
 
 // The four lists of NodeLabels, as TermKind.
@@ -57,8 +58,8 @@ func (k TermKind) Refs(nl *NodeLabels) []TermRef {
 }
 
 // TermOccurrences lists where each term is used on the base snapshot:
-// Node[Start[id]:Start[id+1]] and Weight[...] are the node index and
-// weight (0 for required terms) of each use of term id, in node order.
+// Node[Start[id]:Start[id+1]] and Weight[...] are the node slot and
+// weight (0 for required terms) of each use of term id, in node name order.
 type TermOccurrences struct {
 	Start  []int32
 	Node   []int32
@@ -68,7 +69,7 @@ type TermOccurrences struct {
 // NumTerms returns one more than the highest term ID used on the base.
 func (t *TermOccurrences) NumTerms() int { return max(len(t.Start)-1, 0) }
 
-// Uses returns the node indexes and weights of term id's uses on the base
+// Uses returns the node slots and weights of term id's uses on the base
 // snapshot (skip the Stale nodes).
 func (t *TermOccurrences) Uses(id int32) (nodes, weights []int32) {
 	if int(id)+1 >= len(t.Start) {
@@ -82,8 +83,9 @@ func (t *TermOccurrences) Uses(id int32) (nodes, weights []int32) {
 // base snapshot.
 func (o *Occurrences) NumSets() int { return max(len(o.base.setStart)-1, 0) }
 
-// BasePods returns the node indexes of set id's pods on the base snapshot
-// (-1-index for a pod being deleted), in node order; skip the Stale nodes.
+// BasePods returns the node slots of set id's pods on the base snapshot
+// (-1-slot for a pod being deleted), in node name order; skip the Stale
+// nodes.
 func (o *Occurrences) BasePods(id int32) []int32 {
 	s := o.base.setStart
 	if int(id)+1 >= len(s) {
@@ -95,14 +97,14 @@ func (o *Occurrences) BasePods(id int32) []int32 {
 // Terms returns the base snapshot's uses of one kind of term.
 func (o *Occurrences) Terms(k TermKind) *TermOccurrences { return &o.base.terms[k] }
 
-// Stale reports whether node index i differs from the base: its base
+// Stale reports whether node slot i differs from the base: its base
 // entries must be skipped and its NodeLabels read instead.
 func (o *Occurrences) Stale(i int32) bool { return o.stale != nil && o.stale[i] }
 
-// Changed returns the node indexes that differ from the base, ascending.
+// Changed returns the node slots that differ from the base, ascending.
 func (o *Occurrences) Changed() []int32 { return o.changed }
 
-// Labelled reports whether node index i has any label (upstream's
+// Labelled reports whether node slot i has any label (upstream's
 // processExistingPod skips the pods of an unlabelled node). Views never
 // change a node's labels.
 func (o *Occurrences) Labelled(i int32) bool { return o.base.labelled[i] }
@@ -126,19 +128,20 @@ func (s *Snapshot) Occurrences() *Occurrences {
 	}
 	v := s.Labels()
 	occ := &Occurrences{base: base}
-	if base != nil && len(base.nodes) == len(s.nodes) {
-		for i, ni := range s.nodes {
+	slots := SlotsOf(s)
+	if base != nil && len(base.nodes) == len(slots) {
+		for i, ni := range slots {
 			if ni != base.nodes[i] {
 				occ.changed = append(occ.changed, int32(i))
 			}
 		}
 	}
 	// A view far from the base (or the first snapshot) becomes the base.
-	if base == nil || len(base.nodes) != len(s.nodes) || len(occ.changed) > len(s.nodes)/16+8 {
-		occ = &Occurrences{base: buildOccBase(s.nodes, &v)}
+	if base == nil || len(base.nodes) != len(slots) || len(occ.changed) > len(slots)/16+8 {
+		occ = &Occurrences{base: buildOccBase(s, &v)}
 	}
 	if len(occ.changed) > 0 {
-		occ.stale = make([]bool, len(s.nodes))
+		occ.stale = make([]bool, len(slots))
 		for _, i := range occ.changed {
 			occ.stale[i] = true
 		}
@@ -162,10 +165,14 @@ type occCache struct {
 	occ  *Occurrences
 }
 
-func buildOccBase(nodes []*NodeInfo, v *LabelView) *occBase {
-	o := &occBase{nodes: nodes, labelled: make([]bool, len(nodes))}
-	for i, ni := range nodes {
-		o.labelled[i] = len(ni.Node.Labels) > 0
+// buildOccBase inverts s's label view v, visiting the nodes in name order
+// (so that each list is in the order of a snapshot from New, whatever the
+// slots).
+func buildOccBase(s *Snapshot, v *LabelView) *occBase {
+	slots := SlotsOf(s)
+	o := &occBase{nodes: slots, labelled: make([]bool, len(slots))}
+	for _, ni := range s.nodes {
+		o.labelled[ni.Index] = len(ni.Node.Labels) > 0
 	}
 	// Counting sort by set ID, then by term ID per kind.
 	nSets, total := 0, 0
@@ -216,7 +223,8 @@ func buildOccBase(nodes []*NodeInfo, v *LabelView) *occBase {
 	for k := range o.terms {
 		tfill[k] = append([]int32(nil), o.terms[k].Start...)
 	}
-	for i := range v.NumNodes() {
+	for _, ni := range s.nodes {
+		i := ni.Index
 		nl := v.Node(i)
 		for _, id := range nl.Sets {
 			n := int32(i)

@@ -95,7 +95,7 @@ func BenchmarkOccurrences(b *testing.B) {
 	v := snap.Labels()
 	b.ReportAllocs()
 	for b.Loop() {
-		buildOccBase(snap.nodes, &v)
+		buildOccBase(snap, &v)
 	}
 }
 

@@ -20,6 +20,18 @@ import (
 // NodeInfos, for schedkit's packages: they must not be modified.
 func NodesOf(s *Snapshot) []*NodeInfo { return s.nodes }
 
+// SlotsOf returns s's nodes by slot (NodeInfo.Index), nil at a removed
+// node's slot, for schedkit's packages that read per-node arrays
+// (LabelView.Node, Column.Of, Occurrences) with a node's slot: they must
+// not be modified. For a snapshot from New (and its pod views) it is
+// NodesOf.
+func SlotsOf(s *Snapshot) []*NodeInfo {
+	if s.bySlot != nil {
+		return s.bySlot
+	}
+	return s.nodes
+}
+
 // NodeOf returns s's own NodeInfo of the named node (see NodesOf).
 func NodeOf(s *Snapshot, name string) (*NodeInfo, bool) {
 	i, ok := s.nodeIndex(name)

@@ -41,15 +41,20 @@ const compactThreshold = 1024
 type Snapshot struct {
 	// nodes is in name order (validateNodes), which nodeIndex searches:
 	// a node view then needs no name map of its own.
-	nodes      []*NodeInfo
+	nodes []*NodeInfo
+	// bySlot holds the nodes by NodeInfo.Index, nil at a removed node's
+	// slot; nil when every node's slot is its position in nodes (a
+	// snapshot from New and its pod views), which then serves for both.
+	bySlot     []*NodeInfo
 	namespaces map[string]map[string]string // namespace -> labels
 	in         Input                        // workloads and PDBs, as given
 
 	// podLoc maps a pod key to its node's name as of the last full index
 	// ("" for an input pod New left out); extraLoc overrides it for pods
-	// bound by WithPod since. Names, not node indexes, so that a node view
-	// (which renumbers the nodes) keeps them. Entries may be stale (the pod
-	// or its node was removed): lookups confirm on the node itself.
+	// bound by WithPod since. Names, not node positions, so that a node
+	// view (which moves nodes in name order) keeps them. Entries may be
+	// stale (the pod or its node was removed): lookups confirm on the node
+	// itself.
 	podLoc   map[string]string
 	extraLoc map[string]string
 	// recent holds the last bindings of a chain of WithPod views, newest
@@ -79,10 +84,10 @@ type Snapshot struct {
 // snapshotIDs numbers snapshots and views (ids start at 1).
 var snapshotIDs atomic.Uint64
 
-// ChangedFrom returns the indexes of the nodes whose NodeInfo in s is not
-// base's, in increasing order, when s is a view made from base by one
-// WithPod or WithoutPods; ok is false for any other pair (the caller then
-// compares the nodes itself). The slice is the caller's.
+// ChangedFrom returns the slots (NodeInfo.Index) of the nodes whose
+// NodeInfo in s is not base's, in increasing order, when s is a view made
+// from base by one WithPod or WithoutPods; ok is false for any other pair
+// (the caller then compares the nodes itself). The slice is the caller's.
 func (s *Snapshot) ChangedFrom(base *Snapshot) (changed []int32, ok bool) {
 	changed, ok = ChangedFromOf(s, base)
 	return slices.Clone(changed), ok
@@ -971,8 +976,8 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	}
 
 	v := s.view()
-	v.nodes[i] = &ni
-	v.changed = []int32{int32(i)}
+	v.setNode(i, &ni)
+	v.changed = []int32{int32(ni.Index)}
 	v.recent = &recentLoc{next: s.recent, key: pi.Key, node: nodeName, n: s.recent.len() + 1}
 	if v.recent.n >= recentLimit {
 		if len(s.extraLoc)+v.recent.n >= compactThreshold {
@@ -1059,10 +1064,19 @@ func (r *recentLoc) len() int {
 // caller records the nodes it changes in v.changed.
 func (s *Snapshot) view() *Snapshot {
 	v := *s
-	v.nodes = make([]*NodeInfo, len(s.nodes))
-	copy(v.nodes, s.nodes)
+	v.nodes = slices.Clone(s.nodes)
+	v.bySlot = slices.Clone(s.bySlot)
 	v.id, v.parentID, v.changed = snapshotIDs.Add(1), s.id, nil
 	return &v
+}
+
+// setNode puts ni, a new NodeInfo of the node at position i of v (a view
+// being made), in place of the old one.
+func (v *Snapshot) setNode(i int, ni *NodeInfo) {
+	v.nodes[i] = ni
+	if v.bySlot != nil {
+		v.bySlot[ni.Index] = ni
+	}
 }
 
 // reindex folds the overlay into a fresh location index.
@@ -1080,23 +1094,25 @@ func (s *Snapshot) reindex() {
 // (namespace/name); unknown keys are ignored. The receiver is unchanged;
 // only the nodes that lose a pod are rebuilt.
 func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
+	// By position in s.nodes.
 	drop := map[int]map[string]bool{}
 	for _, k := range keys {
 		_, ni, ok := PodOf(s, k)
 		if !ok {
 			continue
 		}
-		if drop[ni.Index] == nil {
-			drop[ni.Index] = map[string]bool{}
+		i, _ := s.nodeIndex(ni.Name)
+		if drop[i] == nil {
+			drop[i] = map[string]bool{}
 		}
-		drop[ni.Index][k] = true
+		drop[i][k] = true
 	}
 	if len(drop) == 0 {
 		return s
 	}
 	v := s.view()
 	for i := range drop {
-		v.changed = append(v.changed, int32(i))
+		v.changed = append(v.changed, int32(s.nodes[i].Index))
 	}
 	slices.Sort(v.changed)
 	for i, gone := range drop {
@@ -1119,15 +1135,14 @@ func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 			ni.NonZeroRequested.Memory -= p.NonZeroRequests.Memory
 			ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts)
 		}
-		v.nodes[i] = &ni
+		ni.Order = append([]*PodInfo(nil), old.Order...)
+		v.setNode(i, &ni)
 	}
 	// The scheduler removes the pods one at a time, in the order given.
-	for i := range drop {
-		v.nodes[i].Order = append([]*PodInfo(nil), s.nodes[i].Order...)
-	}
 	for _, k := range keys {
 		if _, ni, ok := PodOf(s, k); ok {
-			n := v.nodes[ni.Index]
+			i, _ := s.nodeIndex(ni.Name)
+			n := v.nodes[i]
 			n.Order = swapRemove(n.Order, k)
 		}
 	}

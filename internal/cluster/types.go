@@ -103,7 +103,14 @@ func (p *PodInfo) StartTime() (time.Time, bool) { return p.start, p.started }
 
 // NodeInfo is one node with its bound pods, as framework.NodeInfo.
 type NodeInfo struct {
-	Index int // position in Snapshot.Nodes()
+	// Index is the node's slot in the snapshot's per-node arrays
+	// (SlotsOf, LabelView.Node, Column.Of, Occurrences): its position in
+	// name order in a snapshot from New. A node view keeps every other
+	// node's slot, leaves a removed node's slot empty and gives an added
+	// node a new slot at the end, so that it costs the nodes changed
+	// rather than a renumbering of the nodes after them; the order every
+	// reader sees is still NodesOf's name order.
+	Index int
 	Node  *corev1.Node
 	Name  string
 	// Unschedulable and Taints are copies of Node.Spec's, kept next to the

@@ -21,7 +21,7 @@ type Columns interface {
 // one table load per requirement instead of label map lookups. The verdict
 // per value is labels.Requirement's (In, NotIn, Exists, DoesNotExist by
 // value set and presence; Gt and Lt by Requirement.Matches itself). It is
-// immutable; its node indexes are those of the snapshot whose columns built
+// immutable; its node slots are those of the snapshot whose columns built
 // it (and of every view of it).
 type IndexedTerm struct {
 	reqs   []indexedReq
@@ -29,7 +29,7 @@ type IndexedTerm struct {
 }
 
 type indexedReq struct {
-	of     []int32 // value ID by node index; -1 without the key
+	of     []int32 // value ID by node slot (NodeInfo.Index); -1 without the key
 	ok     []bool  // verdict by value ID
 	absent bool    // verdict for a node without the key
 }
@@ -113,7 +113,7 @@ func LabelsIndexed(set map[string]string, cols Columns) IndexedTerm {
 	return out
 }
 
-// Matches is Term.Matches for the node of snapshot index i, whose object is
+// Matches is Term.Matches for the node of snapshot slot i, whose object is
 // node (for matchFields).
 func (t *IndexedTerm) Matches(i int, node *corev1.Node) bool {
 	for k := range t.reqs {
@@ -156,7 +156,7 @@ func (s *Selector) Index(cols Columns) *IndexedSelector {
 	return out
 }
 
-// Matches is Selector.Matches for the node of snapshot index i.
+// Matches is Selector.Matches for the node of snapshot slot i.
 func (s *IndexedSelector) Matches(i int, node *corev1.Node) bool {
 	for k := range s.terms {
 		if s.terms[k].Matches(i, node) {
@@ -186,7 +186,7 @@ func (p *Preferred) Index(cols Columns) *IndexedPreferred {
 	return out
 }
 
-// Score is Preferred.Score for the node of snapshot index i.
+// Score is Preferred.Score for the node of snapshot slot i.
 func (p *IndexedPreferred) Score(i int, node *corev1.Node) int64 {
 	if p == nil {
 		return 0

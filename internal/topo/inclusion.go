@@ -69,7 +69,7 @@ func (r *requiredNodeAffinity) index(snap *cluster.Snapshot) *indexedNodeAffinit
 	return x
 }
 
-// matches is requiredNodeAffinity.matches for the node of snapshot index i.
+// matches is requiredNodeAffinity.matches for the node of snapshot slot i.
 func (x *indexedNodeAffinity) matches(i int, node *corev1.Node) bool {
 	return x.pairs.Matches(i, node) && (x.affinity == nil || x.affinity.Matches(i, node))
 }

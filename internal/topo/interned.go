@@ -9,8 +9,11 @@ import (
 // (namespace, labels) pair, remembered in a memo indexed by label-set ID,
 // and a node's pods are a contiguous array of IDs.
 type interned struct {
-	snap  *cluster.Snapshot
-	view  cluster.LabelView
+	snap *cluster.Snapshot
+	view cluster.LabelView
+	// nodes is the snapshot's nodes by slot (cluster.SlotsOf: nil at a
+	// node view's empty slots), which index the label view, the columns and
+	// the occurrences.
 	nodes []*cluster.NodeInfo
 }
 
@@ -18,7 +21,7 @@ func newInterned(snap *cluster.Snapshot) interned {
 	if snap == nil {
 		return interned{}
 	}
-	return interned{snap: snap, view: snap.Labels(), nodes: cluster.NodesOf(snap)}
+	return interned{snap: snap, view: snap.Labels(), nodes: cluster.SlotsOf(snap)}
 }
 
 // nodeLabels returns the interned pods of n when n belongs to the indexed
@@ -155,7 +158,7 @@ func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm me
 	return c
 }
 
-// spreadCounts returns, per node index of the indexed snapshot, how many of
+// spreadCounts returns, per node slot of the indexed snapshot, how many of
 // its pods not being deleted match m within the namespace rule mm was made
 // for (memoCands): countSpread for every node at once, visiting through the
 // snapshot's cluster.Occurrences only the pods of the label sets that match.
@@ -174,7 +177,7 @@ func (x *interned) spreadCounts(m *matcher, mm memo, cs cands) []int32 {
 	return counts
 }
 
-// eachMatchingPod calls fn with the node index of every pod of the indexed
+// eachMatchingPod calls fn with the node slot of every pod of the indexed
 // snapshot whose label set match accepts (and whether the pod is being
 // deleted), asking match once per set with pods among the candidates cs
 // (every set when nil; match must say no outside them), plus once per pod
@@ -223,7 +226,7 @@ func (x *interned) eachMatchingPod(occ *cluster.Occurrences, cs cands, match fun
 	}
 }
 
-// eachMatchingUse calls fn with the term ID, node index and weight of every
+// eachMatchingUse calls fn with the term ID, node slot and weight of every
 // use of a term of one kind on the indexed snapshot that match accepts,
 // asking match once per term used on occ's base among the candidates cs
 // (every term when nil; match must say no outside them) plus once per use
@@ -287,9 +290,9 @@ func (x *interned) column(key string) *cluster.Column {
 
 // domainOf returns node n's value ID in column c: an array load for a node
 // of the indexed snapshot (or of any view of it: views keep the nodes and
-// their order), a label lookup otherwise.
+// their slots), a label lookup otherwise.
 func (x *interned) domainOf(c *cluster.Column, n *cluster.NodeInfo) int32 {
-	if i := n.Index; i >= 0 && i < len(c.Of) && i < len(x.nodes) && (x.nodes[i] == n || x.nodes[i].Name == n.Name) {
+	if i := n.Index; i >= 0 && i < len(c.Of) && i < len(x.nodes) && x.nodes[i] != nil && (x.nodes[i] == n || x.nodes[i].Name == n.Name) {
 		return c.Of[i]
 	}
 	v, ok := n.Node.Labels[c.Key]

@@ -333,7 +333,7 @@ func (w *walker) matchesAnti(j int, id int32) bool {
 	return w.ix.setMatches(id, &w.a.reqAnti[j].m, w.antiMemos[j])
 }
 
-// node walks node index i of the walker's index.
+// node walks node slot i of the walker's index.
 func (w *walker) node(i int, sign int64) {
 	a, ix := w.a, w.ix
 	idx := ix.view.Node(int(i))
@@ -425,7 +425,7 @@ func (a *InterPodAffinity) termMemo(ix *interned) (memo, cands) {
 	return mm, cs
 }
 
-// all adds every node's contribution, as node(i, 1) for each node index
+// all adds every node's contribution, as node(i, 1) for each node slot
 // would, but through the snapshot's cluster.Occurrences: each distinct
 // existing required anti-affinity term used on the snapshot is matched once
 // and its uses added, and each label set with pods is matched once against

@@ -279,12 +279,13 @@ type inclusion struct {
 	affinity requiredNodeAffinity
 	// The same node affinity through the snapshot's node label columns
 	// (nil when the pod has none or nothing honors it), for the nodes of
-	// indexed, the snapshot's nodes (views keep every node object).
+	// nodes, the snapshot's nodes by slot (cluster.SlotsOf; views keep
+	// every node object and slot).
 	indexed *indexedNodeAffinity
 	nodes   []*cluster.NodeInfo
 }
 
-// includes decides the policies for node n at index i of the snapshot the
+// includes decides the policies for node n at slot i of the snapshot the
 // state was compiled on (or of a view of it).
 func (in *inclusion) includes(c *constraint, i int, n *cluster.NodeInfo) bool {
 	if c.honorAffinity && !in.affinityAt(i, n) {
@@ -297,7 +298,7 @@ func (in *inclusion) includes(c *constraint, i int, n *cluster.NodeInfo) bool {
 }
 
 func (in *inclusion) affinityAt(i int, n *cluster.NodeInfo) bool {
-	if in.indexed != nil && i >= 0 && i < len(in.nodes) && in.nodes[i].Node == n.Node {
+	if in.indexed != nil && i >= 0 && i < len(in.nodes) && in.nodes[i] != nil && in.nodes[i].Node == n.Node {
 		return in.indexed.matches(i, n.Node)
 	}
 	return in.affinity.matches(n.Node)
@@ -370,11 +371,11 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 	if len(s.hard) > 0 || len(s.soft) > 0 {
 		s.ix = newInterned(snap)
 	} else if snap != nil {
-		s.ix.nodes = cluster.NodesOf(snap)
+		s.ix.nodes = cluster.SlotsOf(snap)
 	}
 	if snap != nil && s.incl.affinity.any() && (honorsAffinity(s.hard) || honorsAffinity(s.soft)) {
 		s.incl.indexed = s.incl.affinity.index(snap)
-		s.incl.nodes = cluster.NodesOf(snap)
+		s.incl.nodes = cluster.SlotsOf(snap)
 	}
 	if len(hard) > 0 {
 		s.countHard()
@@ -382,7 +383,7 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 	return s, nil
 }
 
-// missingAny reports whether node index ni lacks one of the columns' keys
+// missingAny reports whether node slot ni lacks one of the columns' keys
 // (upstream's nodeLabelsMatchSpreadConstraints, negated).
 func missingAny(cols []*cluster.Column, ni int) bool {
 	for _, c := range cols {
@@ -416,8 +417,8 @@ func (s *Spread) countHard() {
 		}
 	}
 	for ni, n := range nodes {
-		if missingAny(s.cols, ni) {
-			continue
+		if n == nil || missingAny(s.cols, ni) {
+			continue // an empty slot, or a node upstream skips
 		}
 		for k := range counts {
 			counts[k] = -1

@@ -30,7 +30,8 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 	raw = make([]int64, len(feasible))
 	normalized = make([]int64, len(feasible))
 	nodes := s.ix.nodes
-	if len(nodes) == 0 || len(s.soft) == 0 {
+	// A node view may have slots and no node left.
+	if s.snap == nil || len(cluster.NodesOf(s.snap)) == 0 || len(s.soft) == 0 {
 		return raw, normalized, true
 	}
 	cs := make([]constraint, len(s.soft))
@@ -118,8 +119,8 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 	}
 	if needWalk {
 		for ni, n := range nodes {
-			if s.requireAll && missingAny(cols, ni) {
-				continue
+			if n == nil || (s.requireAll && missingAny(cols, ni)) {
+				continue // an empty slot, or a node upstream skips
 			}
 			for k := range counts {
 				counts[k] = -1

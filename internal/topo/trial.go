@@ -21,10 +21,10 @@ import (
 // the state it was made from is only read.
 
 // removedSets returns, per removed pod, its label-set ID in x's view as
-// node index ni lists it (-1-ID when the pod is being deleted), or ok false
+// node slot ni lists it (-1-ID when the pod is being deleted), or ok false
 // when x has no label view or a pod is not among the node's pods there.
 func (x *interned) removedSets(ni int, removed []*cluster.PodInfo, out []int32) ([]int32, bool) {
-	if ni < 0 || ni >= len(x.nodes) || ni >= x.view.NumNodes() {
+	if ni < 0 || ni >= len(x.nodes) || ni >= x.view.NumNodes() || x.nodes[ni] == nil {
 		return out, false
 	}
 	pods, sets := x.nodes[ni].Pods, x.view.Node(ni).Sets
@@ -42,10 +42,10 @@ func (x *interned) removedSets(ni int, removed []*cluster.PodInfo, out []int32) 
 	return out, true
 }
 
-// snapshotNode reports the index of n in x's snapshot when n is one of its
-// nodes or a copy of one (same index and name), else -1.
+// snapshotNode reports the slot of n in x's snapshot when n is one of its
+// nodes or a copy of one (same slot and name), else -1.
 func (x *interned) snapshotNode(n *cluster.NodeInfo) int {
-	if i := n.Index; i >= 0 && i < len(x.nodes) && (x.nodes[i] == n || x.nodes[i].Name == n.Name) {
+	if i := n.Index; i >= 0 && i < len(x.nodes) && x.nodes[i] != nil && (x.nodes[i] == n || x.nodes[i].Name == n.Name) {
 		return i
 	}
 	return -1
@@ -328,7 +328,7 @@ func (t *AffinityTrial) positiveAfter(c *topoCounts, ni int) int {
 }
 
 // removedAntiRefs appends the interned required anti-affinity terms of the
-// removed pods, as node index ni of x's view lists them (pod by pod in
+// removed pods, as node slot ni of x's view lists them (pod by pod in
 // NodeInfo.PodsWithRequiredAntiAffinity order), or ok false when the
 // lists do not line up.
 func removedAntiRefs(x *interned, ni int, removed []*cluster.PodInfo, out []cluster.TermRef) ([]cluster.TermRef, bool) {

@@ -4,14 +4,14 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 )
 
-// changedNodes returns the node indexes where view's NodeInfo differs from
+// changedNodes returns the node slots where view's NodeInfo differs from
 // the one the state was built on, or ok false when view is not a view of the
 // same snapshot (then the state must be built afresh).
 func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot) (changed []int, ok bool) {
 	if built == nil || view == nil || !built.SharesIndex(view) {
 		return nil, false
 	}
-	nodes := cluster.NodesOf(view)
+	nodes := cluster.SlotsOf(view)
 	if len(nodes) != len(ix.nodes) {
 		return nil, false
 	}
@@ -39,7 +39,7 @@ func changedNodes(built *cluster.Snapshot, ix *interned, view *cluster.Snapshot)
 func (x *interned) onView(view *cluster.Snapshot) interned {
 	if direct, ok := cluster.ChangedFromOf(view, x.snap); ok {
 		if lv, ok := x.view.Patched(view, direct); ok {
-			return interned{snap: view, view: lv, nodes: cluster.NodesOf(view)}
+			return interned{snap: view, view: lv, nodes: cluster.SlotsOf(view)}
 		}
 	}
 	return newInterned(view)
@@ -68,7 +68,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 	v := *s
 	v.snap = view
 	if len(s.hard) == 0 && len(s.soft) == 0 {
-		v.ix = interned{nodes: cluster.NodesOf(view)}
+		v.ix = interned{nodes: cluster.SlotsOf(view)}
 		return &v, nil
 	}
 	if _, direct := cluster.ChangedFromOf(view, s.snap); !direct && len(s.soft) == 0 && len(s.hard) > 0 {
@@ -111,7 +111,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 // count on it walks the pods), and each changed node's count moves by its
 // pods after minus before, the pods being deleted included (updateWithPod).
 func (s *Spread) onHardOnly(v *Spread, view *Snapshot, changed []int) *Spread {
-	v.ix = interned{snap: view, nodes: cluster.NodesOf(view)}
+	v.ix = interned{snap: view, nodes: cluster.SlotsOf(view)}
 	if len(changed) == 0 {
 		return v
 	}
