@@ -3,21 +3,14 @@ package placement
 import (
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement/framework"
 )
 
-// NodeAffinity's reasons (nodeaffinity.ErrReasonPod, errReasonEnforced,
-// errReasonConflict); every plugin's reasons are shared by every status
-// that carries them and are copied before a caller sees them.
-var (
-	reasonAffinity         = []string{"node(s) didn't match Pod's node affinity/selector"}
-	reasonAffinityEnforced = []string{"node(s) didn't match scheduler-enforced node affinity"}
-	reasonAffinityConflict = []string{"pod affinity terms conflict"}
-)
+// Each plugin's rules are in the file named after it; its reason texts are
+// shared by every status that carries them and are copied before a caller
+// sees them.
 
 // Filter runs the Filter plugins on one node in profile order and returns the
 // first rejection (with its plugin), or Success, as
@@ -266,13 +259,4 @@ func localStatus(p int, code uint8) sched.Status {
 		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Reasons: reasonFeatures}
 	}
 	return sched.Status{}
-}
-
-// matchesRequiredAffinity is RequiredNodeAffinity.Match: nodeSelector AND
-// the required node selector terms.
-func (c *Compiled) matchesRequiredAffinity(node *corev1.Node) bool {
-	if !matchesPairs(c.nodeSelectorPairs, node) {
-		return false
-	}
-	return c.required == nil || c.required.Matches(node)
 }

@@ -7,9 +7,23 @@ import (
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 )
 
-// The NodeAffinity plugin's compiled selectors (internal/nodeaffinity) are
-// shared with topology's node inclusion policy, and toleration matching
-// (internal/taints) with topology and eviction.
+// NodeAffinity (pkg/scheduler/framework/plugins/nodeaffinity, v1.36): the
+// PreFilter restricts the nodes to the names a required term's matchFields
+// lists (or rejects the pod when the terms conflict); the Filter requires
+// spec.nodeSelector and a required node selector term (and the profile's
+// enforced affinity) to match the node's labels; the Score sums the weights
+// of the matching preferred terms. The compiled selectors
+// (internal/nodeaffinity) are shared with topology's node inclusion policy;
+// over a snapshot the selectors read its label columns (nodeAffinityIndex).
+// filter.go dispatches (localCode), compile.go runs the PreFilter.
+
+// The Filter's and PreFilter's reasons (nodeaffinity.ErrReasonPod,
+// errReasonEnforced, errReasonConflict).
+var (
+	reasonAffinity         = []string{"node(s) didn't match Pod's node affinity/selector"}
+	reasonAffinityEnforced = []string{"node(s) didn't match scheduler-enforced node affinity"}
+	reasonAffinityConflict = []string{"pod affinity terms conflict"}
+)
 
 // labelPair is one pod.spec.nodeSelector entry: the node must have the key
 // with exactly that value (labels.SelectorFromSet, no validation).
@@ -95,3 +109,13 @@ func (c *Compiled) preferredScore(n *cluster.NodeInfo) int64 {
 	}
 	return c.addedPreferred.Score(n.Node) + c.preferred.Score(n.Node)
 }
+
+// matchesRequiredAffinity is RequiredNodeAffinity.Match: nodeSelector AND
+// the required node selector terms.
+func (c *Compiled) matchesRequiredAffinity(node *corev1.Node) bool {
+	if !matchesPairs(c.nodeSelectorPairs, node) {
+		return false
+	}
+	return c.required == nil || c.required.Matches(node)
+}
+
