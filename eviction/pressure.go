@@ -3,6 +3,7 @@ package eviction
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -174,7 +175,7 @@ func ParseThresholds(hard, soft, softGrace, minReclaim map[string]string) ([]Thr
 			reclaims[s] = ThresholdValue{Percentage: p}
 			continue
 		}
-		q, err := resource.ParseQuantity(v)
+		q, err := parseQuantity(v)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrInvalidThreshold, err)
 		}
@@ -224,7 +225,7 @@ func parseStatements(m map[string]string) ([]Threshold, error) {
 			out = append(out, Threshold{Signal: s, Value: ThresholdValue{Percentage: p}})
 			continue
 		}
-		q, err := resource.ParseQuantity(v)
+		q, err := parseQuantity(v)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrInvalidThreshold, s, err)
 		}
@@ -234,6 +235,25 @@ func parseStatements(m map[string]string) ([]Threshold, error) {
 		out = append(out, Threshold{Signal: s, Value: ThresholdValue{Quantity: &q}})
 	}
 	return out, nil
+}
+
+// maxQuantityExponent bounds the decimal exponent of a threshold quantity
+// ("4e12"): int64 quantities end below 1e19, and resource.ParseQuantity
+// does not return on an exponent of a trillion (the kubelet, which parses
+// its flags with it, hangs on such a threshold; here it is an error).
+const maxQuantityExponent = 100
+
+var decimalExponent = regexp.MustCompile(`^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE]([+-]?[0-9]+)$`)
+
+// parseQuantity is resource.ParseQuantity for a threshold, refusing a
+// decimal exponent beyond maxQuantityExponent.
+func parseQuantity(v string) (resource.Quantity, error) {
+	if m := decimalExponent.FindStringSubmatch(v); m != nil {
+		if e, err := strconv.ParseInt(m[1], 10, 64); err != nil || e > maxQuantityExponent || e < -maxQuantityExponent {
+			return resource.Quantity{}, fmt.Errorf("quantity %q: exponent out of range", v)
+		}
+	}
+	return resource.ParseQuantity(v)
 }
 
 func parsePercent(v string) (float32, error) {

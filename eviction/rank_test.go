@@ -271,6 +271,17 @@ func TestPressure(t *testing.T) {
 	}
 	_, err = ParseThresholds(nil, map[string]string{"memory.available": "1Gi"}, nil, nil)
 	assert.ErrorContains(t, err, "grace period must be specified for the soft eviction threshold memory.available")
+	// resource.ParseQuantity does not return on a huge decimal exponent:
+	// such a threshold or minimum reclaim is refused before it is parsed,
+	// while an exponent in range is read as usual.
+	_, err = ParseThresholds(map[string]string{"pid.available": "000004E01000000000000"}, nil, nil, nil)
+	assert.ErrorIs(t, err, ErrInvalidThreshold)
+	assert.ErrorContains(t, err, "exponent out of range")
+	_, err = ParseThresholds(map[string]string{"pid.available": "1e3"}, nil, nil, map[string]string{"pid.available": "2e-101"})
+	assert.ErrorContains(t, err, "exponent out of range")
+	ts2, err := ParseThresholds(map[string]string{"pid.available": "1e3"}, nil, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1000), ts2[0].Value.Quantity.Value())
 
 	obs := map[Signal]Observation{SignalMemoryAvailable: {Available: resource.MustParse("300Mi"), Capacity: resource.MustParse("8Gi")}}
 	met := ThresholdsMet(ts, obs, false)
