@@ -216,14 +216,7 @@ func TestNodeViewChainsEqualNew(t *testing.T) {
 			order[n] = append(order[n], p)
 			keys = append(keys, p.Namespace+"/"+p.Name)
 		}
-		input := func() Input {
-			sorted := slices.SortedFunc(slices.Values(nodes), func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
-			in := Input{Nodes: sorted}
-			for _, n := range sorted {
-				in.Pods = append(in.Pods, order[n.Name]...)
-			}
-			return in
-		}
+		input := func() Input { return inputOf(nodes, order) }
 		cur, _, err := New(input())
 		require.NoError(t, err)
 		// A large input's New prewarms the index as the first question
@@ -412,14 +405,7 @@ func TestNodeViewChurn(t *testing.T) {
 	for i := range 4 {
 		nodes = append(nodes, node(fmt.Sprintf("n%03d", i*50), map[string]string{"zone": fmt.Sprintf("z%d", i%3)}, nil))
 	}
-	input := func() Input {
-		sorted := slices.SortedFunc(slices.Values(nodes), func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
-		in := Input{Nodes: sorted}
-		for _, n := range sorted {
-			in.Pods = append(in.Pods, order[n.Name]...)
-		}
-		return in
-	}
+	input := func() Input { return inputOf(nodes, order) }
 	cur, _, err := New(input())
 	require.NoError(t, err)
 	renumbered := false
@@ -459,4 +445,15 @@ func TestNodeViewChurn(t *testing.T) {
 		cur = next
 	}
 	require.True(t, renumbered)
+}
+
+// inputOf is the input a chain of node views stands for: the nodes in name
+// order, each node's pods (order[name]) in their framework order.
+func inputOf(nodes []*corev1.Node, order map[string][]*corev1.Pod) Input {
+	sorted := slices.SortedFunc(slices.Values(nodes), func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
+	in := Input{Nodes: sorted}
+	for _, n := range sorted {
+		in.Pods = append(in.Pods, order[n.Name]...)
+	}
+	return in
 }
