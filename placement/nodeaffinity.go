@@ -118,4 +118,3 @@ func (c *Compiled) matchesRequiredAffinity(node *corev1.Node) bool {
 	}
 	return c.required == nil || c.required.Matches(node)
 }
-

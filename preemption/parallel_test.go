@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/placement/placementtest"
 )
@@ -83,7 +84,7 @@ func TestParallelDryRunProperties(t *testing.T) {
 func finalPods(ps *placement.Snapshot) [][]string {
 	s := snapshotOf(ps)
 	var out [][]string
-	for _, n := range s.Nodes() {
+	for _, n := range cluster.NodesOf(s) {
 		var keys []string
 		for _, p := range n.Pods {
 			keys = append(keys, p.Key)

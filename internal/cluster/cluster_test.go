@@ -282,7 +282,7 @@ func TestViews(t *testing.T) {
 	assert.NotSame(t, n1, NodesOf(added)[0])
 	assert.Equal(t, int64(3000), NodesOf(added)[0].Requested.MilliCPU)
 	assert.Equal(t, int64(1000), NodesOf(snap)[0].Requested.MilliCPU, "receiver unchanged")
-	_, _, ok := added.Pod("ns/p2")
+	_, _, ok := PodOf(added, "ns/p2")
 	assert.True(t, ok)
 
 	_, err = added.WithPod(pod("ns", "p2", "n2", nil))
@@ -295,7 +295,7 @@ func TestViews(t *testing.T) {
 	assert.Equal(t, int64(2000), got.Requested.MilliCPU)
 	assert.Empty(t, got.UsedPorts)
 	assert.Len(t, got.Pods, 1)
-	_, _, ok = removed.Pod("ns/p1")
+	_, _, ok = PodOf(removed, "ns/p1")
 	assert.False(t, ok)
 	assert.Same(t, snap, snap.WithoutPods("ns/unknown"), "nothing to remove: same snapshot")
 
@@ -336,7 +336,7 @@ func TestNodeOrder(t *testing.T) {
 	assert.Equal(t, []string{"d", "b", "a", "c", "e"}, names(NodesOf(added)[0].Order), "receiver unchanged")
 
 	n := NodesOf(added)[0]
-	a, _, _ := added.Pod("ns/a")
+	a, _, _ := PodOf(added, "ns/a")
 	assert.Equal(t, []string{"d", "b", "e", "c"}, names(n.WithoutPod(a).Order))
 	assert.Equal(t, []string{"d", "b", "e", "c", "a"}, names(n.WithoutPod(a).WithPodInfo(a).Order))
 	assert.Equal(t, []string{"d", "b", "a", "c", "e"}, names(n.Order), "receiver unchanged")
@@ -366,7 +366,7 @@ func TestRemovedPodFreesSharedPort(t *testing.T) {
 	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, rl("pods", "10"))}, Pods: []*corev1.Pod{a, b}})
 	require.NoError(t, err)
 	assert.Len(t, NodesOf(snap)[0].UsedPorts, 1, "a set: one entry for both pods")
-	assert.Empty(t, snap.WithoutPods("ns/a").Nodes()[0].UsedPorts)
+	assert.Empty(t, NodesOf(snap.WithoutPods("ns/a"))[0].UsedPorts)
 }
 
 // TestPodInfoStartTime: a PodInfo records status.startTime and whether it

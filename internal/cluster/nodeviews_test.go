@@ -80,7 +80,7 @@ func summarize(s *Snapshot, keys []string) summary {
 	}
 	lv := s.Labels()
 	out := summary{Columns: map[string]columnSummary{}, Pods: map[string]string{}, NumPods: s.NumPods()}
-	for _, ni := range s.Nodes() {
+	for _, ni := range NodesOf(s) {
 		ns := nodeSummary{Name: ni.Name, Node: ni.Node, Unschedulable: ni.Unschedulable, Taints: ni.Taints,
 			Pods: keysOf(ni.Pods), Order: keysOf(ni.Order), WithAffinity: keysOf(ni.PodsWithAffinity), WithAnti: keysOf(ni.PodsWithRequiredAntiAffinity),
 			Allocatable: ni.Allocatable, Requested: ni.Requested, NonZero: ni.NonZeroRequested, ImageStates: ni.ImageStates}

@@ -29,16 +29,16 @@ func TestViewChainLocations(t *testing.T) {
 			// A branch off the same parent: only its own pod is added.
 			side, err := views[len(views)-2].WithPod(pod("default", "side", "a", nil))
 			require.NoError(t, err)
-			_, ni, ok := side.Pod("default/side")
+			_, ni, ok := PodOf(side, "default/side")
 			require.True(t, ok)
 			require.Equal(t, "a", ni.Name)
-			_, _, ok = next.Pod("default/side")
+			_, _, ok = PodOf(next, "default/side")
 			require.False(t, ok, "a sibling's pod is not in the view")
 		}
 	}
 	last := views[len(views)-1]
 	for key, n := range where {
-		_, ni, ok := last.Pod(key)
+		_, ni, ok := PodOf(last, key)
 		require.True(t, ok, key)
 		require.Equal(t, n, ni.Name, key)
 	}
@@ -46,11 +46,11 @@ func TestViewChainLocations(t *testing.T) {
 	for k, v := range views {
 		require.Equal(t, k, v.NumPods())
 		if k > 0 {
-			_, _, ok := v.Pod(fmt.Sprintf("default/p%d", k-1))
+			_, _, ok := PodOf(v, fmt.Sprintf("default/p%d", k-1))
 			require.True(t, ok)
 		}
 		if k < len(views)-1 {
-			_, _, ok := v.Pod(fmt.Sprintf("default/p%d", k))
+			_, _, ok := PodOf(v, fmt.Sprintf("default/p%d", k))
 			require.False(t, ok, "view %d sees a later pod", k)
 		}
 	}

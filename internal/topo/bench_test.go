@@ -62,7 +62,7 @@ func evaluateBoth(b *testing.B, snap *cluster.Snapshot, pod *corev1.Pod, feasibl
 		b.Fatal(err)
 	}
 	feasible = feasible[:0]
-	for _, n := range snap.Nodes() {
+	for _, n := range cluster.NodesOf(snap) {
 		if s.Filter(n).OK() && a.Filter(n).OK() {
 			feasible = append(feasible, n)
 		}
@@ -91,12 +91,12 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			feasible := make([]*cluster.NodeInfo, 0, len(snap.Nodes()))
+			feasible := make([]*cluster.NodeInfo, 0, len(cluster.NodesOf(snap)))
 			b.ReportAllocs()
 			for b.Loop() {
 				evaluateBoth(b, snap, c.pod, feasible)
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(snap.Nodes())), "ns/node")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(cluster.NodesOf(snap))), "ns/node")
 		})
 	}
 }
@@ -110,7 +110,7 @@ func BenchmarkFilter(b *testing.B) {
 	pi, _ := cluster.NewPodInfo(pod)
 	s, _ := NewSpread(pi, snap, SpreadOptions{})
 	a, _ := NewInterPodAffinity(pi, snap, AffinityOptions{})
-	nodes := snap.Nodes()
+	nodes := cluster.NodesOf(snap)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, n := range nodes {

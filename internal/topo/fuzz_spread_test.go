@@ -79,11 +79,11 @@ func FuzzCompileSpread(f *testing.F) {
 				return "error"
 			}
 			var b strings.Builder
-			for _, n := range snap.Nodes() {
+			for _, n := range cluster.NodesOf(snap) {
 				b.WriteString(s.Filter(n).String())
 				b.WriteByte(';')
 			}
-			raw, norm, skip := s.Score(snap.Nodes())
+			raw, norm, skip := s.Score(cluster.NodesOf(snap))
 			fmt.Fprint(&b, raw, norm, skip)
 			return b.String()
 		}

@@ -177,7 +177,7 @@ func plugins(t require.TestingT, snap *cluster.Snapshot, pod *corev1.Pod) (*clus
 // by node name.
 func codes(snap *cluster.Snapshot, filter func(*cluster.NodeInfo) sched.Status) map[string]string {
 	out := map[string]string{}
-	for _, n := range snap.Nodes() {
+	for _, n := range cluster.NodesOf(snap) {
 		out[n.Name] = filter(n).Code.String()
 	}
 	return out

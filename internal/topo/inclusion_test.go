@@ -117,7 +117,7 @@ func TestIndexedNodeAffinityAgrees(t *testing.T) {
 			require.NoError(t, err)
 			r := newRequiredNodeAffinity(pod)
 			x := r.index(snap)
-			for i, n := range snap.Nodes() {
+			for i, n := range cluster.NodesOf(snap) {
 				if got, want := x.matches(i, n.Node), r.matches(n.Node); got != want {
 					t.Fatalf("node %s %v: columns %v, map %v", n.Name, n.Node.Labels, got, want)
 				}

@@ -192,7 +192,7 @@ func TestAffinityFilterReasons(t *testing.T) {
 		mkPod("a1", "node-a", lbl("app", "a")),
 		mkPod("x1", "node-x", lbl("app", "db"), requiredAntiAffinity(term(zone, selector("role", "p")))),
 	}})
-	node := func(name string) *cluster.NodeInfo { n, _ := snap.Node(name); return n }
+	node := func(name string) *cluster.NodeInfo { n, _ := cluster.NodeOf(snap, name); return n }
 
 	a, err := NewInterPodAffinity(podInfo(t, mkPod("p", "", lbl("role", "p"), requiredAffinity(term(zone, selector("app", "a"))))), snap, AffinityOptions{})
 	require.NoError(t, err)
@@ -312,7 +312,7 @@ func TestAffinityScore(t *testing.T) {
 			snap := snapshotOf(t, cluster.Input{Nodes: fourNodes(), Pods: tt.pods})
 			a, err := NewInterPodAffinity(podInfo(t, tt.pod), snap, tt.opts)
 			require.NoError(t, err)
-			raw, norm, skipped := a.Score(snap.Nodes())
+			raw, norm, skipped := a.Score(cluster.NodesOf(snap))
 			assert.Equal(t, tt.skipped, skipped, "skipped")
 			assert.Equal(t, tt.wantRaw, raw, "raw")
 			assert.Equal(t, tt.wantNorm, norm, "normalized")

@@ -116,7 +116,7 @@ func TestMemoForAgreesWithFullMatch(t *testing.T) {
 				mm, cs := ix.memoCands(ix.nsIs(ns), &m)
 				counts := ix.spreadCounts(&m, mm, cs)
 				all := ix.spreadCounts(&m, mmOnly(ix.memoCands(ix.nsIs(ns), &m)), nil)
-				for i, n := range s.Nodes() {
+				for i, n := range cluster.NodesOf(s) {
 					if want := countMatching(n.Pods, &m, ns); int(counts[i]) != want || int(all[i]) != want {
 						t.Fatalf("node %s, selector %q: spreadCounts %d over candidates, %d over every set, countMatching %d", n.Name, sel, counts[i], all[i], want)
 					}
@@ -156,7 +156,7 @@ func TestViewsCompileAsFresh(t *testing.T) {
 			view := snap
 			for i := range rapid.IntRange(1, 4).Draw(t, "steps") {
 				var keys []string
-				for _, n := range view.Nodes() {
+				for _, n := range cluster.NodesOf(view) {
 					for _, pi := range n.Pods {
 						keys = append(keys, pi.Key)
 					}
@@ -178,7 +178,7 @@ func TestViewsCompileAsFresh(t *testing.T) {
 			order := rapid.Permutation(chain).Draw(t, "compileOrder")
 			for _, s := range order {
 				var pods []*corev1.Pod
-				for _, n := range s.Nodes() {
+				for _, n := range cluster.NodesOf(s) {
 					for _, pi := range n.Pods {
 						pods = append(pods, pi.Pod)
 					}
@@ -249,7 +249,7 @@ func TestMemoCandsTable(t *testing.T) {
 				}
 				assert.Equal(t, want, got)
 				counts := ix.spreadCounts(&m, mm, cs)
-				for i, n := range s.Nodes() {
+				for i, n := range cluster.NodesOf(s) {
 					assert.Equal(t, countMatching(n.Pods, &m, "default"), int(counts[i]), "node %s", n.Name)
 				}
 			})

@@ -109,7 +109,7 @@ func TestOracleAnswers(t *testing.T) {
 				}
 				var feasible []*cluster.NodeInfo
 				for _, n := range want.Feasible {
-					ni, ok := snap.Node(n)
+					ni, ok := cluster.NodeOf(snap, n)
 					require.True(t, ok)
 					feasible = append(feasible, ni)
 				}
@@ -117,7 +117,7 @@ func TestOracleAnswers(t *testing.T) {
 					assert.Equal(t, contains(want.PreFilter.Skipped, pl.name), pl.skipped, "%s %s PreFilter skip", want.Pod, pl.name)
 					wantNorm := map[string]int64{}
 					for _, wn := range want.Nodes {
-						ni, ok := snap.Node(wn.Node)
+						ni, ok := cluster.NodeOf(snap, wn.Node)
 						require.True(t, ok)
 						for _, f := range wn.Filters {
 							if f.Plugin != pl.name {

@@ -210,7 +210,7 @@ func TestSpreadFilterReasons(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, s.FilterSkipped())
 	byName := map[string]*cluster.NodeInfo{}
-	for _, n := range snap.Nodes() {
+	for _, n := range cluster.NodesOf(snap) {
 		byName[n.Name] = n
 	}
 	st := s.Filter(byName["node-a"])
@@ -254,7 +254,7 @@ func TestSpreadSkips(t *testing.T) {
 			s, err := NewSpread(podInfo(t, tt.pod), snap, SpreadOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantFilterSkip, s.FilterSkipped())
-			_, _, skipped := s.Score(snap.Nodes())
+			_, _, skipped := s.Score(cluster.NodesOf(snap))
 			assert.Equal(t, tt.wantScore, skipped)
 		})
 	}
@@ -396,11 +396,11 @@ func TestSpreadScore(t *testing.T) {
 			snap := snapshotOf(t, in)
 			s, err := NewSpread(podInfo(t, tt.pod), snap, SpreadOptions{})
 			require.NoError(t, err)
-			feasible := snap.Nodes()
+			feasible := cluster.NodesOf(snap)
 			if tt.feasible != nil {
 				feasible = nil
 				for _, name := range tt.feasible {
-					n, found := snap.Node(name)
+					n, found := cluster.NodeOf(snap, name)
 					require.True(t, found)
 					feasible = append(feasible, n)
 				}

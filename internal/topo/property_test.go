@@ -114,7 +114,7 @@ func verdictsOf(snap *cluster.Snapshot, pod *corev1.Pod) (map[string]string, err
 		return nil, err
 	}
 	out := map[string]string{}
-	nodes := snap.Nodes()
+	nodes := cluster.NodesOf(snap)
 	sRaw, sNorm, sSkip := s.Score(nodes)
 	aRaw, aNorm, aSkip := a.Score(nodes)
 	for i, n := range nodes {
@@ -156,7 +156,7 @@ func TestProperties(t *testing.T) {
 			}
 			s, err := NewSpread(podInfo(t, pod), snap, SpreadOptions{})
 			require.NoError(t, err)
-			for _, n := range snap.Nodes() {
+			for _, n := range cluster.NodesOf(snap) {
 				if !s.Filter(n).OK() {
 					continue
 				}
@@ -177,7 +177,7 @@ func TestProperties(t *testing.T) {
 // nodes that carry the key; -1 when no node carries it.
 func skewOf(snap *cluster.Snapshot, key, app string) int {
 	counts := map[string]int{}
-	for _, n := range snap.Nodes() {
+	for _, n := range cluster.NodesOf(snap) {
 		v, ok := n.Node.Labels[key]
 		if !ok {
 			continue
@@ -273,15 +273,15 @@ func TestOnViewEqualsFresh(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, fs.FilterSkipped(), s2.FilterSkipped())
 		require.Equal(t, fa.FilterSkipped(), a2.FilterSkipped())
-		for _, n := range view.Nodes() {
+		for _, n := range cluster.NodesOf(view) {
 			require.Equal(t, fs.Filter(n), s2.Filter(n), "spread on %s", n.Name)
 			require.Equal(t, fa.Filter(n), a2.Filter(n), "affinity on %s", n.Name)
 		}
-		r1, n1, k1 := fs.Score(view.Nodes())
-		r2, n2, k2 := s2.Score(view.Nodes())
+		r1, n1, k1 := fs.Score(cluster.NodesOf(view))
+		r2, n2, k2 := s2.Score(cluster.NodesOf(view))
 		require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
-		r1, n1, k1 = fa.Score(view.Nodes())
-		r2, n2, k2 = a2.Score(view.Nodes())
+		r1, n1, k1 = fa.Score(cluster.NodesOf(view))
+		r2, n2, k2 = a2.Score(cluster.NodesOf(view))
 		require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
 	})
 }

@@ -36,7 +36,7 @@ func refSpreadFilter(snap *cluster.Snapshot, pod *corev1.Pod, node *corev1.Node)
 	for i := range cs {
 		counts[i] = map[string]int{}
 	}
-	for _, n := range snap.Nodes() {
+	for _, n := range cluster.NodesOf(snap) {
 		all := true
 		for _, c := range cs {
 			if _, ok := n.Node.Labels[c.c.TopologyKey]; !ok {
@@ -105,7 +105,7 @@ func refAffinityFilter(snap *cluster.Snapshot, pi *cluster.PodInfo, node *corev1
 		return t.Namespaces.Has(p.Namespace) && t.Selector.Matches(labels.Set(p.Labels))
 	}
 	existing, aff, anti := map[pair]int{}, map[pair]int{}, map[pair]int{}
-	for _, n := range snap.Nodes() {
+	for _, n := range cluster.NodesOf(snap) {
 		for _, ep := range n.Pods {
 			for i := range ep.RequiredAntiAffinityTerms {
 				t := &ep.RequiredAntiAffinityTerms[i]
@@ -174,7 +174,7 @@ func TestFiltersAgainstReference(t *testing.T) {
 		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
 		require.NoError(t, err)
 		pi, s, a := plugins(t, snap, pod)
-		for _, n := range snap.Nodes() {
+		for _, n := range cluster.NodesOf(snap) {
 			require.Equal(t, refSpreadFilter(snap, pod, n.Node), s.Filter(n).Code.String(), "spread on %s", n.Name)
 			require.Equal(t, refAffinityFilter(snap, pi, n.Node), a.Filter(n).Code.String(), "affinity on %s", n.Name)
 		}

@@ -47,7 +47,7 @@ func TestTrialEqualsOnView(t *testing.T) {
 		_, s, a := plugins(t, base, pod)
 		st, at := s.NewTrial(), a.NewTrial()
 		for round, rounds := 0, rapid.IntRange(1, 4).Draw(t, "rounds"); round < rounds; round++ {
-			n := base.Nodes()[rapid.IntRange(0, len(base.Nodes())-1).Draw(t, "node")]
+			n := cluster.NodesOf(base)[rapid.IntRange(0, len(cluster.NodesOf(base))-1).Draw(t, "node")]
 			var copyNode cluster.NodeInfo
 			n.CopyInto(&copyNode, nil)
 			var removed []*cluster.PodInfo
@@ -104,7 +104,7 @@ func TestSpreadTrialInclusion(t *testing.T) {
 		}
 		pod := mkPod("incoming", "", web, spreadOn(1, corev1.LabelTopologyZone, corev1.DoNotSchedule, selector("app", "web"), mods...))
 		_, s, _ := plugins(t, snap, pod)
-		n := snap.Nodes()[0]
+		n := cluster.NodesOf(snap)[0]
 		var trial cluster.NodeInfo
 		n.CopyInto(&trial, nil)
 		for _, p := range slices.Clone(n.Pods) {

@@ -33,7 +33,7 @@ func TestSpreadOnCountsDeletedPods(t *testing.T) {
 	require.NoError(t, err)
 	s, err := NewSpread(pi, snap, SpreadOptions{})
 	require.NoError(t, err)
-	b, _ := snap.Node("b")
+	b, _ := cluster.NodeOf(snap, "b")
 	unsched := sched.Status{Code: sched.Unschedulable, Plugin: sched.PodTopologySpread, Reasons: reasonsSpreadNotMatch}
 	// z2 holds c1, c2 (b-gone is not counted), z1 holds a1: 2+1-1 > 1.
 	assert.Equal(t, unsched, s.Filter(b))
@@ -51,19 +51,19 @@ func TestSpreadOnCountsDeletedPods(t *testing.T) {
 			view := snap.WithoutPods(tt.remove...)
 			on, err := s.On(view)
 			require.NoError(t, err)
-			vb, _ := view.Node("b")
+			vb, _ := cluster.NodeOf(view, "b")
 			assert.Equal(t, tt.want, on.Filter(vb))
 
 			// Putting it back restores the count.
 			back := view
 			for _, k := range tt.remove {
-				p, _, _ := snap.Pod(k)
+				p, _, _ := cluster.PodOf(snap, k)
 				back, err = back.WithPodInfo(p)
 				require.NoError(t, err)
 			}
 			on2, err := s.On(back)
 			require.NoError(t, err)
-			bb, _ := back.Node("b")
+			bb, _ := cluster.NodeOf(back, "b")
 			assert.Equal(t, unsched, on2.Filter(bb))
 
 			// A fresh PreFilter on the view still ignores the deleted pod.
@@ -114,7 +114,7 @@ func TestOnKeepsNamespaceRules(t *testing.T) {
 			require.NoError(t, err)
 			fresh, err := NewInterPodAffinity(pi, view, AffinityOptions{})
 			require.NoError(t, err)
-			for _, n := range view.Nodes() {
+			for _, n := range cluster.NodesOf(view) {
 				assert.Equal(t, fresh.Filter(n), on.Filter(n), "node %s", n.Name)
 			}
 		})
