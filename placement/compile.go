@@ -126,6 +126,10 @@ type Compiled struct {
 	// noTopology leaves PodTopologySpread and InterPodAffinity out (kubelet
 	// admission checks neither).
 	noTopology bool
+
+	// memo, when set, holds the node-local answers of a scheduling loop's
+	// earlier pods of the same class (see memo.go); only Decide reads it.
+	memo *memo
 }
 
 // Compile compiles pod against snap with the given profile options. It

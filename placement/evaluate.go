@@ -81,14 +81,24 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		d.Message = fitErrorMessage(len(nodes), &c.preFilter, nil)
 		return d
 	}
-	forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
+	// With a memo and no topology filter, a node's verdict is a lookup:
+	// sharing the pass would cost more than it saves.
+	r := c.opts.runner()
+	if c.memo != nil && !c.topologyFilters() {
+		r = runner{n: 1}
+	}
+	forChunks(len(nodes), r, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			n := nodes[i]
 			if !c.InPreFilterResult(n.Name) {
 				d.Codes[i] = c.absent.Code
 				continue
 			}
-			d.Codes[i] = c.filterCode(n)
+			if c.memo != nil {
+				d.Codes[i] = c.filterCodeMemo(n)
+			} else {
+				d.Codes[i] = c.filterCode(n)
+			}
 		}
 	})
 	var feasible []*cluster.NodeInfo
@@ -107,10 +117,12 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		d.Statuses = make([]sched.Status, len(nodes))
 		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				if n := nodes[i]; c.InPreFilterResult(n.Name) {
-					d.Statuses[i] = c.filter(n)
-				} else {
+				if n := nodes[i]; !c.InPreFilterResult(n.Name) {
 					d.Statuses[i] = c.absent
+				} else if c.memo != nil {
+					d.Statuses[i] = c.filterMemo(n)
+				} else {
+					d.Statuses[i] = c.filter(n)
 				}
 			}
 		})
@@ -126,6 +138,12 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 			d.TotalScore = c.score(feasible).Total[0]
 		}
 		return d
+	}
+	if c.memo != nil {
+		if best, total, ok := c.selectMemo(feasible); ok {
+			d.Node, d.TotalScore = feasible[best].Name, total
+			return d
+		}
 	}
 	s := c.score(feasible)
 	if s.Err != nil {

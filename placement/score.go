@@ -212,38 +212,62 @@ func (c *Compiled) score(feasible []*cluster.NodeInfo) *Scores {
 // (TaintToleration, NodeAffinity, NodeResourcesFit, BalancedAllocation,
 // ImageLocality) whose arrays Score allocated in s, for feasible[lo:hi].
 func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi int) {
-	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
-	scorer := c.fitScorer(fitRes)
-	total := len(cluster.NodesOf(c.snap))
-	fitBuf := make([]int64, 3*len(fitRes))
-	balBuf := make([]int64, 3*len(balRes))
+	lc := c.newLocalScorer()
+	var want [numMemoScores]bool
+	for k, p := range memoScores {
+		want[k] = s.Raw[p] != nil
+	}
 	for i := lo; i < hi; i++ {
-		n := feasible[i]
-		// TaintToleration: untolerated PreferNoSchedule taints.
-		if r := s.Raw[sTaintToleration]; r != nil {
-			r[i] = c.intolerablePreferTaints(n.Taints)
-		}
-		// NodeAffinity: weights of the matching preferred terms.
-		if r := s.Raw[sNodeAffinity]; r != nil {
-			r[i] = c.preferredScore(n)
-		}
-		// NodeResourcesFit: the scoring strategy.
-		if r := s.Raw[sNodeResourcesFit]; r != nil {
-			m := len(fitRes)
-			nodeAllocatableRequest(n, fitRes, c.fitReqs, false, fitBuf[:m], fitBuf[m:2*m], fitBuf[2*m:])
-			r[i] = scorer(fitBuf[:m], fitBuf[2*m:])
-		}
-		// NodeResourcesBalancedAllocation.
-		if r := s.Raw[sBalancedAllocation]; r != nil {
-			m := len(balRes)
-			nodeAllocatableRequest(n, balRes, c.balReqs, true, balBuf[:m], balBuf[m:2*m], balBuf[2*m:])
-			r[i] = balancedAllocationScore(c.opts.Version, balBuf[:m], balBuf[m:2*m], balBuf[2*m:])
-		}
-		// ImageLocality.
-		if r := s.Raw[sImageLocality]; r != nil {
-			r[i] = c.imageScore(n, total)
+		raw := c.rawLocal(&want, feasible[i], lc)
+		for k, p := range memoScores {
+			if r := s.Raw[p]; r != nil {
+				r[i] = raw[k]
+			}
 		}
 	}
+}
+
+// localScorer computes the node-local Score plugins' raw scores with
+// buffers of its own (one per goroutine).
+type localScorer struct {
+	fitRes, balRes []ResourceSpec
+	fit            func(requested, allocatable []int64) int64
+	totalNodes     int
+	fitBuf, balBuf []int64
+}
+
+func (c *Compiled) newLocalScorer() *localScorer {
+	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
+	return &localScorer{
+		fitRes: fitRes, balRes: balRes, fit: c.fitScorer(fitRes),
+		totalNodes: len(cluster.NodesOf(c.snap)),
+		fitBuf:     make([]int64, 3*len(fitRes)),
+		balBuf:     make([]int64, 3*len(balRes)),
+	}
+}
+
+// score is node-local Score plugin p's raw score on n.
+func (lc *localScorer) score(c *Compiled, p int, n *cluster.NodeInfo) int64 {
+	switch p {
+	case sTaintToleration:
+		// Untolerated PreferNoSchedule taints.
+		return c.intolerablePreferTaints(n.Taints)
+	case sNodeAffinity:
+		// Weights of the matching preferred terms.
+		return c.preferredScore(n)
+	case sNodeResourcesFit:
+		// The scoring strategy.
+		m, buf := len(lc.fitRes), lc.fitBuf
+		nodeAllocatableRequest(n, lc.fitRes, c.fitReqs, false, buf[:m], buf[m:2*m], buf[2*m:])
+		return lc.fit(buf[:m], buf[2*m:])
+	case sBalancedAllocation:
+		m, buf := len(lc.balRes), lc.balBuf
+		nodeAllocatableRequest(n, lc.balRes, c.balReqs, true, buf[:m], buf[m:2*m], buf[2*m:])
+		return balancedAllocationScore(c.opts.Version, buf[:m], buf[m:2*m], buf[2*m:])
+	case sImageLocality:
+		return c.imageScore(n, lc.totalNodes)
+	}
+	return 0
 }
 
 // normalizeLocal fills the node-local plugins' normalized scores once every

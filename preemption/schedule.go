@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/fastpath"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/placement/framework"
@@ -150,7 +151,13 @@ type Queue struct {
 	// and start time, so that a run neither copies a pod on its serial
 	// path nor shares the caller's objects with the snapshot it returns.
 	copies []*corev1.Pod
-	opts   QueueOptions
+	// class[i] is the class of pod i among pods with the same node-local
+	// answers (fastpath.SamePodLocal); a run keeps one memo per class.
+	class      []int
+	numClasses int
+	opts       QueueOptions
+	// noMemo schedules every pod from scratch (the tests' reference).
+	noMemo bool
 }
 
 // PrepareQueue orders pending (SortQueue) and prepares every pod for
@@ -174,7 +181,33 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 		q.prepared[i] = placement.Prepare(stored, opts.Placement)
 		q.copies[i] = stored.DeepCopy()
 	})
+	q.classify()
 	return q, nil
+}
+
+// maxClassProbe bounds the classes a pod is compared with (the most
+// recent first): a queue mixing more templates than that loses only some
+// of its memo's reuse.
+const maxClassProbe = 8
+
+// classify groups the queue's pods into classes of equivalent pods.
+func (q *Queue) classify() {
+	q.class = make([]int, len(q.prepared))
+	var reps []int // a member of each class
+	for i, p := range q.prepared {
+		q.class[i] = -1
+		for k := len(reps) - 1; k >= max(0, len(reps)-maxClassProbe); k-- {
+			if fastpath.SamePodLocal(q.prepared[reps[k]], p) {
+				q.class[i] = k
+				break
+			}
+		}
+		if q.class[i] < 0 {
+			q.class[i] = len(reps)
+			reps = append(reps, i)
+		}
+	}
+	q.numClasses = len(reps)
 }
 
 // Len returns the number of pods in the queue.
@@ -233,6 +266,9 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	// PDB status is static during the run: the budgets are compiled once.
 	pdbs := compileBudgets(cluster.InputOf(snapshotOf(snap)).PDBs, opts.Preemption.PDBRule)
 	prepared := q.prepared
+	// One memo per class of equivalent pods, for this run only (a Queue
+	// may be scheduled on several snapshots at once).
+	memos := make([]any, q.numClasses)
 	// A bound pod's PodInfo is its compiled one (same spec) unless the
 	// snapshot computes requests by the pre-v1.36 rule.
 	reuseInfo := !cluster.InputOf(snapshotOf(snap)).WithoutPodLevelResize
@@ -273,6 +309,12 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)
 			continue
+		}
+		if !q.noMemo {
+			if memos[q.class[pos]] == nil {
+				memos[q.class[pos]] = fastpath.NewMemo(c)
+			}
+			c = fastpath.WithMemo(c, memos[q.class[pos]]).(*placement.Compiled)
 		}
 		d := c.Decide() // a single feasible node's score is not reported
 		if nm != nil {

@@ -20,4 +20,15 @@ var (
 	// TrialFilter is (*placement.Trial).Filter(t, n, removed) with shared
 	// reasons.
 	TrialFilter func(t any, n *cluster.NodeInfo, removed []*cluster.PodInfo) sched.Status
+
+	// SamePodLocal reports whether two *placement.Prepared pods, prepared
+	// with the same options, get the same node-local filter verdicts and
+	// raw scores on every node (a class of a scheduling loop's memo).
+	SamePodLocal func(a, b any) bool
+	// NewMemo returns an empty memo for the nodes of a *placement.Compiled's
+	// snapshot: one per class of equivalent pods and scheduling loop, over
+	// snapshots with the same nodes (only pods bound or removed).
+	NewMemo func(c any) any
+	// WithMemo returns the *placement.Compiled c deciding through memo m.
+	WithMemo func(c, m any) any
 )

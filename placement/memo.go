@@ -1,0 +1,382 @@
+package placement
+
+import (
+	"reflect"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/fastpath"
+	"github.com/schedkit/schedkit/internal/sched"
+)
+
+// A scheduling loop asks the same question again and again: the pods of a
+// queue mostly come from a few templates (a Deployment's replicas), and
+// between two of them only the node the first was bound to has changed. The
+// node-local plugins (every Filter and Score plugin but PodTopologySpread
+// and InterPodAffinity) read nothing but the pod's spec and the node, so
+// their verdicts and raw scores for one template on an unchanged node are
+// the ones already computed. This is the reason kube-scheduler once had an
+// equivalence cache (pkg/scheduler/core/equivalence_cache.go, removed in
+// v1.13) and v1.35's OpportunisticBatching reuses one pod's ranking for the
+// next pod with the same signature.
+//
+// A memo holds those answers for one class of equivalent pods (samePodLocal)
+// during one scheduling loop, per node slot (NodeInfo.Index). An entry
+// records the node state it was computed on: snapshot views copy a node's
+// NodeInfo when they change it and share it otherwise, so an entry is valid
+// exactly while the node's NodeInfo pointer is the one recorded. The
+// topology plugins are computed per pod as before; normalization and host
+// selection run over the whole feasible list as before, so the decision is
+// the one computed from scratch (the property tests compare the two).
+//
+// A memo is used by one goroutine at a time per node slot: Decide's
+// parallel passes write disjoint slots. It belongs to one loop over one set
+// of nodes (the image spread ImageLocality reads is the node set's).
+type memo struct {
+	// filterAt[i] is the node state the filter entry of slot i was
+	// computed on (nil: none).
+	filterAt []*cluster.NodeInfo
+	// failed[i] is the first node-local filter (profile order) that fails
+	// on slot i, memoPass when none does, memoUncached when its verdict
+	// carries reasons built per node (an extended-resource shortfall);
+	// code[i] is that filter's local code.
+	failed []int8
+	code   []uint8
+	// scoreAt and raw are the same for the node-local Score plugins' raw
+	// scores (memoScores order).
+	scoreAt []*cluster.NodeInfo
+	raw     [][numMemoScores]int64
+}
+
+const (
+	memoPass     = -1
+	memoUncached = -2
+)
+
+// The node-local Score plugins, in the order of a memo's raw scores.
+var memoScores = [...]int{sTaintToleration, sNodeAffinity, sNodeResourcesFit, sBalancedAllocation, sImageLocality}
+
+const numMemoScores = len(memoScores)
+
+// newMemo sizes a memo for the node slots of nodes.
+func newMemo(nodes []*cluster.NodeInfo) *memo {
+	size := 0
+	for _, n := range nodes {
+		size = max(size, n.Index+1)
+	}
+	return &memo{
+		filterAt: make([]*cluster.NodeInfo, size),
+		failed:   make([]int8, size),
+		code:     make([]uint8, size),
+		scoreAt:  make([]*cluster.NodeInfo, size),
+		raw:      make([][numMemoScores]int64, size),
+	}
+}
+
+// withMemo returns c answering Decide through m. A profile whose Filter
+// plugins run without their PreFilter state (noState) is not memoized: its
+// Error statuses come first on every node anyway.
+func (c *Compiled) withMemo(m *memo) *Compiled {
+	for _, ns := range c.noState {
+		if ns {
+			return c
+		}
+	}
+	v := *c
+	v.memo = m
+	return &v
+}
+
+// memoSlot returns n's slot in c.memo, or -1 when n has none (a node the
+// memo was not sized for).
+func (c *Compiled) memoSlot(n *cluster.NodeInfo) int {
+	if c.memo == nil || n.Index < 0 || n.Index >= len(c.memo.failed) {
+		return -1
+	}
+	return n.Index
+}
+
+// localVerdict returns the first failing node-local filter on n with its
+// code (memoPass: none; memoUncached: compute the node's verdict in full),
+// from the memo when its entry is for n's current state.
+func (c *Compiled) localVerdict(n *cluster.NodeInfo) (int8, uint8) {
+	i := c.memoSlot(n)
+	m := c.memo
+	if i >= 0 && m.filterAt[i] == n {
+		return m.failed[i], m.code[i]
+	}
+	failed, code := int8(memoPass), uint8(0)
+	for _, f := range c.active {
+		p := int(f)
+		if !isLocal(p) {
+			continue
+		}
+		lc, ok := c.localCode(p, n)
+		if !ok {
+			failed = memoUncached
+			break
+		}
+		if lc != 0 {
+			failed, code = f, lc
+			break
+		}
+	}
+	if i >= 0 {
+		m.filterAt[i], m.failed[i], m.code[i] = n, failed, code
+	}
+	return failed, code
+}
+
+// topologyFilters reports whether a topology filter runs for the pod.
+func (c *Compiled) topologyFilters() bool {
+	for _, f := range c.active {
+		if !isLocal(int(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// filterCodeMemo is filterCode through the memo: the node-local filters'
+// first failure comes from it, the topology filters before that failure in
+// profile order are run. The preFilter has passed.
+func (c *Compiled) filterCodeMemo(n *cluster.NodeInfo) sched.Code {
+	failed, code := c.localVerdict(n)
+	if failed == memoUncached {
+		return c.filterCode(n)
+	}
+	for _, f := range c.active {
+		switch p := int(f); {
+		case f == failed:
+			return localStatusCode(p, code)
+		case p == fPodTopologySpread:
+			if c.spread != nil {
+				if code := c.spread.Filter(n).Code; !code.Passes() {
+					return code
+				}
+			}
+		case p == fInterPodAffinity:
+			if c.ipa != nil {
+				if code := c.ipa.Filter(n).Code; !code.Passes() {
+					return code
+				}
+			}
+		}
+	}
+	return sched.Success
+}
+
+// filterMemo is filter through the memo (shared reasons). The preFilter
+// has passed.
+func (c *Compiled) filterMemo(n *cluster.NodeInfo) sched.Status {
+	failed, code := c.localVerdict(n)
+	if failed == memoUncached {
+		return c.filter(n)
+	}
+	for _, f := range c.active {
+		p := int(f)
+		if f == failed {
+			st := localStatus(p, code)
+			st.Plugin = filterNames[p]
+			return st
+		}
+		if isLocal(p) {
+			continue
+		}
+		if st := c.filterOne(p, n); !st.Code.Passes() {
+			st.Plugin = filterNames[p]
+			return st
+		}
+	}
+	return sched.Status{}
+}
+
+// rawLocal returns the node-local Score plugins' raw scores on n
+// (memoScores order; a plugin want leaves out is 0), from the memo when its
+// entry is for n's current state. want is the same for every pod of a
+// memo's class (it follows the pod and the options).
+func (c *Compiled) rawLocal(want *[numMemoScores]bool, n *cluster.NodeInfo, lc *localScorer) [numMemoScores]int64 {
+	i := c.memoSlot(n)
+	if i >= 0 && c.memo.scoreAt[i] == n {
+		return c.memo.raw[i]
+	}
+	var out [numMemoScores]int64
+	for k, p := range memoScores {
+		if want[k] {
+			out[k] = lc.score(c, p, n)
+		}
+	}
+	if i >= 0 {
+		c.memo.scoreAt[i], c.memo.raw[i] = n, out
+	}
+	return out
+}
+
+// selectMemo is Score followed by host selection for a pod with a memo:
+// the index in feasible of the node with the highest weighted total (the
+// first of equals) and that total, computed from the memo's raw scores
+// without Score's per-plugin arrays. ok is false when scoring fails (a
+// profile missing a PreScore, a score out of range): the caller then runs
+// score for the exact error.
+func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int64, ok bool) {
+	var w [numScores]int64
+	for p := range numScores {
+		w[p] = c.opts.weight(scoreNames[p])
+	}
+	if pl := c.opts.Plugins; pl != nil {
+		for p, reason := range preScoreStateErrors {
+			if reason != "" && w[p] != 0 && !slices.Contains(pl.PreScore, scoreNames[p]) {
+				return 0, 0, false
+			}
+		}
+	}
+	// The PreScore Skips of Score.
+	if c.preferred == nil && c.addedPreferred == nil {
+		w[sNodeAffinity] = 0
+	}
+	if !slices.ContainsFunc(c.balReqs, func(v int64) bool { return v != 0 }) {
+		w[sBalancedAllocation] = 0
+	}
+	var want [numMemoScores]bool
+	for k, p := range memoScores {
+		want[k] = w[p] != 0
+	}
+	// The topology plugins score as in Score; their results come
+	// normalized.
+	var spreadNorm, ipaNorm []int64
+	spread := w[sPodTopologySpread] != 0 && c.spread != nil
+	ipa := w[sInterPodAffinity] != 0 && c.ipa != nil && !c.ipaPreScoreSkips()
+	topoScore := func(which int) {
+		var norm []int64
+		var skipped bool
+		if which == sPodTopologySpread {
+			_, norm, skipped = c.spread.Score(feasible)
+		} else {
+			_, norm, skipped = c.ipa.Score(feasible)
+		}
+		if skipped {
+			norm = nil
+		}
+		if which == sPodTopologySpread {
+			spreadNorm = norm
+		} else {
+			ipaNorm = norm
+		}
+	}
+	switch {
+	case spread && ipa:
+		both(c.opts.runner(), func() { topoScore(sPodTopologySpread) }, func() { topoScore(sInterPodAffinity) })
+	case spread:
+		topoScore(sPodTopologySpread)
+	case ipa:
+		topoScore(sInterPodAffinity)
+	}
+	// TaintToleration and NodeAffinity normalize over the feasible nodes
+	// (defaultNormalize): their tops first.
+	lc := c.newLocalScorer()
+	m := c.memo
+	var topTaint, topAffinity int64
+	for _, n := range feasible {
+		raw := c.rawLocal(&want, n, lc)
+		topTaint, topAffinity = max(topTaint, raw[0]), max(topAffinity, raw[1])
+	}
+	inRange := func(v int64) bool { return v >= 0 && v <= sched.MaxNodeScore }
+	for k, n := range feasible {
+		var raw [numMemoScores]int64
+		if i := c.memoSlot(n); i >= 0 && m.scoreAt[i] == n {
+			raw = m.raw[i]
+		} else {
+			raw = c.rawLocal(&want, n, lc)
+		}
+		var sum int64
+		if want[0] {
+			v := int64(sched.MaxNodeScore)
+			if topTaint != 0 {
+				v = sched.MaxNodeScore - sched.MaxNodeScore*raw[0]/topTaint
+			}
+			if !inRange(v) {
+				return 0, 0, false
+			}
+			sum += v * w[sTaintToleration]
+		}
+		if want[1] {
+			var v int64
+			if topAffinity != 0 {
+				v = sched.MaxNodeScore * raw[1] / topAffinity
+			}
+			if !inRange(v) {
+				return 0, 0, false
+			}
+			sum += v * w[sNodeAffinity]
+		}
+		for j := 2; j < numMemoScores; j++ {
+			if want[j] {
+				if !inRange(raw[j]) {
+					return 0, 0, false
+				}
+				sum += raw[j] * w[memoScores[j]]
+			}
+		}
+		if spreadNorm != nil {
+			if !inRange(spreadNorm[k]) {
+				return 0, 0, false
+			}
+			sum += spreadNorm[k] * w[sPodTopologySpread]
+		}
+		if ipaNorm != nil {
+			if !inRange(ipaNorm[k]) {
+				return 0, 0, false
+			}
+			sum += ipaNorm[k] * w[sInterPodAffinity]
+		}
+		if k == 0 || sum > total {
+			best, total = k, sum
+		}
+	}
+	return best, total, true
+}
+
+// samePodLocal reports whether two pods get the same node-local verdicts
+// and raw scores on every node: equal specs, and equal status fields that
+// their requests read (resource helpers' container statuses, pod-level
+// resources and resize condition; see cluster.PodRequests). It may say
+// false for equivalent pods (a quantity spelled two ways), never true for
+// pods that differ.
+func samePodLocal(a, b *corev1.Pod) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	as, bs := &a.Status, &b.Status
+	return reflect.DeepEqual(as.ContainerStatuses, bs.ContainerStatuses) &&
+		reflect.DeepEqual(as.InitContainerStatuses, bs.InitContainerStatuses) &&
+		reflect.DeepEqual(as.Resources, bs.Resources) &&
+		reflect.DeepEqual(as.AllocatedResources, bs.AllocatedResources) &&
+		isResizeInfeasible(a) == isResizeInfeasible(b) &&
+		reflect.DeepEqual(a.Spec, b.Spec)
+}
+
+func isResizeInfeasible(pod *corev1.Pod) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodResizePending {
+			return c.Reason == corev1.PodReasonInfeasible
+		}
+	}
+	return false
+}
+
+func init() {
+	fastpath.SamePodLocal = func(a, b any) bool {
+		pa, pb := a.(*Prepared), b.(*Prepared)
+		if pa.err != nil || pb.err != nil {
+			return false
+		}
+		return samePodLocal(pa.c.pod, pb.c.pod)
+	}
+	fastpath.NewMemo = func(c any) any { return newMemo(cluster.NodesOf(c.(*Compiled).snap)) }
+	fastpath.WithMemo = func(c, m any) any { return c.(*Compiled).withMemo(m.(*memo)) }
+}

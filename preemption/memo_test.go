@@ -1,0 +1,66 @@
+package preemption
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/placement"
+	"github.com/schedkit/schedkit/placement/placementtest"
+)
+
+// A scheduling loop reuses, per class of equivalent pods, the node-local
+// verdicts and raw scores of the nodes no binding or eviction changed
+// (placement's memo). The run must be the one that computes every pod from
+// scratch: same outcomes, nodes, scores, messages, node statuses,
+// preemptions and final placements.
+func TestQueueMemoMatchesFromScratch(t *testing.T) {
+	families := []placementtest.Family{placementtest.AnyFamily, placementtest.Resources, placementtest.NodeSelection,
+		placementtest.Spread, placementtest.InterPod, placementtest.HostPorts, placementtest.PriorityClasses}
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := placementtest.Config{
+			Owners:     true, // replicas of a few ReplicaSets: classes with several pods
+			MaxPending: 12,
+			Family:     rapid.SampledFrom(families).Draw(t, "family"),
+			Crowded:    rapid.Bool().Draw(t, "crowded"),
+			Preemption: rapid.Bool().Draw(t, "preemption"),
+			Mixed:      rapid.Bool().Draw(t, "mixed"),
+			Extended:   rapid.Bool().Draw(t, "extended"),
+			Overcommit: rapid.Bool().Draw(t, "overcommit"),
+		}
+		c := placementtest.ClusterOf(cfg).Draw(t, "cluster")
+		snap, _, err := newTestSnapshot(cluster.Input{Nodes: c.Nodes, Pods: c.Pods, PDBs: c.PDBs, Namespaces: c.Namespaces})
+		require.NoError(t, err)
+		opts := QueueOptions{KeepNodeStatuses: true}
+		if rapid.Bool().Draw(t, "parallel") {
+			opts.Placement.Parallelism = 2
+		}
+		run := func(memo bool) *QueueResult {
+			q, err := PrepareQueue(c.Pending, opts)
+			require.NoError(t, err)
+			q.noMemo = !memo
+			r, err := q.Schedule(snap)
+			require.NoError(t, err)
+			return r
+		}
+		with, without := run(true), run(false)
+		require.Equal(t, without.QueueOrder, with.QueueOrder)
+		require.Equal(t, without.Results, with.Results)
+		require.Equal(t, without.Placements, with.Placements)
+		require.Equal(t, without.Evicted, with.Evicted)
+		require.Equal(t, placementsOf(without.Final), placementsOf(with.Final))
+	})
+}
+
+// placementsOf maps every bound pod of snap to its node.
+func placementsOf(snap *placement.Snapshot) map[string]string {
+	out := map[string]string{}
+	for _, n := range snap.Nodes() {
+		for _, p := range n.Pods() {
+			out[p.Key()] = n.Name()
+		}
+	}
+	return out
+}
