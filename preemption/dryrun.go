@@ -29,10 +29,13 @@ func Preempt(c *placement.Compiled, statuses []framework.Status, opts Options) (
 	if err != nil {
 		return nil, err
 	}
-	return preemptCompiled(c, statuses, opts, nm, compileBudgets(cluster.InputOf(snapshotOf(c.Snapshot())).PDBs, opts.PDBRule))
+	return preemptCompiled(c, statuses, opts, nm, compileBudgets(cluster.InputOf(snapshotOf(c.Snapshot())).PDBs, opts.PDBRule), nil)
 }
 
-func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Options, nm *nominator, b *budgets) (*Result, error) {
+// preemptCompiled is Preempt with the nominator and budgets compiled; memo,
+// when not nil, holds the dry runs of earlier pods of c's class in the same
+// scheduling loop (see dryRunMemo).
+func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Options, nm *nominator, b *budgets, memo *dryRunMemo) (*Result, error) {
 	snap := snapshotOf(c.Snapshot())
 	nodes := cluster.NodesOf(snap)
 	if len(statuses) != len(nodes) {
@@ -44,6 +47,10 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 	}
 	scope := newTopologyScope(c)
 	scope.narrow(snap)
+	if nm != nil || scope.spread || scope.affinity {
+		// A node's dry run then reads more than the node.
+		memo = nil
+	}
 	newTrials := func() func(n *cluster.NodeInfo) trial {
 		// One trial at a time per worker: the scratch node is reused for
 		// every node the worker dry-runs.
@@ -56,7 +63,7 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 			return t
 		}
 	}
-	res, err := preempt(nodes, c.Pod(), codes, newTrials, b, opts)
+	res, err := preempt(nodes, c.Pod(), codes, newTrials, b, opts, memo)
 	if err != nil {
 		return nil, err
 	}

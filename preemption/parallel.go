@@ -34,6 +34,7 @@ type dryRuns struct {
 	newTrials func() func(n *cluster.NodeInfo) trial
 	seq       func(n *cluster.NodeInfo) trial // the sequential worker's trials
 	workers   []*dryRunWorker
+	memo      *dryRunMemo // nil: every dry run computed
 }
 
 type dryRunWorker struct {
@@ -45,9 +46,10 @@ type dryRunWorker struct {
 const minParallelDryRuns = 4
 
 func newDryRuns(pr *preemptor, potential []*cluster.NodeInfo, offset, limit int, sampled bool,
-	newTrials func() func(n *cluster.NodeInfo) trial, par int, workers *placement.Workers) *dryRuns {
+	newTrials func() func(n *cluster.NodeInfo) trial, par int, workers *placement.Workers, memo *dryRunMemo) *dryRuns {
 	d := &dryRuns{pr: pr, potential: potential, offset: offset, results: make([]dryRun, len(potential)),
-		round: len(potential), par: par, helpers: workers, newTrials: newTrials}
+		round: len(potential), par: par, helpers: workers, newTrials: newTrials, memo: memo}
+	memo.size(potential)
 	if sampled {
 		d.round = max(limit, minParallelDryRuns)
 	}
@@ -64,15 +66,16 @@ func (d *dryRuns) node(i int) *cluster.NodeInfo {
 func (d *dryRuns) at(i int) (*cluster.NodeInfo, *dryRun) {
 	if i >= d.next {
 		hi := min(d.next+d.round, len(d.potential))
-		if d.par > 1 && hi-d.next >= minParallelDryRuns {
-			d.fillParallel(d.next, hi)
+		if d.memo != nil {
+			d.fillMemo(d.next, hi)
+		} else if d.par > 1 && hi-d.next >= minParallelDryRuns {
+			d.fillRange(d.next, hi)
 		} else {
 			if d.seq == nil {
 				d.seq = d.newTrials()
 			}
 			n := d.node(i)
-			t := d.seq(n)
-			d.results[i] = dryRun{vs: d.pr.selectVictims(n, t), err: t.err()}
+			d.results[i] = d.memo.run(d.pr, n, d.seq)
 			hi = i + 1
 		}
 		d.next = hi
@@ -80,35 +83,117 @@ func (d *dryRuns) at(i int) (*cluster.NodeInfo, *dryRun) {
 	return d.node(i), &d.results[i]
 }
 
-// fillParallel computes positions [lo, hi) on d.par goroutines, which take
+// fillMemo fills positions [lo, hi) from the memo and computes the
+// positions it has no entry for (on d.par goroutines when there are enough
+// of them).
+func (d *dryRuns) fillMemo(lo, hi int) {
+	var misses []int
+	for i := lo; i < hi; i++ {
+		if r, ok := d.memo.lookup(d.node(i)); ok {
+			d.results[i] = r
+		} else {
+			misses = append(misses, i)
+		}
+	}
+	if d.par > 1 && len(misses) >= minParallelDryRuns {
+		d.fillParallel(misses)
+		return
+	}
+	if len(misses) > 0 && d.seq == nil {
+		d.seq = d.newTrials()
+	}
+	for _, i := range misses {
+		d.results[i] = d.memo.run(d.pr, d.node(i), d.seq)
+	}
+}
+
+// fillRange computes positions [lo, hi) on d.par goroutines.
+func (d *dryRuns) fillRange(lo, hi int) {
+	positions := make([]int, hi-lo)
+	for k := range positions {
+		positions[k] = lo + k
+	}
+	d.fillParallel(positions)
+}
+
+// fillParallel computes the given positions on d.par goroutines, which take
 // positions one at a time (dry runs differ much in cost), then folds the
 // workers' budget caches into the shared one.
-func (d *dryRuns) fillParallel(lo, hi int) {
+func (d *dryRuns) fillParallel(positions []int) {
 	if d.workers == nil {
-		d.workers = make([]*dryRunWorker, min(d.par, hi-lo))
+		d.workers = make([]*dryRunWorker, min(d.par, len(positions)))
 		for k := range d.workers {
 			pr := &preemptor{pod: d.pr.pod, priority: d.pr.priority, budgets: d.pr.budgets.fork(), now: d.pr.now}
 			d.workers[k] = &dryRunWorker{pr: pr, newTrial: d.newTrials()}
 		}
 	}
 	var pos atomic.Int64
-	pos.Store(int64(lo))
 	// Each worker's scratch is used by one task; the tasks share the
 	// positions (internal/par: the caller runs them all when no helper is
 	// awake to take one).
 	d.helpers.Run(d.par, len(d.workers), func(k int) {
 		w := d.workers[k]
 		for {
-			i := int(pos.Add(1) - 1)
-			if i >= hi {
+			k := int(pos.Add(1) - 1)
+			if k >= len(positions) {
 				return
 			}
-			n := d.node(i)
-			t := w.newTrial(n)
-			d.results[i] = dryRun{vs: w.pr.selectVictims(n, t), err: t.err()}
+			i := positions[k]
+			d.results[i] = d.memo.run(w.pr, d.node(i), w.newTrial)
 		}
 	})
 	for _, w := range d.workers {
 		d.pr.budgets.absorb(w.pr.budgets)
 	}
+}
+
+// dryRunMemo keeps, per node slot (NodeInfo.Index), the dry run of a class
+// of equivalent preemptors (placement's memo classes: same spec, so same
+// priority and filters) on one state of the node, for one scheduling loop.
+// It is used only when a node's dry run reads nothing but the node, the
+// preemptor and the budgets, whose status the loop never changes: no
+// nominated pods, and neither topology filter running for the pod (their
+// PreFilter state counts pods on other nodes). An entry is valid while the
+// node's NodeInfo is the one recorded (views copy a node they change), so
+// a pod of the class dry-runs only the nodes bindings and evictions
+// changed since the last one, as upstream's equivalence cache once skipped
+// predicates. Slots are written by one goroutine each.
+type dryRunMemo struct {
+	at  []*cluster.NodeInfo
+	out []dryRun
+}
+
+// size makes room for the slots of nodes.
+func (m *dryRunMemo) size(nodes []*cluster.NodeInfo) {
+	if m == nil {
+		return
+	}
+	top := 0
+	for _, n := range nodes {
+		top = max(top, n.Index+1)
+	}
+	if top > len(m.at) {
+		m.at = append(m.at, make([]*cluster.NodeInfo, top-len(m.at))...)
+		m.out = append(m.out, make([]dryRun, top-len(m.out))...)
+	}
+}
+
+// lookup returns the recorded dry run for n's current state. Its victim
+// list is the recorded one: results of one run share it (capacity capped,
+// so that appending to one list never writes into another).
+func (m *dryRunMemo) lookup(n *cluster.NodeInfo) (dryRun, bool) {
+	if n.Index >= 0 && n.Index < len(m.at) && m.at[n.Index] == n {
+		return m.out[n.Index], true
+	}
+	return dryRun{}, false
+}
+
+// run computes n's dry run for pr and records it when it met no error.
+func (m *dryRunMemo) run(pr *preemptor, n *cluster.NodeInfo, newTrial func(n *cluster.NodeInfo) trial) dryRun {
+	t := newTrial(n)
+	r := dryRun{vs: pr.selectVictims(n, t), err: t.err()}
+	if m != nil && r.err == nil && n.Index >= 0 && n.Index < len(m.at) {
+		m.at[n.Index], m.out[n.Index] = n, r
+	}
+	return r
 }

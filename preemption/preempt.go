@@ -226,7 +226,7 @@ func terminatingByPreemption(p *corev1.Pod) bool {
 // worker its own maker of fresh dry-run views of one node. It returns the
 // first error a visited node's dry run met, in visiting order.
 func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, newTrials func() func(n *cluster.NodeInfo) trial,
-	b *budgets, opts Options) (*Result, error) {
+	b *budgets, opts Options, memo *dryRunMemo) (*Result, error) {
 	res := &Result{}
 	nomCode := sched.UnschedulableAndUnresolvable
 	if nom := pod.Status.NominatedNodeName; nom != "" {
@@ -260,8 +260,10 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 				offset += int32(len(potential))
 			}
 		}
-		dr := newDryRuns(pr, potential, int(offset), int(limit), opts.Sampling != nil, newTrials, opts.Parallelism, opts.Workers)
+		dr := newDryRuns(pr, potential, int(offset), int(limit), opts.Sampling != nil, newTrials, opts.Parallelism, opts.Workers, memo)
 		nonViolating, violating := int32(0), int32(0)
+		// Each list at most once: no growing copies.
+		cands = make([]Candidate, 0, min(len(potential), 2*int(limit)))
 		for i := range potential {
 			n, r := dr.at(i)
 			if firstErr == nil {

@@ -33,7 +33,7 @@ func runFake(pod *corev1.Pod, want int64, fns []fakeNode, pdbs []*policyv1.PodDi
 	newTrials := func() func(n *cluster.NodeInfo) trial {
 		return func(n *cluster.NodeInfo) trial { return newCPUTrial(n, caps[n.Name], want) }
 	}
-	res, err := preempt(nodes, pod, codes, newTrials, compileBudgets(pdbs, opts.PDBRule), opts)
+	res, err := preempt(nodes, pod, codes, newTrials, compileBudgets(pdbs, opts.PDBRule), opts, nil)
 	if err != nil {
 		panic(err) // the CPU trial never fails
 	}

@@ -269,6 +269,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	// One memo per class of equivalent pods, for this run only (a Queue
 	// may be scheduled on several snapshots at once).
 	memos := make([]any, q.numClasses)
+	dryRunMemos := make([]*dryRunMemo, q.numClasses)
 	// A bound pod's PodInfo is its compiled one (same spec) unless the
 	// snapshot computes requests by the pre-v1.36 rule.
 	reuseInfo := !cluster.InputOf(snapshotOf(snap)).WithoutPodLevelResize
@@ -368,7 +369,14 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			res.Results = append(res.Results, out)
 			continue
 		}
-		pre, err := preemptCompiled(c, d.Statuses, popts, nm, pdbs)
+		var dm *dryRunMemo
+		if !q.noMemo {
+			if dryRunMemos[q.class[pos]] == nil {
+				dryRunMemos[q.class[pos]] = &dryRunMemo{}
+			}
+			dm = dryRunMemos[q.class[pos]]
+		}
+		pre, err := preemptCompiled(c, d.Statuses, popts, nm, pdbs, dm)
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)

@@ -259,7 +259,7 @@ func TestExplainAtTurn(t *testing.T) {
 			require.NoError(t, err)
 			prepareQueue(in)
 			require.NoError(t, in.queueErr)
-			out, err := runSchedule(in.snap, in.queue, in.warnings, in.opts)
+			out, err := runSchedule(in.snap, in.queue, in.warnings, in.opts, true)
 			require.NoError(t, err)
 			checked := 0
 			for _, r := range out.Results {

@@ -132,6 +132,8 @@ type input struct {
 	drainNodes []string
 	// explain is -explain's pod key, or "".
 	explain string
+	// textReport is -format text.
+	textReport bool
 }
 
 // output is what a mode produces: the JSON document and its text rendering.
@@ -188,7 +190,10 @@ func runScheduleMode(in *input) (*output, error) {
 	if in.queueErr != nil {
 		return nil, in.queueErr
 	}
-	out, err := runSchedule(in.snap, in.queue, in.warnings, in.opts)
+	// Every losing candidate's reason is a text per node and preemptor:
+	// the readable report and -explain show them, the JSON report gives
+	// the criterion alone.
+	out, err := runSchedule(in.snap, in.queue, in.warnings, in.opts, in.textReport || in.explain != "")
 	if err != nil {
 		return nil, err
 	}
@@ -417,6 +422,7 @@ func prepareSources(srcs []scenario.Source, cfg config) (*input, error) {
 		warnings: warnings,
 		opts:     placement.Options{Version: cfg.version},
 		replicas: cfg.replicas, drainNodes: cfg.drainNodes,
+		textReport: cfg.format == "text",
 	}
 	for i := range norm.Pending {
 		in.pending = append(in.pending, &norm.Pending[i])

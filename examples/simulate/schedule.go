@@ -118,7 +118,7 @@ func prepareQueue(in *input) {
 // profile options (preemption.Queue.Schedule, what ScheduleQueue does) and
 // returns the schedule-mode document. warnings are the normalization
 // warnings to report in meta.
-func runSchedule(snap *placement.Snapshot, q *preemption.Queue, warnings []string, opts placement.Options) (*scheduleOutput, error) {
+func runSchedule(snap *placement.Snapshot, q *preemption.Queue, warnings []string, opts placement.Options, reasons bool) (*scheduleOutput, error) {
 	opts.Parallelism = runtime.GOMAXPROCS(0)
 	qr, err := q.Schedule(snap)
 	if err != nil {
@@ -142,14 +142,17 @@ func runSchedule(snap *placement.Snapshot, q *preemption.Queue, warnings []strin
 	// Each result is converted on its own (a failed pod's node statuses are
 	// the bulk), on every core.
 	out.Results = make([]scheduleResult, len(qr.Results))
-	par.Run(opts.Parallelism, len(qr.Results), func(i int) { out.Results[i] = convertResult(&qr.Results[i]) })
+	par.Run(opts.Parallelism, len(qr.Results), func(i int) { out.Results[i] = convertResult(&qr.Results[i], reasons) })
 	if len(out.Results) == 0 {
 		out.Results = nil
 	}
 	return out, nil
 }
 
-func convertResult(r *preemption.PodOutcome) scheduleResult {
+// convertResult is r in the wire form; reasons adds every losing
+// candidate's lostReason (a text per candidate node: the text report and
+// -explain show them, the batch JSON report gives lostAt alone).
+func convertResult(r *preemption.PodOutcome, reasons bool) scheduleResult {
 	sr := scheduleResult{
 		Pod: r.Pod, Priority: r.Priority, QueuePosition: r.QueuePosition, Outcome: string(r.Outcome),
 		Node: r.Node, FeasibleNodes: r.FeasibleNodes, TotalScore: r.TotalScore,
@@ -178,15 +181,32 @@ func convertResult(r *preemption.PodOutcome) scheduleResult {
 		for _, v := range p.Victims {
 			po.Victims = append(po.Victims, victimOut{Pod: v.Key, Node: v.Node, Priority: v.Priority, BrokenPDBs: v.BrokenPDBs})
 		}
+		// One array for every candidate's victim keys: a report of every
+		// candidate of every preemptor holds as many as there are nodes.
+		numVictims := 0
 		for _, c := range p.Candidates {
-			co := candidateOut{Node: c.Node, Victims: []string{}, NumPDBViolations: c.NumPDBViolations, LostReason: c.LostReason()}
+			numVictims += len(c.Victims)
+		}
+		keys := make([]string, 0, numVictims)
+		if len(p.Candidates) > 0 {
+			po.Candidates = make([]candidateOut, 0, len(p.Candidates))
+		}
+		for _, c := range p.Candidates {
+			start := len(keys)
+			for _, v := range c.Victims {
+				keys = append(keys, v.Key)
+			}
+			co := candidateOut{Node: c.Node, Victims: keys[start:len(keys):len(keys)], NumPDBViolations: c.NumPDBViolations}
+			if reasons {
+				co.LostReason = c.LostReason()
+			}
 			if c.LostAt != preemption.ChosenNode {
 				co.LostAt = c.LostAt.String()
 			}
-			for _, v := range c.Victims {
-				co.Victims = append(co.Victims, v.Key)
-			}
 			po.Candidates = append(po.Candidates, co)
+		}
+		if len(p.Rejected) > 0 {
+			po.DryRunStatuses = make([]nodeStatusOut, 0, len(p.Rejected))
 		}
 		for _, d := range p.Rejected {
 			po.DryRunStatuses = append(po.DryRunStatuses, nodeStatusOut{Node: d.Node, Status: statusOut(d.Status)})
