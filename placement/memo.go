@@ -339,11 +339,12 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 }
 
 // samePodLocal reports whether two pods get the same node-local verdicts
-// and raw scores on every node: equal specs, and equal status fields that
-// their requests read (resource helpers' container statuses, pod-level
-// resources and resize condition; see cluster.PodRequests). It may say
-// false for equivalent pods (a quantity spelled two ways), never true for
-// pods that differ.
+// and raw scores on every node: equal specs but for the parts only the
+// topology plugins read (spread constraints, pod affinity and
+// anti-affinity), and equal status fields that their requests read
+// (resource helpers' container statuses, pod-level resources and resize
+// condition; see cluster.PodRequests). It may say false for equivalent
+// pods (a quantity spelled two ways), never true for pods that differ.
 func samePodLocal(a, b *corev1.Pod) bool {
 	if a == b {
 		return true
@@ -352,12 +353,29 @@ func samePodLocal(a, b *corev1.Pod) bool {
 		return false
 	}
 	as, bs := &a.Status, &b.Status
-	return reflect.DeepEqual(as.ContainerStatuses, bs.ContainerStatuses) &&
-		reflect.DeepEqual(as.InitContainerStatuses, bs.InitContainerStatuses) &&
-		reflect.DeepEqual(as.Resources, bs.Resources) &&
-		reflect.DeepEqual(as.AllocatedResources, bs.AllocatedResources) &&
-		isResizeInfeasible(a) == isResizeInfeasible(b) &&
-		reflect.DeepEqual(a.Spec, b.Spec)
+	if !reflect.DeepEqual(as.ContainerStatuses, bs.ContainerStatuses) ||
+		!reflect.DeepEqual(as.InitContainerStatuses, bs.InitContainerStatuses) ||
+		!reflect.DeepEqual(as.Resources, bs.Resources) ||
+		!reflect.DeepEqual(as.AllocatedResources, bs.AllocatedResources) ||
+		isResizeInfeasible(a) != isResizeInfeasible(b) {
+		return false
+	}
+	sa, sb := localSpec(&a.Spec), localSpec(&b.Spec)
+	return reflect.DeepEqual(&sa, &sb)
+}
+
+// localSpec is spec without what only the topology plugins read.
+func localSpec(spec *corev1.PodSpec) corev1.PodSpec {
+	s := *spec
+	s.TopologySpreadConstraints = nil
+	if s.Affinity != nil {
+		na := s.Affinity.NodeAffinity
+		s.Affinity = nil
+		if na != nil {
+			s.Affinity = &corev1.Affinity{NodeAffinity: na}
+		}
+	}
+	return s
 }
 
 func isResizeInfeasible(pod *corev1.Pod) bool {

@@ -190,11 +190,21 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 // of its memo's reuse.
 const maxClassProbe = 8
 
-// classify groups the queue's pods into classes of equivalent pods.
+// classify groups the queue's pods into classes of equivalent pods. A pod
+// is most often its predecessor's equal (replicas queue together): those
+// comparisons run in parallel first.
 func (q *Queue) classify() {
 	q.class = make([]int, len(q.prepared))
+	asPrev := make([]bool, len(q.prepared))
+	q.opts.Placement.Workers.Run(q.opts.Placement.Parallelism, len(q.prepared), func(i int) {
+		asPrev[i] = i > 0 && fastpath.SamePodLocal(q.prepared[i-1], q.prepared[i])
+	})
 	var reps []int // a member of each class
 	for i, p := range q.prepared {
+		if asPrev[i] {
+			q.class[i] = q.class[i-1]
+			continue
+		}
 		q.class[i] = -1
 		for k := len(reps) - 1; k >= max(0, len(reps)-maxClassProbe); k-- {
 			if fastpath.SamePodLocal(q.prepared[reps[k]], p) {
