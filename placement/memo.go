@@ -1,10 +1,12 @@
 package placement
 
 import (
-	"reflect"
+	"encoding/binary"
+	"fmt"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/fastpath"
@@ -338,30 +340,81 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 	return best, total, true
 }
 
-// samePodLocal reports whether two pods get the same node-local verdicts
-// and raw scores on every node: equal specs but for the parts only the
-// topology plugins read (spread constraints, pod affinity and
-// anti-affinity), and equal status fields that their requests read
-// (resource helpers' container statuses, pod-level resources and resize
-// condition; see cluster.PodRequests). It may say false for equivalent
-// pods (a quantity spelled two ways), never true for pods that differ.
-func samePodLocal(a, b *corev1.Pod) bool {
-	if a == b {
+// podKeys returns the pod's class keys: equal local keys mean the same
+// node-local verdicts and raw scores on every node (equal specs but for
+// the parts only the topology plugins read, spread constraints and pod
+// (anti-)affinity; equal status fields that requests read: container
+// statuses, pod-level resources and the resize condition, see
+// cluster.PodRequests); equal topology keys mean the same whole scheduling
+// input (also namespace, labels, owner references, which the default
+// spread constraints' selectors come from, and the whole spec). Only
+// names and UIDs may differ: no plugin reads a pending pod's name. The
+// keys are the objects' protobuf encodings (map keys sorted), so equal
+// keys are equal contents; equal contents spelled differently (a quantity
+// written two ways) may get different keys, which only loses reuse. A pod
+// that does not encode gets keys of its own.
+func podKeys(pod *corev1.Pod) (local, topology string) {
+	var b []byte
+	part := func(m interface{ Marshal() ([]byte, error) }) bool {
+		data, err := m.Marshal()
+		if err != nil {
+			return false
+		}
+		b = binary.AppendUvarint(b, uint64(len(data)))
+		b = append(b, data...)
 		return true
 	}
-	if a == nil || b == nil {
-		return false
+	own := "\x00" + pod.Namespace + "/" + pod.Name + "/" + string(pod.UID)
+	spec := localSpec(&pod.Spec)
+	status := corev1.PodStatus{ContainerStatuses: pod.Status.ContainerStatuses, InitContainerStatuses: pod.Status.InitContainerStatuses,
+		Resources: pod.Status.Resources, AllocatedResources: pod.Status.AllocatedResources}
+	if isResizeInfeasible(pod) {
+		status.Conditions = []corev1.PodCondition{{Type: corev1.PodResizePending, Reason: corev1.PodReasonInfeasible}}
 	}
-	as, bs := &a.Status, &b.Status
-	if !reflect.DeepEqual(as.ContainerStatuses, bs.ContainerStatuses) ||
-		!reflect.DeepEqual(as.InitContainerStatuses, bs.InitContainerStatuses) ||
-		!reflect.DeepEqual(as.Resources, bs.Resources) ||
-		!reflect.DeepEqual(as.AllocatedResources, bs.AllocatedResources) ||
-		isResizeInfeasible(a) != isResizeInfeasible(b) {
-		return false
+	if !part(&spec) || !part(&status) {
+		return own, own
 	}
-	sa, sb := localSpec(&a.Spec), localSpec(&b.Spec)
-	return reflect.DeepEqual(&sa, &sb)
+	local = string(b)
+	meta := metav1.ObjectMeta{Namespace: pod.Namespace, Labels: pod.Labels, OwnerReferences: pod.OwnerReferences}
+	if !part(&meta) || !part(&pod.Spec) {
+		return local, own
+	}
+	return local, string(b)
+}
+
+// isResizeInfeasible is cluster's rule (resource helpers'
+// isResizeInfeasible): requests read the resize condition's reason.
+func isResizeInfeasible(pod *corev1.Pod) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodResizePending {
+			return c.Reason == corev1.PodReasonInfeasible
+		}
+	}
+	return false
+}
+
+// compileAfter is CompileWith for a pod with prev's topology key (podKeys): the
+// topology plugins' PreFilter states are prev's moved onto snap (their
+// On: derived from the nodes that changed between the two snapshots, as
+// upstream's AddPod/RemovePod extensions update a state; a snapshot not
+// derived from prev's is compiled afresh), which gives the states built
+// from scratch: the plugins read the pod's namespace, labels, owners and
+// spec, which are equal, never its name.
+func (p *Prepared) compileAfter(snap *cluster.Snapshot, w *Workers, prev *Compiled) (*Compiled, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	c := *p.c
+	if w != nil {
+		c.opts.Workers = w
+	}
+	if prev != nil && prev.preFilterErr == nil {
+		c.spread, c.ipa = prev.spread, prev.ipa
+	}
+	return c.onSnapshot(snap)
 }
 
 // localSpec is spec without what only the topology plugins read.
@@ -378,23 +431,23 @@ func localSpec(spec *corev1.PodSpec) corev1.PodSpec {
 	return s
 }
 
-func isResizeInfeasible(pod *corev1.Pod) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == corev1.PodResizePending {
-			return c.Reason == corev1.PodReasonInfeasible
-		}
-	}
-	return false
-}
-
 func init() {
-	fastpath.SamePodLocal = func(a, b any) bool {
-		pa, pb := a.(*Prepared), b.(*Prepared)
-		if pa.err != nil || pb.err != nil {
-			return false
+	fastpath.PodKeys = func(p any) (string, string) {
+		pp := p.(*Prepared)
+		if pp.err != nil {
+			// Scheduled as its own error: a class of its own.
+			own := "\x01" + fmt.Sprintf("%p", pp)
+			return own, own
 		}
-		return samePodLocal(pa.c.pod, pb.c.pod)
+		return podKeys(pp.c.pod)
 	}
 	fastpath.NewMemo = func(c any) any { return newMemo(cluster.NodesOf(c.(*Compiled).snap)) }
 	fastpath.WithMemo = func(c, m any) any { return c.(*Compiled).withMemo(m.(*memo)) }
+	fastpath.CompileAfter = func(p any, snap *cluster.Snapshot, w any, prev any) (any, error) {
+		c, err := p.(*Prepared).compileAfter(snap, w.(*Workers), prev.(*Compiled))
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
 }

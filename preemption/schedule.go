@@ -152,10 +152,16 @@ type Queue struct {
 	// path nor shares the caller's objects with the snapshot it returns.
 	copies []*corev1.Pod
 	// class[i] is the class of pod i among pods with the same node-local
-	// answers (fastpath.SamePodLocal); a run keeps one memo per class.
+	// answers (fastpath.PodKeys); a run keeps one memo per class.
 	class      []int
 	numClasses int
-	opts       QueueOptions
+	// topoClass[i] is the class of pod i among pods with the same whole
+	// scheduling input (fastpath.PodKeys): a pod is compiled from
+	// the topology state of its class's previous pod, moved onto its own
+	// snapshot.
+	topoClass      []int
+	numTopoClasses int
+	opts           QueueOptions
 	// noMemo schedules every pod from scratch (the tests' reference).
 	noMemo bool
 }
@@ -173,6 +179,7 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 	order := SortQueue(pending)
 	q := &Queue{order: order, keys: make([]string, len(order)), prepared: make([]*placement.Prepared, len(order)),
 		copies: make([]*corev1.Pod, len(order)), opts: opts}
+	localKeys, topoKeys := make([]string, len(order)), make([]string, len(order))
 	opts.Placement.Workers.Run(opts.Placement.Parallelism, len(order), func(i int) {
 		q.keys[i] = podNamespace(order[i]) + "/" + order[i].Name
 		// Bindings hold the pod as the API server stores it (what Prepare
@@ -180,44 +187,33 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 		stored := placement.StoredPod(order[i])
 		q.prepared[i] = placement.Prepare(stored, opts.Placement)
 		q.copies[i] = stored.DeepCopy()
+		localKeys[i], topoKeys[i] = fastpath.PodKeys(q.prepared[i])
 	})
-	q.classify()
+	q.classify(localKeys, topoKeys)
 	return q, nil
 }
 
-// maxClassProbe bounds the classes a pod is compared with (the most
-// recent first): a queue mixing more templates than that loses only some
-// of its memo's reuse.
-const maxClassProbe = 8
+// classify numbers the classes of equivalent pods (fastpath.PodKeys):
+// by their node-local answers (class) and by their whole scheduling input
+// (topoClass).
+func (q *Queue) classify(local, topology []string) {
+	q.class, q.numClasses = classesOf(local)
+	q.topoClass, q.numTopoClasses = classesOf(topology)
+}
 
-// classify groups the queue's pods into classes of equivalent pods. A pod
-// is most often its predecessor's equal (replicas queue together): those
-// comparisons run in parallel first.
-func (q *Queue) classify() {
-	q.class = make([]int, len(q.prepared))
-	asPrev := make([]bool, len(q.prepared))
-	q.opts.Placement.Workers.Run(q.opts.Placement.Parallelism, len(q.prepared), func(i int) {
-		asPrev[i] = i > 0 && fastpath.SamePodLocal(q.prepared[i-1], q.prepared[i])
-	})
-	var reps []int // a member of each class
-	for i, p := range q.prepared {
-		if asPrev[i] {
-			q.class[i] = q.class[i-1]
-			continue
+// classesOf numbers the distinct keys in order of first appearance.
+func classesOf(keys []string) ([]int, int) {
+	class := make([]int, len(keys))
+	ids := map[string]int{}
+	for i, k := range keys {
+		id, ok := ids[k]
+		if !ok {
+			id = len(ids)
+			ids[k] = id
 		}
-		q.class[i] = -1
-		for k := len(reps) - 1; k >= max(0, len(reps)-maxClassProbe); k-- {
-			if fastpath.SamePodLocal(q.prepared[reps[k]], p) {
-				q.class[i] = k
-				break
-			}
-		}
-		if q.class[i] < 0 {
-			q.class[i] = len(reps)
-			reps = append(reps, i)
-		}
+		class[i] = id
 	}
-	q.numClasses = len(reps)
+	return class, len(ids)
 }
 
 // Len returns the number of pods in the queue.
@@ -280,6 +276,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	// may be scheduled on several snapshots at once).
 	memos := make([]any, q.numClasses)
 	dryRunMemos := make([]*dryRunMemo, q.numClasses)
+	lastCompiled := make([]*placement.Compiled, q.numTopoClasses)
 	// A bound pod's PodInfo is its compiled one (same spec) unless the
 	// snapshot computes requests by the pre-v1.36 rule.
 	reuseInfo := !cluster.InputOf(snapshotOf(snap)).WithoutPodLevelResize
@@ -315,12 +312,23 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			}
 		}
 		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
-		c, err := prepared[pos].CompileWith(publicSnapshot(cur), workers)
+		var c *placement.Compiled
+		var err error
+		if prev := lastCompiled[q.topoClass[pos]]; prev != nil && !q.noMemo {
+			var cc any
+			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, prev)
+			if cc != nil {
+				c = cc.(*placement.Compiled)
+			}
+		} else {
+			c, err = prepared[pos].CompileWith(publicSnapshot(cur), workers)
+		}
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
 			res.Results = append(res.Results, out)
 			continue
 		}
+		lastCompiled[q.topoClass[pos]] = c
 		if !q.noMemo {
 			if memos[q.class[pos]] == nil {
 				memos[q.class[pos]] = fastpath.NewMemo(c)

@@ -21,14 +21,21 @@ var (
 	// reasons.
 	TrialFilter func(t any, n *cluster.NodeInfo, removed []*cluster.PodInfo) sched.Status
 
-	// SamePodLocal reports whether two *placement.Prepared pods, prepared
-	// with the same options, get the same node-local filter verdicts and
-	// raw scores on every node (a class of a scheduling loop's memo).
-	SamePodLocal func(a, b any) bool
+	// PodKeys returns a *placement.Prepared pod's class keys: pods
+	// prepared with the same options and equal local keys get the same
+	// node-local filter verdicts and raw scores on every node (a class of
+	// a scheduling loop's memo); equal topology keys, the same whole
+	// scheduling input.
+	PodKeys func(p any) (local, topology string)
 	// NewMemo returns an empty memo for the nodes of a *placement.Compiled's
 	// snapshot: one per class of equivalent pods and scheduling loop, over
 	// snapshots with the same nodes (only pods bound or removed).
 	NewMemo func(c any) any
 	// WithMemo returns the *placement.Compiled c deciding through memo m.
 	WithMemo func(c, m any) any
+	// CompileAfter is (*placement.Prepared).CompileWith(snap, w) for a pod
+	// with the topology key of the *placement.Compiled prev: prev's topology
+	// PreFilter states are moved onto snap (derived from the nodes that
+	// changed) instead of built afresh. The result is the same.
+	CompileAfter func(p any, snap *cluster.Snapshot, w any, prev any) (any, error)
 )
