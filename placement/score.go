@@ -213,15 +213,26 @@ func (c *Compiled) score(feasible []*cluster.NodeInfo) *Scores {
 // ImageLocality) whose arrays Score allocated in s, for feasible[lo:hi].
 func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi int) {
 	lc := c.newLocalScorer()
-	var want [numMemoScores]bool
-	for k, p := range memoScores {
-		want[k] = s.Raw[p] != nil
-	}
-	for i := lo; i < hi; i++ {
-		raw := c.rawLocal(&want, feasible[i], lc)
+	if c.memo != nil {
+		var want [numMemoScores]bool
 		for k, p := range memoScores {
-			if r := s.Raw[p]; r != nil {
-				r[i] = raw[k]
+			want[k] = s.Raw[p] != nil
+		}
+		for i := lo; i < hi; i++ {
+			raw := c.rawLocal(&want, feasible[i], lc)
+			for k, p := range memoScores {
+				if r := s.Raw[p]; r != nil {
+					r[i] = raw[k]
+				}
+			}
+		}
+		return
+	}
+	// Plugin by plugin: each loop stays on one rule.
+	for _, p := range memoScores {
+		if r := s.Raw[p]; r != nil {
+			for i := lo; i < hi; i++ {
+				r[i] = lc.score(c, p, feasible[i])
 			}
 		}
 	}

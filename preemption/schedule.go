@@ -155,6 +155,7 @@ type Queue struct {
 	// answers (fastpath.PodKeys); a run keeps one memo per class.
 	class      []int
 	numClasses int
+	classSize  []int // pods per class: a class of one keeps no memo
 	// topoClass[i] is the class of pod i among pods with the same whole
 	// scheduling input (fastpath.PodKeys): a pod is compiled from
 	// the topology state of its class's previous pod, moved onto its own
@@ -199,6 +200,10 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 func (q *Queue) classify(local, topology []string) {
 	q.class, q.numClasses = classesOf(local)
 	q.topoClass, q.numTopoClasses = classesOf(topology)
+	q.classSize = make([]int, q.numClasses)
+	for _, k := range q.class {
+		q.classSize[k]++
+	}
 }
 
 // classesOf numbers the distinct keys in order of first appearance.
@@ -329,7 +334,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			continue
 		}
 		lastCompiled[q.topoClass[pos]] = c
-		if !q.noMemo {
+		if !q.noMemo && q.classSize[q.class[pos]] > 1 {
 			if memos[q.class[pos]] == nil {
 				memos[q.class[pos]] = fastpath.NewMemo(c)
 			}
@@ -388,7 +393,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			continue
 		}
 		var dm *dryRunMemo
-		if !q.noMemo {
+		if !q.noMemo && q.classSize[q.class[pos]] > 1 {
 			if dryRunMemos[q.class[pos]] == nil {
 				dryRunMemos[q.class[pos]] = &dryRunMemo{}
 			}
