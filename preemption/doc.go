@@ -84,6 +84,20 @@
 // each pod's placement.Prepare) once: the [Queue] can then be scheduled
 // against several what-if snapshots, or prepared while a snapshot is built.
 //
+// A queue's pods mostly come from a few templates (a Deployment's
+// replicas), and between two of them only the nodes a binding or an
+// eviction touched change. PrepareQueue classes the pods by their inputs
+// (names aside), and a run reuses, per class, what the previous pods of
+// the class computed on the nodes that did not change since: the node-local
+// plugins' verdicts and raw scores, each node's preemption dry run (when
+// it reads nothing but the node: no topology filter, no nominated pods),
+// and the topology plugins' PreFilter state, moved onto the new snapshot
+// from the changed nodes alone. Normalization, host selection and the
+// candidate choice run over every node as before, so a run decides exactly
+// what computing every pod from scratch decides (a property test compares
+// the two); the idea is kube-scheduler's former equivalence cache and
+// v1.35's batching of pods with one signature.
+//
 // # Determinism and concurrency
 //
 // Results do not depend on input order beyond the documented tie-breaks:

@@ -100,7 +100,10 @@ type Result struct {
 	// Unschedulable: only those are dry-run.
 	PotentialNodes int
 	// Candidates are every node where preemption would work, in node-name
-	// order, each with the criterion it lost on.
+	// order, each with the criterion it lost on. Within one ScheduleQueue
+	// run, equivalent pods' candidates on an unchanged node may share their
+	// Victims lists (a list's capacity ends with it, so an append copies):
+	// read them, do not modify them in place.
 	Candidates []Candidate
 	// Rejected are the dry-run nodes that could not help, with the status
 	// of the dry run, in node-name order.
