@@ -399,7 +399,8 @@ func isResizeInfeasible(pod *corev1.Pod) bool {
 // upstream's AddPod/RemovePod extensions update a state; a snapshot not
 // derived from prev's is compiled afresh), which gives the states built
 // from scratch: the plugins read the pod's namespace, labels, owners and
-// spec, which are equal, never its name.
+// spec, which are equal, never its name. The pod's cycle runs on the
+// calling goroutine.
 func (p *Prepared) compileAfter(snap *cluster.Snapshot, w *Workers, prev *Compiled) (*Compiled, error) {
 	if snap == nil {
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
@@ -411,6 +412,11 @@ func (p *Prepared) compileAfter(snap *cluster.Snapshot, w *Workers, prev *Compil
 	if w != nil {
 		c.opts.Workers = w
 	}
+	// What is left of such a pod's cycle (topology states from the
+	// changed nodes, node-local answers from the loop's memo, a pass over
+	// the nodes) is a few short loops: a fork-join per phase costs more
+	// than it saves, on a shared machine most of all.
+	c.opts.Parallelism = 1
 	if prev != nil && prev.preFilterErr == nil {
 		c.spread, c.ipa = prev.spread, prev.ipa
 	}
