@@ -44,6 +44,15 @@ var topLevelLists = map[string]bool{
 // encoding/json, a repeated field's last value wins and null is the same as
 // absent.
 func splitTop(data []byte) (lists map[string][]json.RawMessage, wrongKind map[string]string, unknown []string, extra map[string]json.RawMessage, err error) {
+	if lists, wrongKind, unknown, extra, ok := splitTopFast(data); ok {
+		return lists, wrongKind, unknown, extra, nil
+	}
+	return splitTopDecoder(data)
+}
+
+// splitTopDecoder is splitTop through encoding/json's Decoder, whose
+// errors it reports.
+func splitTopDecoder(data []byte) (lists map[string][]json.RawMessage, wrongKind map[string]string, unknown []string, extra map[string]json.RawMessage, err error) {
 	fail := func(err error) (map[string][]json.RawMessage, map[string]string, []string, map[string]json.RawMessage, error) {
 		return nil, nil, nil, nil, err
 	}
