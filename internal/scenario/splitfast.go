@@ -30,15 +30,7 @@ func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind ma
 	wrongKind = map[string]string{}
 	extra = map[string]json.RawMessage{}
 	unknownSet := map[string]bool{}
-	for {
-		s.space()
-		if s.is('}') {
-			break
-		}
-		if s.is(',') {
-			s.i++
-			s.space()
-		}
+	for s.next('}') {
 		key, keyOK := s.plainString()
 		if !keyOK {
 			return nil, nil, nil, nil, false
@@ -60,15 +52,7 @@ func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind ma
 		case '[':
 			items := []json.RawMessage{} // not nil: present, if empty
 			in := scan{b: data, i: start + 1}
-			for {
-				in.space()
-				if in.is(']') {
-					break
-				}
-				if in.is(',') {
-					in.i++
-					in.space()
-				}
+			for in.next(']') {
 				from := in.i
 				in.value()
 				items = append(items, json.RawMessage(data[from:in.i:in.i]))
@@ -99,6 +83,21 @@ type scan struct {
 }
 
 func (s *scan) is(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
+
+// next moves to the next member of a list or object whose opening
+// delimiter has been read, past a separating comma, and reports whether
+// there is one (false at the closing delimiter end).
+func (s *scan) next(end byte) bool {
+	s.space()
+	if s.is(end) {
+		return false
+	}
+	if s.is(',') {
+		s.i++
+		s.space()
+	}
+	return true
+}
 
 func (s *scan) space() {
 	for s.i < len(s.b) {
