@@ -375,9 +375,19 @@ func podKeys(pod *corev1.Pod) (local, topology string) {
 		return own, own
 	}
 	local = string(b)
+	// The whole spec is the local one and the parts it leaves out.
 	meta := metav1.ObjectMeta{Namespace: pod.Namespace, Labels: pod.Labels, OwnerReferences: pod.OwnerReferences}
-	if !part(&meta) || !part(&pod.Spec) {
+	var podAffinity corev1.Affinity
+	if a := pod.Spec.Affinity; a != nil {
+		podAffinity = corev1.Affinity{PodAffinity: a.PodAffinity, PodAntiAffinity: a.PodAntiAffinity}
+	}
+	if !part(&meta) || !part(&podAffinity) {
 		return local, own
+	}
+	for i := range pod.Spec.TopologySpreadConstraints {
+		if !part(&pod.Spec.TopologySpreadConstraints[i]) {
+			return local, own
+		}
 	}
 	return local, string(b)
 }
@@ -399,8 +409,7 @@ func isResizeInfeasible(pod *corev1.Pod) bool {
 // upstream's AddPod/RemovePod extensions update a state; a snapshot not
 // derived from prev's is compiled afresh), which gives the states built
 // from scratch: the plugins read the pod's namespace, labels, owners and
-// spec, which are equal, never its name. The pod's cycle runs on the
-// calling goroutine.
+// spec, which are equal, never its name.
 func (p *Prepared) compileAfter(snap *cluster.Snapshot, w *Workers, prev *Compiled) (*Compiled, error) {
 	if snap == nil {
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
@@ -412,11 +421,6 @@ func (p *Prepared) compileAfter(snap *cluster.Snapshot, w *Workers, prev *Compil
 	if w != nil {
 		c.opts.Workers = w
 	}
-	// What is left of such a pod's cycle (topology states from the
-	// changed nodes, node-local answers from the loop's memo, a pass over
-	// the nodes) is a few short loops: a fork-join per phase costs more
-	// than it saves, on a shared machine most of all.
-	c.opts.Parallelism = 1
 	if prev != nil && prev.preFilterErr == nil {
 		c.spread, c.ipa = prev.spread, prev.ipa
 	}

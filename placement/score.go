@@ -228,11 +228,12 @@ func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi in
 		}
 		return
 	}
-	// Plugin by plugin: each loop stays on one rule.
-	for _, p := range memoScores {
-		if r := s.Raw[p]; r != nil {
-			for i := lo; i < hi; i++ {
-				r[i] = lc.score(c, p, feasible[i])
+	// Node by node: each node is read once, while it is in cache.
+	for i := lo; i < hi; i++ {
+		n := feasible[i]
+		for _, p := range memoScores {
+			if r := s.Raw[p]; r != nil {
+				r[i] = lc.score(c, p, n)
 			}
 		}
 	}

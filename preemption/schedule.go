@@ -194,6 +194,10 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 	return q, nil
 }
 
+// maxCarry is the most queue positions over which a pod's topology state is
+// carried to the next pod of its class.
+const maxCarry = 16
+
 // classify numbers the classes of equivalent pods (fastpath.PodKeys):
 // by their node-local answers (class) and by their whole scheduling input
 // (topoClass).
@@ -282,6 +286,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	memos := make([]any, q.numClasses)
 	dryRunMemos := make([]*dryRunMemo, q.numClasses)
 	lastCompiled := make([]*placement.Compiled, q.numTopoClasses)
+	lastPos := make([]int, q.numTopoClasses)
 	// A bound pod's PodInfo is its compiled one (same spec) unless the
 	// snapshot computes requests by the pre-v1.36 rule.
 	reuseInfo := !cluster.InputOf(snapshotOf(snap)).WithoutPodLevelResize
@@ -319,7 +324,9 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
 		var c *placement.Compiled
 		var err error
-		if prev := lastCompiled[q.topoClass[pos]]; prev != nil && !q.noMemo {
+		// A state is carried over a few bindings only: past them, deriving
+		// it from every changed node costs what building it does.
+		if prev := lastCompiled[q.topoClass[pos]]; prev != nil && !q.noMemo && pos-lastPos[q.topoClass[pos]] <= maxCarry {
 			var cc any
 			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, prev)
 			if cc != nil {
@@ -333,7 +340,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			res.Results = append(res.Results, out)
 			continue
 		}
-		lastCompiled[q.topoClass[pos]] = c
+		lastCompiled[q.topoClass[pos]], lastPos[q.topoClass[pos]] = c, pos
 		if !q.noMemo && q.classSize[q.class[pos]] > 1 {
 			if memos[q.class[pos]] == nil {
 				memos[q.class[pos]] = fastpath.NewMemo(c)
