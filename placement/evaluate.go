@@ -106,6 +106,9 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 	for i, code := range d.Codes {
 		hasErr = hasErr || code == sched.Error
 		if code.Passes() {
+			if feasible == nil && c.memo != nil {
+				feasible = c.memo.feasible[:0]
+			}
 			if feasible == nil {
 				feasible = make([]*cluster.NodeInfo, 0, len(nodes)-i)
 			}
@@ -113,6 +116,9 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		}
 	}
 	d.Feasible = len(feasible)
+	if c.memo != nil && cap(feasible) > cap(c.memo.feasible) {
+		c.memo.feasible = feasible[:0]
+	}
 	if len(feasible) == 0 || hasErr {
 		d.Statuses = make([]sched.Status, len(nodes))
 		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {

@@ -1,9 +1,11 @@
 package placement
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -11,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/fastpath"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/internal/topo"
 )
 
 // A scheduling loop asks the same question again and again: the pods of a
@@ -50,6 +53,11 @@ type memo struct {
 	// scores (memoScores order).
 	scoreAt []*cluster.NodeInfo
 	raw     [][numMemoScores]int64
+
+	// Per-pod buffers, reused pod after pod (the loop decides one pod at
+	// a time): the feasible nodes and PodTopologySpread's score.
+	feasible []*cluster.NodeInfo
+	spread   topo.SpreadScratch
 }
 
 const (
@@ -254,7 +262,7 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 		var norm []int64
 		var skipped bool
 		if which == sPodTopologySpread {
-			_, norm, skipped = c.spread.Score(feasible)
+			_, norm, skipped = c.spread.ScoreWith(feasible, &c.memo.spread)
 		} else {
 			_, norm, skipped = c.ipa.Score(feasible)
 		}
@@ -349,20 +357,32 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 // input (also namespace, labels, owner references, which the default
 // spread constraints' selectors come from, and the whole spec). Only
 // names and UIDs may differ: no plugin reads a pending pod's name. The
-// keys are the objects' protobuf encodings (map keys sorted), so equal
-// keys are equal contents; equal contents spelled differently (a quantity
-// written two ways) may get different keys, which only loses reuse. A pod
-// that does not encode gets keys of its own.
+// keys are SHA-256 digests of the objects' protobuf encodings (map keys
+// sorted, each part length-prefixed), so equal keys are equal contents
+// (short of a SHA-256 collision); equal contents spelled differently (a
+// quantity written two ways) may get different keys, which only loses
+// reuse. A pod that does not encode gets keys of its own.
 func podKeys(pod *corev1.Pod) (local, topology string) {
-	var b []byte
-	part := func(m interface{ Marshal() ([]byte, error) }) bool {
-		data, err := m.Marshal()
-		if err != nil {
+	bp := keyBuffers.Get().(*[]byte)
+	defer keyBuffers.Put(bp)
+	b := (*bp)[:0]
+	defer func() { *bp = b[:0] }()
+	part := func(m interface {
+		Size() int
+		MarshalToSizedBuffer([]byte) (int, error)
+	}) bool {
+		n := m.Size()
+		b = binary.AppendUvarint(b, uint64(n))
+		b = slices.Grow(b, n)
+		if _, err := m.MarshalToSizedBuffer(b[len(b) : len(b)+n]); err != nil {
 			return false
 		}
-		b = binary.AppendUvarint(b, uint64(len(data)))
-		b = append(b, data...)
+		b = b[:len(b)+n]
 		return true
+	}
+	digest := func() string {
+		sum := sha256.Sum256(b)
+		return string(sum[:])
 	}
 	own := "\x00" + pod.Namespace + "/" + pod.Name + "/" + string(pod.UID)
 	spec := localSpec(&pod.Spec)
@@ -374,7 +394,7 @@ func podKeys(pod *corev1.Pod) (local, topology string) {
 	if !part(&spec) || !part(&status) {
 		return own, own
 	}
-	local = string(b)
+	local = digest()
 	// The whole spec is the local one and the parts it leaves out.
 	meta := metav1.ObjectMeta{Namespace: pod.Namespace, Labels: pod.Labels, OwnerReferences: pod.OwnerReferences}
 	var podAffinity corev1.Affinity
@@ -389,8 +409,11 @@ func podKeys(pod *corev1.Pod) (local, topology string) {
 			return local, own
 		}
 	}
-	return local, string(b)
+	return local, digest()
 }
+
+// keyBuffers are podKeys' encoding buffers.
+var keyBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // isResizeInfeasible is cluster's rule (resource helpers'
 // isResizeInfeasible): requests read the resize condition's reason.

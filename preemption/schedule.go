@@ -2,6 +2,7 @@ package preemption
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -155,7 +156,7 @@ type Queue struct {
 	// answers (fastpath.PodKeys); a run keeps one memo per class.
 	class      []int
 	numClasses int
-	classSize  []int // pods per class: a class of one keeps no memo
+	classSize  []int // pods per class: a small class keeps no memo (minMemoClass)
 	// topoClass[i] is the class of pod i among pods with the same whole
 	// scheduling input (fastpath.PodKeys): a pod is compiled from
 	// the topology state of its class's previous pod, moved onto its own
@@ -181,6 +182,15 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 	q := &Queue{order: order, keys: make([]string, len(order)), prepared: make([]*placement.Prepared, len(order)),
 		copies: make([]*corev1.Pod, len(order)), opts: opts}
 	localKeys, topoKeys := make([]string, len(order)), make([]string, len(order))
+	// Encoding a pod for its keys costs more than a small class saves:
+	// only pods of a workload with enough pending pods (or of none) are
+	// encoded; the others are classes of their own.
+	workload := make([]string, len(order))
+	perWorkload := map[string]int{}
+	for i, p := range order {
+		workload[i] = workloadOf(p)
+		perWorkload[workload[i]]++
+	}
 	opts.Placement.Workers.Run(opts.Placement.Parallelism, len(order), func(i int) {
 		q.keys[i] = podNamespace(order[i]) + "/" + order[i].Name
 		// Bindings hold the pod as the API server stores it (what Prepare
@@ -188,11 +198,33 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 		stored := placement.StoredPod(order[i])
 		q.prepared[i] = placement.Prepare(stored, opts.Placement)
 		q.copies[i] = stored.DeepCopy()
-		localKeys[i], topoKeys[i] = fastpath.PodKeys(q.prepared[i])
+		if perWorkload[workload[i]] >= minMemoClass {
+			localKeys[i], topoKeys[i] = fastpath.PodKeys(q.prepared[i])
+		} else {
+			localKeys[i] = "\x02" + strconv.Itoa(i)
+			topoKeys[i] = localKeys[i]
+		}
 	})
 	q.classify(localKeys, topoKeys)
 	return q, nil
 }
+
+// workloadOf names the pod's controller (namespace and the controller
+// reference's UID, else kind and name); "" for a pod without one.
+func workloadOf(p *corev1.Pod) string {
+	ref := metav1.GetControllerOfNoCopy(p)
+	if ref == nil {
+		return ""
+	}
+	if ref.UID != "" {
+		return p.Namespace + "/" + string(ref.UID)
+	}
+	return p.Namespace + "/" + ref.Kind + "/" + ref.Name
+}
+
+// minMemoClass is the fewest pods a class needs for a memo: a memo costs
+// arrays over every node slot, and its first pod fills them at full cost.
+const minMemoClass = 4
 
 // maxCarry is the most queue positions over which a pod's topology state is
 // carried to the next pod of its class.
@@ -341,7 +373,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			continue
 		}
 		lastCompiled[q.topoClass[pos]], lastPos[q.topoClass[pos]] = c, pos
-		if !q.noMemo && q.classSize[q.class[pos]] > 1 {
+		if !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass {
 			if memos[q.class[pos]] == nil {
 				memos[q.class[pos]] = fastpath.NewMemo(c)
 			}
@@ -400,7 +432,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			continue
 		}
 		var dm *dryRunMemo
-		if !q.noMemo && q.classSize[q.class[pos]] > 1 {
+		if !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass {
 			if dryRunMemos[q.class[pos]] == nil {
 				dryRunMemos[q.class[pos]] = &dryRunMemo{}
 			}

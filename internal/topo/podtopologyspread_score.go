@@ -27,8 +27,37 @@ import (
 //
 // The arguments and the receiver are not modified.
 func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped bool) {
-	raw = make([]int64, len(feasible))
-	normalized = make([]int64, len(feasible))
+	return s.ScoreWith(feasible, nil)
+}
+
+// SpreadScratch holds the per-node buffers of Spread.ScoreWith, for a
+// caller that scores pod after pod (a scheduling loop) and reads each
+// result before the next call.
+type SpreadScratch struct {
+	raw, normalized []int64
+	doms            []int32
+	ignored         []bool
+}
+
+// grow returns buf with length n, zeroed, reusing its array when it can.
+func grow[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
+// ScoreWith is Score with its per-node buffers taken from sc (nil: new
+// ones): raw and normalized are then sc's and valid until its next use.
+// One sc must not be used by two calls at once.
+func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normalized []int64, skipped bool) {
+	if sc == nil {
+		sc = &SpreadScratch{}
+	}
+	sc.raw, sc.normalized = grow(sc.raw, len(feasible)), grow(sc.normalized, len(feasible))
+	raw, normalized = sc.raw, sc.normalized
 	nodes := s.ix.nodes
 	// A node view may have slots and no node left.
 	if s.snap == nil || len(cluster.NodesOf(s.snap)) == 0 || len(s.soft) == 0 {
@@ -62,8 +91,9 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 		}
 		return d
 	}
-	doms := make([]int32, len(feasible)*len(cs)) // feasible node x constraint
-	ignored := make([]bool, len(feasible))
+	sc.doms = grow(sc.doms, len(feasible)*len(cs)) // feasible node x constraint
+	sc.ignored = grow(sc.ignored, len(feasible))
+	doms, ignored := sc.doms, sc.ignored
 	nIgnored := 0
 	for fi, n := range feasible {
 		missing := false
