@@ -1,7 +1,10 @@
 package preemption
 
 import (
+	"fmt"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -31,6 +34,16 @@ func TestQueueMemoMatchesFromScratch(t *testing.T) {
 			Overcommit: rapid.Bool().Draw(t, "overcommit"),
 		}
 		c := placementtest.ClusterOf(cfg).Draw(t, "cluster")
+		// Classes big enough for a memo (minMemoClass): more replicas of
+		// a drawn pending pod, under its workload.
+		copies := rapid.IntRange(0, 2*minMemoClass).Draw(t, "copies")
+		tmpl := c.Pending[rapid.IntRange(0, len(c.Pending)-1).Draw(t, "template")]
+		for i := range copies {
+			p := tmpl.DeepCopy()
+			p.Name = fmt.Sprintf("%s-copy-%d", tmpl.Name, i)
+			p.UID = types.UID(p.Name)
+			c.Pending = append(c.Pending, p)
+		}
 		snap, _, err := newTestSnapshot(cluster.Input{Nodes: c.Nodes, Pods: c.Pods, PDBs: c.PDBs, Namespaces: c.Namespaces})
 		require.NoError(t, err)
 		opts := QueueOptions{KeepNodeStatuses: true}
