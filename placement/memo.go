@@ -23,18 +23,20 @@ import (
 // and InterPodAffinity) read nothing but the pod's spec and the node, so
 // their verdicts and raw scores for one template on an unchanged node are
 // the ones already computed. This is the reason kube-scheduler once had an
-// equivalence cache (pkg/scheduler/core/equivalence_cache.go, removed in
-// v1.13) and v1.35's OpportunisticBatching reuses one pod's ranking for the
-// next pod with the same signature.
+// equivalence cache (pkg/scheduler/core/equivalence_cache.go, since
+// removed) and v1.35's OpportunisticBatching reuses one pod's ranking for
+// the next pod with the same signature.
 //
-// A memo holds those answers for one class of equivalent pods (samePodLocal)
-// during one scheduling loop, per node slot (NodeInfo.Index). An entry
-// records the node state it was computed on: snapshot views copy a node's
-// NodeInfo when they change it and share it otherwise, so an entry is valid
-// exactly while the node's NodeInfo pointer is the one recorded. The
-// topology plugins are computed per pod as before; normalization and host
-// selection run over the whole feasible list as before, so the decision is
-// the one computed from scratch (the property tests compare the two).
+// A memo holds those answers for one class of equivalent pods (equal local
+// keys, podKeys) during one scheduling loop, per node slot
+// (NodeInfo.Index). An entry records the node state it was computed on:
+// snapshot views copy a node's NodeInfo when they change it and share it
+// otherwise, so an entry is valid exactly while the node's NodeInfo pointer
+// is the one recorded. The topology plugins run per pod (from a state
+// carried from the class's previous pod, compileAfter); normalization and
+// host selection run over the whole feasible list as before, so the
+// decision is the one computed from scratch (preemption's property test
+// compares the two).
 //
 // A memo is used by one goroutine at a time per node slot: Decide's
 // parallel passes write disjoint slots. It belongs to one loop over one set
