@@ -163,7 +163,13 @@ func (x *interned) countSpread(n *cluster.NodeInfo, m *matcher, ns string, mm me
 // for (memoCands): countSpread for every node at once, visiting through the
 // snapshot's cluster.Occurrences only the pods of the label sets that match.
 func (x *interned) spreadCounts(m *matcher, mm memo, cs cands) []int32 {
-	counts := make([]int32, len(x.nodes))
+	return x.spreadCountsInto(nil, m, mm, cs)
+}
+
+// spreadCountsInto is spreadCounts written into buf's array when it is
+// large enough.
+func (x *interned) spreadCountsInto(buf []int32, m *matcher, mm memo, cs cands) []int32 {
+	counts := grow(buf, len(x.nodes))
 	if m.empty() || m.Nothing() || x.snap == nil || x.view.NumNodes() == 0 {
 		return counts
 	}

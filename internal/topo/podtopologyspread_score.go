@@ -37,6 +37,7 @@ type SpreadScratch struct {
 	raw, normalized []int64
 	doms            []int32
 	ignored         []bool
+	counts          [][]int32 // per selector: spreadCounts
 }
 
 // grow returns buf with length n, zeroed, reusing its array when it can.
@@ -144,7 +145,11 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 		if memos[cs[i].selID] == nil {
 			mm, cands := s.ix.memoCands(s.ix.nsIs(s.pod.Namespace), &cs[i].m)
 			memos[cs[i].selID] = mm
-			nodeCounts[cs[i].selID] = s.ix.spreadCounts(&cs[i].m, mm, cands)
+			if len(sc.counts) <= cs[i].selID {
+				sc.counts = append(sc.counts, make([][]int32, cs[i].selID+1-len(sc.counts))...)
+			}
+			sc.counts[cs[i].selID] = s.ix.spreadCountsInto(sc.counts[cs[i].selID], &cs[i].m, mm, cands)
+			nodeCounts[cs[i].selID] = sc.counts[cs[i].selID]
 		}
 	}
 	if needWalk {
