@@ -34,7 +34,11 @@
 // pod alone, with every node's verdict for it: filter-score evaluates that
 // pod only, in both formats; schedule runs the whole queue and limits the
 // text report, where the pod is evaluated against the cluster as it was at
-// its turn; why_text.go) and -config.
+// its turn; why_text.go) and -config. In schedule mode a preemption lists
+// every candidate node with its victims and the criterion it lost on
+// (lostAt); the text report and -explain also explain each loss
+// (lostReason), which the JSON report leaves out: one text per node and
+// preemptor.
 //
 // -config FILE runs the single profile of a kubescheduler.config.k8s.io/v1
 // KubeSchedulerConfiguration (YAML or JSON) instead of the default one, in
