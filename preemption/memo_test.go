@@ -47,6 +47,17 @@ func TestQueueMemoMatchesFromScratch(t *testing.T) {
 		snap, _, err := newTestSnapshot(cluster.Input{Nodes: c.Nodes, Pods: c.Pods, PDBs: c.PDBs, Namespaces: c.Namespaces})
 		require.NoError(t, err)
 		opts := QueueOptions{KeepNodeStatuses: true}
+		if rapid.Bool().Draw(t, "profile") {
+			// A profile's weights (0 disables a plugin) and fit strategy
+			// change what the memo's host selection sums.
+			opts.Placement.ScoreWeights = map[string]int64{}
+			for _, p := range []string{"TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread",
+				"InterPodAffinity", "NodeResourcesBalancedAllocation", "ImageLocality"} {
+				opts.Placement.ScoreWeights[p] = rapid.Int64Range(0, 3).Draw(t, "weight "+p)
+			}
+			opts.Placement.ScoringStrategy.Type = rapid.SampledFrom([]placement.ScoringStrategyType{
+				placement.LeastAllocated, placement.MostAllocated}).Draw(t, "strategy")
+		}
 		if rapid.Bool().Draw(t, "parallel") {
 			opts.Placement.Parallelism = 2
 		}
