@@ -148,8 +148,10 @@ func (d *dryRuns) fillParallel(positions []int) {
 }
 
 // dryRunMemo keeps, per node slot (NodeInfo.Index), the dry run of a class
-// of equivalent preemptors (placement's memo classes: same spec, so same
-// priority and filters) on one state of the node, for one scheduling loop.
+// of equivalent preemptors (the queue's node-local classes: the same spec
+// but for what only the topology filters read, so the same priority,
+// policy and node-local filters) on one state of the node, for one
+// scheduling loop.
 // It is used only when a node's dry run reads nothing but the node, the
 // preemptor and the budgets, whose status the loop never changes: no
 // nominated pods, and neither topology filter running for the pod (their
