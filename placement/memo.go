@@ -57,9 +57,10 @@ type memo struct {
 	raw     [][numMemoScores]int64
 
 	// Per-pod buffers, reused pod after pod (the loop decides one pod at
-	// a time): the feasible nodes and PodTopologySpread's score.
+	// a time): the feasible nodes and the topology plugins' scores.
 	feasible []*cluster.NodeInfo
 	spread   topo.SpreadScratch
+	affinity topo.AffinityScratch
 }
 
 const (
@@ -266,7 +267,7 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 		if which == sPodTopologySpread {
 			_, norm, skipped = c.spread.ScoreWith(feasible, &c.memo.spread)
 		} else {
-			_, norm, skipped = c.ipa.Score(feasible)
+			_, norm, skipped = c.ipa.ScoreWith(feasible, &c.memo.affinity)
 		}
 		if skipped {
 			norm = nil

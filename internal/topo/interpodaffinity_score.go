@@ -24,8 +24,25 @@ import (
 // term, or when no term matched on a node carrying its topology key. The
 // arguments and the receiver are not modified.
 func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped bool) {
-	raw = make([]int64, len(feasible))
-	normalized = make([]int64, len(feasible))
+	return a.ScoreWith(feasible, nil)
+}
+
+// AffinityScratch holds the per-node buffers of InterPodAffinity.ScoreWith,
+// for a caller that scores pod after pod and reads each result before the
+// next call.
+type AffinityScratch struct {
+	raw, normalized []int64
+}
+
+// ScoreWith is Score with its per-node buffers taken from sc (nil: new
+// ones): raw and normalized are then sc's and valid until its next use.
+// One sc must not be used by two calls at once.
+func (a *InterPodAffinity) ScoreWith(feasible []*NodeInfo, sc *AffinityScratch) (raw, normalized []int64, skipped bool) {
+	if sc == nil {
+		sc = &AffinityScratch{}
+	}
+	sc.raw, sc.normalized = grow(sc.raw, len(feasible)), grow(sc.normalized, len(feasible))
+	raw, normalized = sc.raw, sc.normalized
 	hasConstraints := a.hasPreferredTerms()
 	if a.opts.IgnorePreferredTermsOfExistingPods && !hasConstraints {
 		return raw, normalized, true
