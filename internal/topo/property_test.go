@@ -286,18 +286,20 @@ func TestOnViewEqualsFresh(t *testing.T) {
 	})
 }
 
-// ScoreWith with one scratch reused across pods and node subsets gives
-// what Score gives with buffers of its own.
-func TestSpreadScoreWithReusedScratch(t *testing.T) {
+// ScoreWith of both plugins, with one scratch each reused across pods and
+// node subsets, gives what Score gives with buffers of its own.
+func TestScoreWithReusedScratch(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
 		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
 		require.NoError(t, err)
-		var sc SpreadScratch
+		var spread SpreadScratch
+		var affinity AffinityScratch
+		own := func(v []int64) []int64 { return append([]int64{}, v...) }
 		for range rapid.IntRange(1, 3).Draw(t, "pods") {
 			pod := genIncoming(t)
 			genNodeAffinity(t, pod)
-			_, s, _ := plugins(t, snap, pod)
+			_, s, a := plugins(t, snap, pod)
 			var feasible []*cluster.NodeInfo
 			for _, n := range cluster.NodesOf(snap) {
 				if rapid.Bool().Draw(t, "feasible") {
@@ -305,35 +307,11 @@ func TestSpreadScoreWithReusedScratch(t *testing.T) {
 				}
 			}
 			r1, n1, k1 := s.Score(feasible)
-			r2, n2, k2 := s.ScoreWith(feasible, &sc)
-			own := func(v []int64) []int64 { return append([]int64{}, v...) }
-			require.Equal(t, []any{own(r1), own(n1), k1}, []any{own(r2), own(n2), k2})
-		}
-	})
-}
-
-// InterPodAffinity's ScoreWith with one scratch reused across pods and
-// node subsets gives what Score gives with buffers of its own.
-func TestAffinityScoreWithReusedScratch(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		w := genWorld(t)
-		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
-		require.NoError(t, err)
-		var sc AffinityScratch
-		for range rapid.IntRange(1, 3).Draw(t, "pods") {
-			pod := genIncoming(t)
-			genNodeAffinity(t, pod)
-			_, _, a := plugins(t, snap, pod)
-			var feasible []*cluster.NodeInfo
-			for _, n := range cluster.NodesOf(snap) {
-				if rapid.Bool().Draw(t, "feasible") {
-					feasible = append(feasible, n)
-				}
-			}
-			r1, n1, k1 := a.Score(feasible)
-			r2, n2, k2 := a.ScoreWith(feasible, &sc)
-			own := func(v []int64) []int64 { return append([]int64{}, v...) }
-			require.Equal(t, []any{own(r1), own(n1), k1}, []any{own(r2), own(n2), k2})
+			r2, n2, k2 := s.ScoreWith(feasible, &spread)
+			require.Equal(t, []any{own(r1), own(n1), k1}, []any{own(r2), own(n2), k2}, "PodTopologySpread")
+			r1, n1, k1 = a.Score(feasible)
+			r2, n2, k2 = a.ScoreWith(feasible, &affinity)
+			require.Equal(t, []any{own(r1), own(n1), k1}, []any{own(r2), own(n2), k2}, "InterPodAffinity")
 		}
 	})
 }
