@@ -289,7 +289,6 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 	// TaintToleration and NodeAffinity normalize over the feasible nodes
 	// (defaultNormalize): their tops first.
 	lc := c.newLocalScorer()
-	m := c.memo
 	var topTaint, topAffinity int64
 	for _, n := range feasible {
 		raw := c.rawLocal(&want, n, lc)
@@ -297,12 +296,7 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 	}
 	inRange := func(v int64) bool { return v >= 0 && v <= sched.MaxNodeScore }
 	for k, n := range feasible {
-		var raw [numMemoScores]int64
-		if i := c.memoSlot(n); i >= 0 && m.scoreAt[i] == n {
-			raw = m.raw[i]
-		} else {
-			raw = c.rawLocal(&want, n, lc)
-		}
+		raw := c.rawLocal(&want, n, lc) // recorded by the first pass
 		var sum int64
 		if want[0] {
 			v := int64(sched.MaxNodeScore)

@@ -31,7 +31,7 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 // for a caller that scores pod after pod and reads each result before the
 // next call.
 type AffinityScratch struct {
-	raw, normalized []int64
+	scores scoreBuffers
 }
 
 // ScoreWith is Score with its per-node buffers taken from sc (nil: new
@@ -41,8 +41,7 @@ func (a *InterPodAffinity) ScoreWith(feasible []*NodeInfo, sc *AffinityScratch) 
 	if sc == nil {
 		sc = &AffinityScratch{}
 	}
-	sc.raw, sc.normalized = grow(sc.raw, len(feasible)), grow(sc.normalized, len(feasible))
-	raw, normalized = sc.raw, sc.normalized
+	raw, normalized = sc.scores.take(len(feasible))
 	hasConstraints := a.hasPreferredTerms()
 	if a.opts.IgnorePreferredTermsOfExistingPods && !hasConstraints {
 		return raw, normalized, true

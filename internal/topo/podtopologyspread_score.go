@@ -34,10 +34,20 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 // caller that scores pod after pod (a scheduling loop) and reads each
 // result before the next call.
 type SpreadScratch struct {
-	raw, normalized []int64
-	doms            []int32
-	ignored         []bool
-	counts          [][]int32 // per selector: spreadCounts
+	scores  scoreBuffers
+	doms    []int32
+	ignored []bool
+	counts  [][]int32 // per selector: spreadCounts
+}
+
+// scoreBuffers are a Score's raw and normalized results, reused call
+// after call.
+type scoreBuffers struct{ raw, normalized []int64 }
+
+// take returns the buffers with length n, zeroed.
+func (b *scoreBuffers) take(n int) (raw, normalized []int64) {
+	b.raw, b.normalized = grow(b.raw, n), grow(b.normalized, n)
+	return b.raw, b.normalized
 }
 
 // grow returns buf with length n, zeroed, reusing its array when it can.
@@ -57,8 +67,7 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 	if sc == nil {
 		sc = &SpreadScratch{}
 	}
-	sc.raw, sc.normalized = grow(sc.raw, len(feasible)), grow(sc.normalized, len(feasible))
-	raw, normalized = sc.raw, sc.normalized
+	raw, normalized = sc.scores.take(len(feasible))
 	nodes := s.ix.nodes
 	// A node view may have slots and no node left.
 	if s.snap == nil || len(cluster.NodesOf(s.snap)) == 0 || len(s.soft) == 0 {
