@@ -544,7 +544,7 @@ func readInput(path string, stdin io.Reader) ([]byte, error) {
 	if path == "-" || path == "" {
 		return io.ReadAll(stdin)
 	}
-	return os.ReadFile(path)
+	return readFile(path)
 }
 
 func encodeJSON(w io.Writer, doc any, pretty bool) error {

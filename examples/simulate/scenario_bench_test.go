@@ -7,9 +7,13 @@ package main
 //	SIMULATE_BENCH_SCENARIO=/tmp/g7.json go test ./examples/simulate -run '^$' -bench Scenario
 //
 // Scenario{FS,Sched} time snapshot building plus the mode (what -timing
-// reports); Scenario{Snap,EvalFS,EvalSched} time each part alone.
+// reports); Scenario{Snap,EvalFS,EvalSched} time each part alone;
+// ScenarioCommand times the whole command in schedule mode, reading and
+// decoding the file included (in a warm process: a fresh one also pays
+// for first touching its memory).
 
 import (
+	"io"
 	"os"
 	"runtime"
 	"testing"
@@ -73,6 +77,18 @@ func BenchmarkScenarioSnap(b *testing.B) {
 	for b.Loop() {
 		in := *in0
 		if _, err := buildSnapshot(&in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkScenarioCommand(b *testing.B) {
+	path := os.Getenv("SIMULATE_BENCH_SCENARIO")
+	if _, err := os.Stat(path); err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		if err := run(config{mode: "schedule", in: path, out: os.DevNull, format: "json"}, nil, io.Discard, io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}

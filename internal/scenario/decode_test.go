@@ -1,12 +1,16 @@
 package scenario
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
 	"sigs.k8s.io/yaml"
 )
 
@@ -214,5 +218,47 @@ func FuzzDecode(f *testing.F) {
 		require.NoError(t, lerr)
 		require.Len(t, n.Pending, len(s.Pending))
 		require.Equal(t, n, loaded, "Load gives what Decode then Normalize give")
+	})
+}
+
+// A list decoded as one stream per worker gives, item for item, what
+// decoding each item on its own gives: the same objects, and the same
+// unknown fields and problems, whatever items fail and wherever they are.
+func TestDecodeListStreamMatchesItems(t *testing.T) {
+	items := []string{
+		`{"metadata": {"name": "ok", "labels": {"a": "b"}}, "spec": {"nodeName": "n1"}}`,
+		`{"metadata": {"name": "unknown"}, "bogus": 1}`,
+		`{"metadata": {"name": 5}}`,
+		`{"metadata": {"name": "q"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "abc"}}}]}}`,
+		`3`, `null`, `"x"`, `[]`, `{}`,
+		`{"metadata": {"name": "ok2"}, "status": {"phase": "Running"}}`,
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		picks := rapid.SliceOfN(rapid.IntRange(0, len(items)-1), 0, 300).Draw(t, "items")
+		raws := make([]json.RawMessage, len(picks))
+		for i, k := range picks {
+			raws[i] = json.RawMessage(items[k])
+		}
+		d := &decoder{}
+		got := decodeList[corev1.Pod](d, &builder{raws: map[string][]json.RawMessage{"pods": raws}}, "pods", true)
+		var wantErrs []string
+		var wantWarnings []string
+		for i, raw := range raws {
+			var want corev1.Pod
+			unknown, problems := decodeItem(raw, &want)
+			require.Equal(t, want, got[i], "item %d: %s", i, raw)
+			for _, u := range unknown {
+				wantWarnings = append(wantWarnings, fmt.Sprintf("pods[%d]: %s", i, u))
+			}
+			for _, p := range problems {
+				wantErrs = append(wantErrs, fmt.Sprintf("pods[%d]: %s: %s", i, p.path, p.detail))
+			}
+		}
+		var gotErrs []string
+		for _, e := range d.errs {
+			gotErrs = append(gotErrs, fmt.Sprintf("%s[%d]: %s: %s", e.List, e.Index, e.Field, e.Detail))
+		}
+		require.Equal(t, wantErrs, gotErrs)
+		require.Len(t, d.warnings, len(wantWarnings))
 	})
 }

@@ -2,7 +2,10 @@ package scenario
 
 import (
 	"encoding/json"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -10,64 +13,128 @@ import (
 // top-level keys carry no escapes, without encoding/json's Decoder: the
 // Decoder copies every item twice (into its buffer, then into a
 // RawMessage) and re-scans it, which made splitting a large file a
-// sequential fifth of reading it. On valid JSON the structure is the
-// Decoder's, so the items are found by depth alone; they are subslices of
-// data (data must not change while they are used). ok is false for
-// anything else (invalid JSON, several values, a key with an escape or
-// invalid UTF-8),
-// which splitTop reads with its exact errors.
+// sequential fifth of reading it. The object's own structure (braces,
+// keys, colons, commas, the lists' brackets) is checked here, strictly;
+// each value inside it is delimited by depth alone and then checked with
+// json.Valid, in parallel. A document is valid JSON exactly when both
+// hold, so that on the inputs it takes the structure is the Decoder's. The
+// items are subslices of data (data must not change while they are used).
+// ok is false for anything else (invalid JSON, several values, a key with
+// an escape or invalid UTF-8), which splitTop reads with its exact errors.
 func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind map[string]string, unknown []string, extra map[string]json.RawMessage, ok bool) {
-	if !json.Valid(data) {
+	fail := func() (map[string][]json.RawMessage, map[string]string, []string, map[string]json.RawMessage, bool) {
 		return nil, nil, nil, nil, false
 	}
 	s := scan{b: data}
 	s.space()
 	if !s.is('{') {
-		return nil, nil, nil, nil, false
+		return fail()
 	}
 	s.i++
 	lists = map[string][]json.RawMessage{}
 	wrongKind = map[string]string{}
 	extra = map[string]json.RawMessage{}
 	unknownSet := map[string]bool{}
-	for s.next('}') {
-		key, keyOK := s.plainString()
-		if !keyOK {
-			return nil, nil, nil, nil, false
-		}
-		s.space()
-		s.i++ // ':'
-		s.space()
+	// values holds every value found, to be checked; depthOK is false when
+	// one nests deeper than encoding/json's limit allows at its place.
+	var values []json.RawMessage
+	depthOK := true
+	value := func(s *scan, at int) (json.RawMessage, bool) {
 		start := s.i
-		s.value()
+		if depth := s.value(); depth+at > maxNestingDepth {
+			depthOK = false
+		}
+		if s.i == start || s.i > len(s.b) {
+			return nil, false
+		}
 		raw := json.RawMessage(data[start:s.i:s.i])
-		if !topLevelLists[key] && key != "items" {
-			unknownSet[key] = true
-			extra[key] = raw
-			continue
-		}
-		delete(lists, key)
-		delete(wrongKind, key)
-		switch data[start] {
-		case '[':
-			items := []json.RawMessage{} // not nil: present, if empty
-			in := scan{b: data, i: start + 1}
-			for in.next(']') {
-				from := in.i
-				in.value()
-				items = append(items, json.RawMessage(data[from:in.i:in.i]))
+		values = append(values, raw)
+		return raw, true
+	}
+	s.space()
+	if !s.is('}') {
+		for {
+			key, keyOK := s.plainString()
+			if !keyOK {
+				return fail()
 			}
-			lists[key] = items
-		case 'n':
-		case '{':
-			wrongKind[key] = "an object"
-		case '"':
-			wrongKind[key] = "a string"
-		case 't', 'f':
-			wrongKind[key] = "a boolean"
-		default:
-			wrongKind[key] = "a number"
+			s.space()
+			if !s.is(':') {
+				return fail()
+			}
+			s.i++
+			s.space()
+			start := s.i
+			if s.is('[') {
+				// A list's items are delimited here, each a value of its own.
+				s.i++
+				items := []json.RawMessage{} // not nil: present, if empty
+				s.space()
+				if !s.is(']') {
+					for {
+						item, itemOK := value(&s, 2)
+						if !itemOK {
+							return fail()
+						}
+						items = append(items, item)
+						s.space()
+						if s.is(']') {
+							break
+						}
+						if !s.is(',') {
+							return fail()
+						}
+						s.i++
+						s.space()
+					}
+				}
+				s.i++ // ']'
+				if topLevelLists[key] || key == "items" {
+					delete(wrongKind, key)
+					lists[key] = items
+				} else {
+					unknownSet[key] = true
+					extra[key] = json.RawMessage(data[start:s.i:s.i])
+				}
+			} else {
+				raw, rawOK := value(&s, 1)
+				if !rawOK {
+					return fail()
+				}
+				if !topLevelLists[key] && key != "items" {
+					unknownSet[key] = true
+					extra[key] = raw
+				} else {
+					delete(lists, key)
+					delete(wrongKind, key)
+					switch raw[0] {
+					case 'n':
+					case '{':
+						wrongKind[key] = "an object"
+					case '"':
+						wrongKind[key] = "a string"
+					case 't', 'f':
+						wrongKind[key] = "a boolean"
+					default:
+						wrongKind[key] = "a number"
+					}
+				}
+			}
+			s.space()
+			if s.is('}') {
+				break
+			}
+			if !s.is(',') {
+				return fail()
+			}
+			s.i++
+			s.space()
 		}
+	}
+	s.i++ // '}'
+	s.space()
+	if s.i != len(data) || !depthOK || !allValid(values) {
+		return fail()
 	}
 	for k := range unknownSet {
 		unknown = append(unknown, k)
@@ -76,7 +143,43 @@ func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind ma
 	return lists, wrongKind, unknown, extra, true
 }
 
-// scan walks valid JSON.
+// maxNestingDepth is encoding/json's limit on nested lists and objects
+// (its scanner's maxNestingDepth), beyond which a document is invalid.
+const maxNestingDepth = 10000
+
+// allValid reports whether every value is valid JSON, checking them in
+// parallel: one pass of json.Valid over a large document was the
+// sequential part of reading it.
+func allValid(values []json.RawMessage) bool {
+	workers := min(runtime.GOMAXPROCS(0), (len(values)+63)/64)
+	if workers <= 1 {
+		for _, v := range values {
+			if !json.Valid(v) {
+				return false
+			}
+		}
+		return true
+	}
+	var bad atomic.Bool
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(values) && !bad.Load(); i += workers {
+				if !json.Valid(values[i]) {
+					bad.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return !bad.Load()
+}
+
+// scan walks JSON. Its methods other than plainString assume valid JSON;
+// on invalid input they stop anywhere, and the caller checks the values
+// they delimit.
 type scan struct {
 	b []byte
 	i int
@@ -128,14 +231,19 @@ func (s *scan) plainString() (string, bool) {
 			str := string(s.b[s.i+1 : j])
 			s.i = j + 1
 			return str, true
+		default:
+			if s.b[j] < 0x20 { // a control character must be escaped
+				return "", false
+			}
 		}
 	}
 	return "", false
 }
 
 // value skips one value: a string, an object or a list (to its closing
-// delimiter), or a literal (to the next delimiter or space).
-func (s *scan) value() {
+// delimiter), or a literal (to the next delimiter or space). It returns
+// the deepest nesting of lists and objects it passed.
+func (s *scan) value() (maxDepth int) {
 	depth := 0
 	for s.i < len(s.b) {
 		switch s.b[s.i] {
@@ -149,27 +257,29 @@ func (s *scan) value() {
 			}
 			s.i++
 			if depth == 0 {
-				return
+				return maxDepth
 			}
 		case '{', '[':
 			depth++
+			maxDepth = max(maxDepth, depth)
 			s.i++
 		case '}', ']':
 			if depth == 0 {
-				return
+				return maxDepth
 			}
 			depth--
 			s.i++
 			if depth == 0 {
-				return
+				return maxDepth
 			}
-		case ',', ' ', '\t', '\n', '\r':
+		case ',', ' ', '\t', '\n', '\r', ':':
 			if depth == 0 {
-				return
+				return maxDepth
 			}
 			s.i++
 		default:
 			s.i++
 		}
 	}
+	return maxDepth
 }

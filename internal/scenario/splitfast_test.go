@@ -95,9 +95,34 @@ func TestSplitTopFastMatchesDecoder(t *testing.T) {
 }
 
 func TestSplitTopFastRefuses(t *testing.T) {
-	for _, doc := range []string{``, `[]`, `{"nodes": [}`, `{"nodes": []} {"pods": []}`, `{"\u006eodes": []}`, `"x"`, `{"nodes": [tru]}`} {
+	for _, doc := range []string{
+		``, `[]`, `{"nodes": [}`, `{"nodes": []} {"pods": []}`, `{"\u006eodes": []}`, `"x"`, `{"nodes": [tru]}`,
+		`{"nodes": [1 2]}`, `{"nodes": [1,]}`, `{"nodes": [,1]}`, `{"nodes" []}`, `{"nodes": [] "pods": []}`, `{"nodes": [],}`,
+		`{"meta": 1 2}`, `{"a` + "\t" + `": 1}`, `{"nodes": [{"a" 1}]}`, `{"nodes": [`, `{"nodes": ["x`, `{"pods": [[]]]}`, `{} x`,
+		`{"nodes": [` + strings.Repeat("[", maxNestingDepth-1) + strings.Repeat("]", maxNestingDepth-1) + `]}`,
+		`{"meta": ` + strings.Repeat("[", maxNestingDepth) + strings.Repeat("]", maxNestingDepth) + `}`,
+	} {
 		_, _, _, _, ok := splitTopFast([]byte(doc))
 		require.False(t, ok, doc)
+	}
+}
+
+// At encoding/json's nesting limit a document is valid, and one level
+// deeper it is not; the fast split takes exactly the valid one.
+func TestSplitTopFastDepthLimit(t *testing.T) {
+	nested := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	for _, c := range []struct {
+		doc   string
+		valid bool
+	}{
+		{`{"nodes": [` + nested(maxNestingDepth-2) + `]}`, true},
+		{`{"nodes": [` + nested(maxNestingDepth-1) + `]}`, false},
+		{`{"meta": ` + nested(maxNestingDepth-1) + `}`, true},
+		{`{"meta": ` + nested(maxNestingDepth) + `}`, false},
+	} {
+		require.Equal(t, c.valid, json.Valid([]byte(c.doc)))
+		_, _, _, _, ok := splitTopFast([]byte(c.doc))
+		require.Equal(t, c.valid, ok)
 	}
 }
 
@@ -110,6 +135,9 @@ func FuzzSplitTop(f *testing.F) {
 		fl, fw, fu, fe, ok := splitTopFast(data)
 		if !ok {
 			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("fast split took invalid JSON: %q", data)
 		}
 		dl, dw, du, de, err := splitTopDecoder(data)
 		if err != nil {
