@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -470,4 +471,51 @@ func TestNormalizeErrors(t *testing.T) {
 		`pending[1] (default/bad): spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0].operator: Unsupported value: "Like": supported values: "DoesNotExist", "Exists", "In", "NotIn"`,
 		`pdbs[0] (ns/b): spec.selector.matchExpressions[0]: values: Invalid value: ["x"]: values set must be empty for exists and does not exist`,
 	}, got)
+}
+
+// Pods are prepared in parallel; their problems and warnings still come in
+// input order, bound pods before pending ones, each pod's own in the
+// order it meets them.
+func TestNormalizeManyPodsReportsInOrder(t *testing.T) {
+	in := &Scenario{}
+	var wantErrs, wantWarnings []string
+	for list, count := range []int{600, 300} {
+		name := []string{"pods", "pending"}[list]
+		for i := range count {
+			p := pod(fmt.Sprintf("p-%d-%d", list, i))
+			key := "default/" + p.Name
+			where := fmt.Sprintf("%s[%d] (%s)", name, i, key)
+			if i%7 == 3 { // same name as the pod before it
+				p.Name = fmt.Sprintf("p-%d-%d", list, i-1)
+				wantErrs = append(wantErrs, fmt.Sprintf("%s[%d] (default/%s): metadata.name: Duplicate value: same namespace/name as %s[%d]", name, i, p.Name, name, i-1))
+			} else {
+				if i%11 == 5 {
+					p.Spec.PriorityClassName = "missing"
+					wantWarnings = append(wantWarnings, where+`: priorityClassName "missing" not found (admission would reject the pod); using priority 0`)
+				}
+				if i%13 == 4 {
+					p.Spec.Tolerations = []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpLt}}
+					wantErrs = append(wantErrs, where+`: spec.tolerations[0].operator: Unsupported value: "Lt": supported values: "Equal", "Exists"`)
+				}
+				if list == 1 && i%17 == 2 {
+					p.Status.NominatedNodeName = "n1"
+					wantWarnings = append(wantWarnings, where+`: status.nominatedNodeName "n1" ignored`)
+				}
+			}
+			if list == 0 {
+				in.Pods = append(in.Pods, p)
+			} else {
+				in.Pending = append(in.Pending, p)
+			}
+		}
+	}
+	_, warnings, err := Normalize(in)
+	var list ErrorList
+	require.ErrorAs(t, err, &list)
+	got := make([]string, len(list))
+	for i, e := range list {
+		got[i] = e.Error()
+	}
+	assert.Equal(t, wantErrs, got)
+	assert.Equal(t, wantWarnings, warnings)
 }
