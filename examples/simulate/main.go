@@ -393,20 +393,15 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 	for _, w := range in.warnings {
 		fmt.Fprintln(stderr, "simulate: warning:", w)
 	}
-	var buf bytes.Buffer
-	if cfg.format == "text" {
-		err = out.text(&buf)
-	} else {
-		err = encodeJSON(&buf, out.doc, cfg.pretty)
-	}
-	if err != nil {
-		return err
-	}
 	if cfg.timing {
 		fmt.Fprintf(stderr, "timing: evaluation %.3fs (snapshot %.3fs, %s %.3fs)\n",
 			elapsed.Seconds(), built.Sub(start).Seconds(), cfg.mode, elapsed.Seconds()-built.Sub(start).Seconds())
 	}
-	return writeOutput(cfg.out, stdout, buf.Bytes())
+	render := out.text
+	if cfg.format != "text" {
+		render = func(w io.Writer) error { return writeJSON(w, out.doc, cfg.pretty) }
+	}
+	return writeOutput(cfg.out, stdout, render)
 }
 
 // prepare decodes and normalizes the scenario.
@@ -547,6 +542,33 @@ func readInput(path string, stdin io.Reader) ([]byte, error) {
 	return readFile(path)
 }
 
+// writeJSON writes doc as encodeJSON does; a document that writes its own
+// JSON (writeJSON) is written that way.
+func writeJSON(w io.Writer, doc any, pretty bool) error {
+	self, ok := doc.(interface{ writeJSON(io.Writer) error })
+	if !ok {
+		return encodeJSON(w, doc, pretty)
+	}
+	if pretty {
+		var compact bytes.Buffer
+		if err := self.writeJSON(&compact); err != nil {
+			return err
+		}
+		var indented bytes.Buffer
+		if err := json.Indent(&indented, compact.Bytes(), "", "  "); err != nil {
+			return err
+		}
+		indented.WriteByte('\n')
+		_, err := w.Write(indented.Bytes())
+		return err
+	}
+	if err := self.writeJSON(w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
 func encodeJSON(w io.Writer, doc any, pretty bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -556,13 +578,26 @@ func encodeJSON(w io.Writer, doc any, pretty bool) error {
 	return enc.Encode(doc)
 }
 
-func writeOutput(path string, stdout io.Writer, data []byte) error {
-	if path == "-" || path == "" {
-		bw := bufio.NewWriter(stdout)
-		if _, err := bw.Write(data); err != nil {
+// writeOutput renders the report into the output file (or stdout),
+// through a buffer. A large report is rendered as it is written, never
+// held whole in memory.
+func writeOutput(path string, stdout io.Writer, render func(io.Writer) error) (err error) {
+	w := stdout
+	if path != "-" && path != "" {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
 			return err
 		}
-		return bw.Flush()
+		defer func() {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}()
+		w = f
 	}
-	return os.WriteFile(path, data, 0o644)
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if err := render(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
 }

@@ -27,6 +27,9 @@ type scheduleOutput struct {
 	explain bool
 	turn    *podResult
 	turnCtx *textContext
+	// raw, when set, are the queue's results not yet converted: the JSON
+	// report is written from them (appendJSON) and Results is nil.
+	raw []preemption.PodOutcome
 }
 
 type scheduleMeta struct {
@@ -138,6 +141,11 @@ func runSchedule(snap *placement.Snapshot, q *preemption.Queue, warnings []strin
 	}
 	for _, p := range qr.Placements {
 		out.Final.Placements[p.Pod] = p.Node
+	}
+	if !reasons {
+		// The JSON report: written from the results themselves.
+		out.raw = qr.Results
+		return out, nil
 	}
 	// Each result is converted on its own (a failed pod's node statuses are
 	// the bulk), on every core.
