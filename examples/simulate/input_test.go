@@ -250,17 +250,7 @@ func TestExplain(t *testing.T) {
 func TestExplainAtTurn(t *testing.T) {
 	for _, name := range []string{"tiny", "small-1", "crowded-1"} {
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(casesDir, name+".json"))
-			require.NoError(t, err)
-			cfg := config{mode: "schedule", version: placement.V1_36}
-			in, err := prepare(data, cfg)
-			require.NoError(t, err)
-			in.snap, err = buildSnapshot(in)
-			require.NoError(t, err)
-			prepareQueue(in)
-			require.NoError(t, in.queueErr)
-			out, err := runSchedule(in.snap, in.queue, in.warnings, in.opts, true)
-			require.NoError(t, err)
+			in, out := scheduleCase(t, filepath.Join(casesDir, name+".json"), true)
 			checked := 0
 			for _, r := range out.Results {
 				if r.Gated != nil || r.Error != "" {

@@ -27,16 +27,7 @@ func TestScheduleJSONMatchesEncoding(t *testing.T) {
 			continue // an expected answer, not a scenario
 		}
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			require.NoError(t, err)
-			in, err := prepare(data, config{mode: "schedule", version: placement.V1_36})
-			require.NoError(t, err)
-			in.snap, err = buildSnapshot(in)
-			require.NoError(t, err)
-			prepareQueue(in)
-			require.NoError(t, in.queueErr)
-			out, err := runSchedule(in.snap, in.queue, in.warnings, in.opts, false)
-			require.NoError(t, err)
+			_, out := scheduleCase(t, path, false)
 			require.NotNil(t, out.raw)
 
 			converted := *out
@@ -72,4 +63,21 @@ func TestAppendStringMatchesEncoding(t *testing.T) {
 		require.NoError(t, enc.Encode(s))
 		require.Equal(t, strings.TrimSuffix(want.String(), "\n"), string(appendString(nil, s)))
 	})
+}
+
+// scheduleCase runs schedule mode on the scenario at path, with or
+// without the losing candidates' reasons.
+func scheduleCase(t *testing.T, path string, reasons bool) (*input, *scheduleOutput) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	in, err := prepare(data, config{mode: "schedule", version: placement.V1_36})
+	require.NoError(t, err)
+	in.snap, err = buildSnapshot(in)
+	require.NoError(t, err)
+	prepareQueue(in)
+	require.NoError(t, in.queueErr)
+	out, err := runSchedule(in.snap, in.queue, in.warnings, in.opts, reasons)
+	require.NoError(t, err)
+	return in, out
 }

@@ -30,7 +30,6 @@ func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind ma
 	if !s.is('{') {
 		return fail()
 	}
-	s.i++
 	lists = map[string][]json.RawMessage{}
 	wrongKind = map[string]string{}
 	extra = map[string]json.RawMessage{}
@@ -51,87 +50,64 @@ func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind ma
 		values = append(values, raw)
 		return raw, true
 	}
-	s.space()
-	if !s.is('}') {
-		for {
-			key, keyOK := s.plainString()
-			if !keyOK {
-				return fail()
-			}
-			s.space()
-			if !s.is(':') {
-				return fail()
-			}
-			s.i++
-			s.space()
-			start := s.i
-			if s.is('[') {
-				// A list's items are delimited here, each a value of its own.
-				s.i++
-				items := []json.RawMessage{} // not nil: present, if empty
-				s.space()
-				if !s.is(']') {
-					for {
-						item, itemOK := value(&s, 2)
-						if !itemOK {
-							return fail()
-						}
-						items = append(items, item)
-						s.space()
-						if s.is(']') {
-							break
-						}
-						if !s.is(',') {
-							return fail()
-						}
-						s.i++
-						s.space()
-					}
-				}
-				s.i++ // ']'
-				if topLevelLists[key] || key == "items" {
-					delete(wrongKind, key)
-					lists[key] = items
-				} else {
-					unknownSet[key] = true
-					extra[key] = json.RawMessage(data[start:s.i:s.i])
-				}
-			} else {
-				raw, rawOK := value(&s, 1)
-				if !rawOK {
-					return fail()
-				}
-				if !topLevelLists[key] && key != "items" {
-					unknownSet[key] = true
-					extra[key] = raw
-				} else {
-					delete(lists, key)
-					delete(wrongKind, key)
-					switch raw[0] {
-					case 'n':
-					case '{':
-						wrongKind[key] = "an object"
-					case '"':
-						wrongKind[key] = "a string"
-					case 't', 'f':
-						wrongKind[key] = "a boolean"
-					default:
-						wrongKind[key] = "a number"
-					}
-				}
-			}
-			s.space()
-			if s.is('}') {
-				break
-			}
-			if !s.is(',') {
-				return fail()
-			}
-			s.i++
-			s.space()
+	member := func() bool {
+		key, keyOK := s.plainString()
+		if !keyOK {
+			return false
 		}
+		s.space()
+		if !s.is(':') {
+			return false
+		}
+		s.i++
+		s.space()
+		start := s.i
+		if s.is('[') {
+			// A list's items are delimited here, each a value of its own.
+			items := []json.RawMessage{} // not nil: present, if empty
+			if !s.members(']', func() bool {
+				item, ok := value(&s, 2)
+				items = append(items, item)
+				return ok
+			}) {
+				return false
+			}
+			if topLevelLists[key] || key == "items" {
+				delete(wrongKind, key)
+				lists[key] = items
+			} else {
+				unknownSet[key] = true
+				extra[key] = json.RawMessage(data[start:s.i:s.i])
+			}
+			return true
+		}
+		raw, rawOK := value(&s, 1)
+		if !rawOK {
+			return false
+		}
+		if !topLevelLists[key] && key != "items" {
+			unknownSet[key] = true
+			extra[key] = raw
+			return true
+		}
+		delete(lists, key)
+		delete(wrongKind, key)
+		switch raw[0] {
+		case 'n':
+		case '{':
+			wrongKind[key] = "an object"
+		case '"':
+			wrongKind[key] = "a string"
+		case 't', 'f':
+			wrongKind[key] = "a boolean"
+		default:
+			wrongKind[key] = "a number"
+		}
+		return true
 	}
-	s.i++ // '}'
+	if !s.members('}', member) {
+		return fail()
+	}
 	s.space()
 	if s.i != len(data) || !depthOK || !allValid(values) {
 		return fail()
@@ -187,19 +163,32 @@ type scan struct {
 
 func (s *scan) is(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
 
-// next moves to the next member of a list or object whose opening
-// delimiter has been read, past a separating comma, and reports whether
-// there is one (false at the closing delimiter end).
-func (s *scan) next(end byte) bool {
+// members reads a list or an object whose opening delimiter is at s.i,
+// through its closing delimiter end: member reads each member (an item, or
+// a key and its value), and the members must be separated by commas.
+// It reports whether the structure was well formed and every member read.
+func (s *scan) members(end byte, member func() bool) bool {
+	s.i++
 	s.space()
 	if s.is(end) {
-		return false
+		s.i++
+		return true
 	}
-	if s.is(',') {
+	for {
+		if !member() {
+			return false
+		}
+		s.space()
+		if s.is(end) {
+			s.i++
+			return true
+		}
+		if !s.is(',') {
+			return false
+		}
 		s.i++
 		s.space()
 	}
-	return true
 }
 
 func (s *scan) space() {
