@@ -331,7 +331,7 @@ func (p *PodInfo) NonZeroRequests() Resource { return resourceOf(p.p.NonZeroRequ
 // HostPorts returns the host ports the pod occupies (containers and
 // restartable init containers), with IP "" read as 0.0.0.0 and protocol ""
 // as TCP.
-func (p *PodInfo) HostPorts() []HostPort { return hostPortsOf(p.p.HostPorts) }
+func (p *PodInfo) HostPorts() []HostPort { return hostPortsOf(p.p.HostPorts()) }
 
 // Resource is a vector of resources: milli-CPU, bytes of memory and
 // ephemeral storage, a pod count and extended or hugepages resources by

@@ -36,7 +36,7 @@ func (ni *NodeInfo) WithoutPod(pi *PodInfo) *NodeInfo {
 	out.Requested = ni.Requested.add(p.Requests, -1)
 	out.NonZeroRequested.MilliCPU -= p.NonZeroRequests.MilliCPU
 	out.NonZeroRequested.Memory -= p.NonZeroRequests.Memory
-	out.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts)
+	out.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts())
 	return &out
 }
 
@@ -63,7 +63,7 @@ func (ni *NodeInfo) WithPodInfo(pi *PodInfo) *NodeInfo {
 	out.Requested = ni.Requested.add(pi.Requests, 1)
 	out.NonZeroRequested.MilliCPU += pi.NonZeroRequests.MilliCPU
 	out.NonZeroRequested.Memory += pi.NonZeroRequests.Memory
-	out.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts)
+	out.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts())
 	return &out
 }
 
@@ -99,8 +99,8 @@ func (ni *NodeInfo) RemovePodInPlace(pi *PodInfo) bool {
 		ni.PodsWithRequiredAntiAffinity = withoutKey(ni.PodsWithRequiredAntiAffinity, p.Key)
 	}
 	ni.addRequestsInPlace(p, -1)
-	if len(p.HostPorts) > 0 {
-		ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts)
+	if len(p.HostPorts()) > 0 {
+		ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts())
 	}
 	return true
 }
@@ -117,8 +117,8 @@ func (ni *NodeInfo) RemoveBelowInPlace(p int32) {
 			continue
 		}
 		ni.addRequestsInPlace(q, -1)
-		if len(q.HostPorts) > 0 {
-			ni.UsedPorts = removePorts(ni.UsedPorts, q.HostPorts)
+		if len(q.HostPorts()) > 0 {
+			ni.UsedPorts = removePorts(ni.UsedPorts, q.HostPorts())
 		}
 	}
 	clear(ni.Pods[len(kept):])
@@ -171,8 +171,8 @@ func (ni *NodeInfo) AddPodInPlace(pi *PodInfo) bool {
 		ni.PodsWithRequiredAntiAffinity = insertSorted(ni.PodsWithRequiredAntiAffinity, pi)
 	}
 	ni.addRequestsInPlace(pi, 1)
-	if len(pi.HostPorts) > 0 {
-		ni.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts)
+	if len(pi.HostPorts()) > 0 {
+		ni.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts())
 	}
 	return true
 }

@@ -737,7 +737,7 @@ func (ni *NodeInfo) setPods(pods []*PodInfo) {
 		}
 		ni.NonZeroRequested.MilliCPU += p.NonZeroRequests.MilliCPU
 		ni.NonZeroRequested.Memory += p.NonZeroRequests.Memory
-		ni.UsedPorts = addPorts(ni.UsedPorts, p.HostPorts)
+		ni.UsedPorts = addPorts(ni.UsedPorts, p.HostPorts())
 		withAffinity, withRequiredAnti := p.affinityKinds()
 		if withAffinity {
 			ni.PodsWithAffinity = append(ni.PodsWithAffinity, p)
@@ -880,7 +880,6 @@ func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize
 	} else {
 		pi.Requests, pi.NonZeroRequests = podResourcesAt(pod, withoutPodLevelResize)
 	}
-	pi.HostPorts = PodHostPorts(pod)
 	pi.affinityKind = kindRecorded
 	if hasPodAffinity(pod) {
 		pi.affinityKind |= kindAffinity
@@ -888,7 +887,9 @@ func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize
 	if hasRequiredAntiAffinity(pod) {
 		pi.affinityKind |= kindRequiredAnti
 	}
-	return cache.compile(pi, pod)
+	err := cache.compile(pi, pod)
+	pi.setHostPorts(PodHostPorts(pod))
+	return err
 }
 
 // PodHostPorts returns the host ports a pod occupies, as schedutil.GetHostPorts
@@ -967,7 +968,7 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	ni.Requested = old.Requested.add(pi.Requests, 1)
 	ni.NonZeroRequested.MilliCPU += pi.NonZeroRequests.MilliCPU
 	ni.NonZeroRequested.Memory += pi.NonZeroRequests.Memory
-	ni.UsedPorts = addPorts(old.UsedPorts, pi.HostPorts)
+	ni.UsedPorts = addPorts(old.UsedPorts, pi.HostPorts())
 	if hasPodAffinity(pi.Pod) {
 		ni.PodsWithAffinity = insertSorted(old.PodsWithAffinity, pi)
 	}
@@ -1133,7 +1134,7 @@ func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 			ni.Requested = ni.Requested.add(p.Requests, -1)
 			ni.NonZeroRequested.MilliCPU -= p.NonZeroRequests.MilliCPU
 			ni.NonZeroRequested.Memory -= p.NonZeroRequests.Memory
-			ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts)
+			ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts())
 		}
 		ni.Order = append([]*PodInfo(nil), old.Order...)
 		v.setNode(i, &ni)

@@ -73,15 +73,12 @@ type PodInfo struct {
 	// where unset, as used by the scoring plugins.
 	NonZeroRequests Resource
 
-	// HostPorts are the host ports the pod occupies (containers and
-	// restartable init containers, schedutil.GetHostPorts), sanitized: IP ""
-	// becomes "0.0.0.0" and protocol "" becomes TCP.
-	HostPorts []HostPort
-
-	RequiredAffinityTerms      []AffinityTerm
-	RequiredAntiAffinityTerms  []AffinityTerm
-	PreferredAffinityTerms     []WeightedAffinityTerm
-	PreferredAntiAffinityTerms []WeightedAffinityTerm
+	// extra holds the fields few pods set (host ports, pod affinity
+	// terms), nil when all are empty: most bound pods then carry one
+	// pointer instead of five slices. It is never written through once
+	// the PodInfo is built, so copies of a PodInfo, and pods whose
+	// affinity specs are equal (affinityCache), share it.
+	extra *podExtras
 
 	affinityKind uint8 // kind* bits recorded by NewPodInfo (affinityKinds)
 
@@ -93,6 +90,86 @@ type PodInfo struct {
 	labelIndex *labelTables
 	labelSet   int32
 	deleting   bool
+}
+
+// podExtras is the part of a PodInfo that most pods leave empty (see
+// PodInfo.extra). Every slice is nil when empty.
+type podExtras struct {
+	// hostPorts are the host ports the pod occupies (containers and
+	// restartable init containers, schedutil.GetHostPorts), sanitized: IP ""
+	// becomes "0.0.0.0" and protocol "" becomes TCP.
+	hostPorts []HostPort
+
+	requiredAffinity, requiredAntiAffinity   []AffinityTerm
+	preferredAffinity, preferredAntiAffinity []WeightedAffinityTerm
+}
+
+// isEmpty reports whether e holds nothing (a PodInfo then keeps nil).
+func (e *podExtras) isEmpty() bool {
+	return e.hostPorts == nil && e.requiredAffinity == nil && e.requiredAntiAffinity == nil &&
+		e.preferredAffinity == nil && e.preferredAntiAffinity == nil
+}
+
+// HostPorts returns the host ports the pod occupies (containers and
+// restartable init containers, schedutil.GetHostPorts), sanitized: IP ""
+// becomes "0.0.0.0" and protocol "" becomes TCP. nil when none; the slice
+// must not be modified.
+func (p *PodInfo) HostPorts() []HostPort {
+	if p.extra == nil {
+		return nil
+	}
+	return p.extra.hostPorts
+}
+
+// RequiredAffinityTerms returns the pod's compiled required pod affinity
+// terms (nil when none); the slice must not be modified.
+func (p *PodInfo) RequiredAffinityTerms() []AffinityTerm {
+	if p.extra == nil {
+		return nil
+	}
+	return p.extra.requiredAffinity
+}
+
+// RequiredAntiAffinityTerms returns the pod's compiled required pod
+// anti-affinity terms (nil when none); the slice must not be modified.
+func (p *PodInfo) RequiredAntiAffinityTerms() []AffinityTerm {
+	if p.extra == nil {
+		return nil
+	}
+	return p.extra.requiredAntiAffinity
+}
+
+// PreferredAffinityTerms returns the pod's compiled preferred pod affinity
+// terms (nil when none); the slice must not be modified.
+func (p *PodInfo) PreferredAffinityTerms() []WeightedAffinityTerm {
+	if p.extra == nil {
+		return nil
+	}
+	return p.extra.preferredAffinity
+}
+
+// PreferredAntiAffinityTerms returns the pod's compiled preferred pod
+// anti-affinity terms (nil when none); the slice must not be modified.
+func (p *PodInfo) PreferredAntiAffinityTerms() []WeightedAffinityTerm {
+	if p.extra == nil {
+		return nil
+	}
+	return p.extra.preferredAntiAffinity
+}
+
+// setHostPorts records the pod's host ports (PodHostPorts) next to the
+// affinity terms already compiled, which may be shared: extra is copied,
+// never written through.
+func (p *PodInfo) setHostPorts(ports []HostPort) {
+	if ports == nil {
+		return
+	}
+	var e podExtras
+	if p.extra != nil {
+		e = *p.extra
+	}
+	e.hostPorts = ports
+	p.extra = &e
 }
 
 // StartTime returns the pod's status.startTime and whether it is set, as
@@ -151,10 +228,8 @@ type NodeInfo struct {
 func (p *PodInfo) Bound(pod *corev1.Pod) *PodInfo {
 	b := &PodInfo{
 		Pod: pod, Key: p.Key, Priority: p.Priority,
-		Requests: p.Requests, NonZeroRequests: p.NonZeroRequests, HostPorts: p.HostPorts,
-		RequiredAffinityTerms: p.RequiredAffinityTerms, RequiredAntiAffinityTerms: p.RequiredAntiAffinityTerms,
-		PreferredAffinityTerms: p.PreferredAffinityTerms, PreferredAntiAffinityTerms: p.PreferredAntiAffinityTerms,
-		affinityKind: p.affinityKind,
+		Requests: p.Requests, NonZeroRequests: p.NonZeroRequests,
+		extra: p.extra, affinityKind: p.affinityKind,
 	}
 	if st := pod.Status.StartTime; st != nil {
 		b.start, b.started = st.Time, true
