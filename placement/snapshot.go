@@ -326,7 +326,7 @@ func (p *PodInfo) Requests() Resource { return resourceOf(p.p.Requests) }
 
 // NonZeroRequests returns Requests with unset cpu and memory counted as
 // 100m and 200Mi, as the scoring plugins read them.
-func (p *PodInfo) NonZeroRequests() Resource { return resourceOf(p.p.NonZeroRequests) }
+func (p *PodInfo) NonZeroRequests() Resource { return resourceOf(p.p.NonZeroRequests()) }
 
 // HostPorts returns the host ports the pod occupies (containers and
 // restartable init containers), with IP "" read as 0.0.0.0 and protocol ""

@@ -174,8 +174,8 @@ func TestPodResources(t *testing.T) {
 			pi, err := NewPodInfo(&corev1.Pod{Spec: tt.spec, Status: tt.status})
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantCPU, pi.Requests.MilliCPU)
-			assert.Equal(t, tt.wantNon0CPU, pi.NonZeroRequests.MilliCPU)
-			assert.Equal(t, tt.wantNon0Mem, pi.NonZeroRequests.Memory)
+			assert.Equal(t, tt.wantNon0CPU, pi.NonZeroRequests().MilliCPU)
+			assert.Equal(t, tt.wantNon0Mem, pi.NonZeroRequests().Memory)
 		})
 	}
 }

@@ -34,8 +34,8 @@ func (ni *NodeInfo) WithoutPod(pi *PodInfo) *NodeInfo {
 		out.PodsWithRequiredAntiAffinity = filterOut(ni.PodsWithRequiredAntiAffinity, gone)
 	}
 	out.Requested = ni.Requested.add(p.Requests, -1)
-	out.NonZeroRequested.MilliCPU -= p.NonZeroRequests.MilliCPU
-	out.NonZeroRequested.Memory -= p.NonZeroRequests.Memory
+	out.NonZeroRequested.MilliCPU -= p.nonZeroCPU
+	out.NonZeroRequested.Memory -= p.nonZeroMemory
 	out.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts())
 	return &out
 }
@@ -61,8 +61,8 @@ func (ni *NodeInfo) WithPodInfo(pi *PodInfo) *NodeInfo {
 		out.PodsWithRequiredAntiAffinity = insertSorted(ni.PodsWithRequiredAntiAffinity, pi)
 	}
 	out.Requested = ni.Requested.add(pi.Requests, 1)
-	out.NonZeroRequested.MilliCPU += pi.NonZeroRequests.MilliCPU
-	out.NonZeroRequested.Memory += pi.NonZeroRequests.Memory
+	out.NonZeroRequested.MilliCPU += pi.nonZeroCPU
+	out.NonZeroRequested.Memory += pi.nonZeroMemory
 	out.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts())
 	return &out
 }
@@ -190,8 +190,8 @@ func (ni *NodeInfo) addRequestsInPlace(p *PodInfo, sign int64) {
 			r.Scalar[k] += sign * v
 		}
 	}
-	ni.NonZeroRequested.MilliCPU += sign * p.NonZeroRequests.MilliCPU
-	ni.NonZeroRequested.Memory += sign * p.NonZeroRequests.Memory
+	ni.NonZeroRequested.MilliCPU += sign * p.nonZeroCPU
+	ni.NonZeroRequested.Memory += sign * p.nonZeroMemory
 }
 
 // withoutKey is filterOut for one key without building a set: a new slice

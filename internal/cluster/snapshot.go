@@ -735,8 +735,8 @@ func (ni *NodeInfo) setPods(pods []*PodInfo) {
 				ni.Requested.Scalar[k] += v
 			}
 		}
-		ni.NonZeroRequested.MilliCPU += p.NonZeroRequests.MilliCPU
-		ni.NonZeroRequested.Memory += p.NonZeroRequests.Memory
+		ni.NonZeroRequested.MilliCPU += p.nonZeroCPU
+		ni.NonZeroRequested.Memory += p.nonZeroMemory
 		ni.UsedPorts = addPorts(ni.UsedPorts, p.HostPorts())
 		withAffinity, withRequiredAnti := p.affinityKinds()
 		if withAffinity {
@@ -875,11 +875,13 @@ func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize
 	if st := pod.Status.StartTime; st != nil {
 		pi.start, pi.started = st.Time, true
 	}
+	var nonZero Resource
 	if res != nil {
-		pi.Requests, pi.NonZeroRequests = res[0], res[1]
+		pi.Requests, nonZero = res[0], res[1]
 	} else {
-		pi.Requests, pi.NonZeroRequests = podResourcesAt(pod, withoutPodLevelResize)
+		pi.Requests, nonZero = podResourcesAt(pod, withoutPodLevelResize)
 	}
+	pi.setNonZeroRequests(nonZero)
 	pi.affinityKind = kindRecorded
 	if hasPodAffinity(pod) {
 		pi.affinityKind |= kindAffinity
@@ -966,8 +968,8 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	ni.Pods = pods
 	ni.Order = appendOrder(old.Order, pi)
 	ni.Requested = old.Requested.add(pi.Requests, 1)
-	ni.NonZeroRequested.MilliCPU += pi.NonZeroRequests.MilliCPU
-	ni.NonZeroRequested.Memory += pi.NonZeroRequests.Memory
+	ni.NonZeroRequested.MilliCPU += pi.nonZeroCPU
+	ni.NonZeroRequested.Memory += pi.nonZeroMemory
 	ni.UsedPorts = addPorts(old.UsedPorts, pi.HostPorts())
 	if hasPodAffinity(pi.Pod) {
 		ni.PodsWithAffinity = insertSorted(old.PodsWithAffinity, pi)
@@ -1132,8 +1134,8 @@ func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 		ni.PodsWithRequiredAntiAffinity = filterOut(old.PodsWithRequiredAntiAffinity, gone)
 		for _, p := range removed {
 			ni.Requested = ni.Requested.add(p.Requests, -1)
-			ni.NonZeroRequested.MilliCPU -= p.NonZeroRequests.MilliCPU
-			ni.NonZeroRequested.Memory -= p.NonZeroRequests.Memory
+			ni.NonZeroRequested.MilliCPU -= p.nonZeroCPU
+			ni.NonZeroRequested.Memory -= p.nonZeroMemory
 			ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts())
 		}
 		ni.Order = append([]*PodInfo(nil), old.Order...)

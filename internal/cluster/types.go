@@ -69,9 +69,9 @@ type PodInfo struct {
 	// Requests is the pod's effective request (init max vs sum, sidecars,
 	// overhead, pod-level resources), as resourcehelper.PodRequests.
 	Requests Resource
-	// NonZeroRequests is Requests with cpu/memory defaulted (100m / 200Mi)
-	// where unset, as used by the scoring plugins.
-	NonZeroRequests Resource
+	// nonZeroCPU and nonZeroMemory are NonZeroRequests' MilliCPU and
+	// Memory, its only fields that can be set.
+	nonZeroCPU, nonZeroMemory int64
 
 	// extra holds the fields few pods set (host ports, pod affinity
 	// terms), nil when all are empty: most bound pods then carry one
@@ -172,6 +172,20 @@ func (p *PodInfo) setHostPorts(ports []HostPort) {
 	p.extra = &e
 }
 
+// NonZeroRequests returns Requests with cpu/memory defaulted (100m / 200Mi)
+// where unset, as used by the scoring plugins: only MilliCPU and Memory,
+// which are all they sum with defaults (podResources' nonZero; the other
+// fields are zero and Scalar nil).
+func (p *PodInfo) NonZeroRequests() Resource {
+	return Resource{MilliCPU: p.nonZeroCPU, Memory: p.nonZeroMemory}
+}
+
+// setNonZeroRequests records podResources' nonZero, whose fields other than
+// MilliCPU and Memory are never set.
+func (p *PodInfo) setNonZeroRequests(r Resource) {
+	p.nonZeroCPU, p.nonZeroMemory = r.MilliCPU, r.Memory
+}
+
 // StartTime returns the pod's status.startTime and whether it is set, as
 // recorded when the PodInfo was built: a scan of many pods' starts (the
 // scheduling queue's clock, preemption's victim order) reads the PodInfos
@@ -228,7 +242,7 @@ type NodeInfo struct {
 func (p *PodInfo) Bound(pod *corev1.Pod) *PodInfo {
 	b := &PodInfo{
 		Pod: pod, Key: p.Key, Priority: p.Priority,
-		Requests: p.Requests, NonZeroRequests: p.NonZeroRequests,
+		Requests: p.Requests, nonZeroCPU: p.nonZeroCPU, nonZeroMemory: p.nonZeroMemory,
 		extra: p.extra, affinityKind: p.affinityKind,
 	}
 	if st := pod.Status.StartTime; st != nil {
