@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 
 	"golang.org/x/sync/errgroup"
 	appsv1 "k8s.io/api/apps/v1"
@@ -501,15 +502,38 @@ type prepWorker struct {
 	// earlier pod's) instead of looking the set up on its single goroutine.
 	exemplars map[string]int32
 	kb        keyBuf
+	// infos is what is left of the worker's current block of PodInfos
+	// (podInfo).
+	infos []PodInfo
+}
+
+// podInfoBlock is the number of PodInfos a preparePods worker allocates at
+// a time: as many as fit the runtime's largest small-object size class
+// (32 KiB), which then wastes less than one PodInfo, where a larger block
+// would be rounded up to whole 8 KiB pages.
+const podInfoBlock = 32 << 10 / int(unsafe.Sizeof(PodInfo{}))
+
+// podInfo returns a zero PodInfo from the worker's current block, which it
+// allocates when empty, for at most left more pods (the input's pods from
+// the current one on: a worker takes its chunks in increasing order). A
+// block's PodInfos live as long as the snapshot: the collector tracks one
+// object instead of one per pod.
+func (w *prepWorker) podInfo(left int) *PodInfo {
+	if len(w.infos) == 0 {
+		w.infos = make([]PodInfo, min(podInfoBlock, left))
+	}
+	pi := &w.infos[0]
+	w.infos = w.infos[1:]
+	return pi
 }
 
 // prepareChunk compiles pods[lo:hi] into out[lo:hi]; it returns touchPods'
 // sum.
 func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int, withoutPodLevelResize bool, byName map[string]int) int {
-	// One allocation for the chunk's PodInfos and one for their keys,
-	// instead of two per pod: the PodInfos live as long as the
-	// snapshot, and the collector then tracks fewer, larger objects.
-	infos := make([]PodInfo, hi-lo)
+	// The PodInfos come from the worker's blocks (podInfo) and the keys
+	// from one allocation per chunk, instead of two per pod: they live as
+	// long as the snapshot, and the collector then tracks fewer, larger
+	// objects.
 	var keys keyArena
 	touched := 0
 	for i := lo; i < hi; i++ {
@@ -540,7 +564,7 @@ func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int,
 		if !fast {
 			res[0], res[1] = quantityPodResources(pod, withoutPodLevelResize)
 		}
-		pi := &infos[i-lo]
+		pi := w.podInfo(len(pods) - i)
 		if err := fillPodInfo(pi, pod, pp.key, withoutPodLevelResize, &w.affinities, &res); err != nil {
 			pp.errs = prefixErrors(p(), err)
 			continue

@@ -58,13 +58,13 @@ type WeightedAffinityTerm struct {
 
 // PodInfo is a bound (or incoming) pod with everything computed once.
 type PodInfo struct {
-	Pod      *corev1.Pod
-	Key      string // namespace/name
-	Priority int32  // spec.priority, 0 when unset
+	// The fields are ordered by size, the small ones last, so that the
+	// struct has no padding but its tail (bound pods take one each).
+	Pod *corev1.Pod
+	Key string // namespace/name
 	// start and started are status.startTime and whether it is set (see
 	// StartTime), read with the rest of the pod when the PodInfo is built.
-	start   time.Time
-	started bool
+	start time.Time
 
 	// Requests is the pod's effective request (init max vs sum, sidecars,
 	// overhead, pod-level resources), as resourcehelper.PodRequests.
@@ -80,16 +80,19 @@ type PodInfo struct {
 	// affinity specs are equal (affinityCache), share it.
 	extra *podExtras
 
-	affinityKind uint8 // kind* bits recorded by NewPodInfo (affinityKinds)
-
 	// Written once by New's label interning (LabelIndex.internPods) before
 	// the snapshot is returned, never after: the pod's label-set ID in
-	// labelIndex and whether it is being deleted, so that indexing a node
-	// reads the PodInfos (one array) instead of every pod object and a
-	// map. Pods compiled elsewhere leave labelIndex nil.
+	// labelIndex and whether it is being deleted (deleting, below), so
+	// that indexing a node reads the PodInfos (one array) instead of every
+	// pod object and a map. Pods compiled elsewhere leave labelIndex nil.
 	labelIndex *labelTables
 	labelSet   int32
-	deleting   bool
+
+	Priority int32 // spec.priority, 0 when unset
+
+	started      bool
+	affinityKind uint8 // kind* bits recorded by NewPodInfo (affinityKinds)
+	deleting     bool
 }
 
 // podExtras is the part of a PodInfo that most pods leave empty (see
