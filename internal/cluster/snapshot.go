@@ -50,13 +50,12 @@ type Snapshot struct {
 	namespaces map[string]map[string]string // namespace -> labels
 	in         Input                        // workloads and PDBs, as given
 
-	// podLoc maps a pod key to its node's name as of the last full index
-	// ("" for an input pod New left out); extraLoc overrides it for pods
-	// bound by WithPod since. Names, not node positions, so that a node
-	// view (which moves nodes in name order) keeps them. Entries may be
-	// stale (the pod or its node was removed): lookups confirm on the node
-	// itself.
-	podLoc   map[string]string
+	// podLoc gives a pod key's node name as of the last full index (New's
+	// bound pods, or reindex's); extraLoc overrides it for pods bound by
+	// WithPod since. Names, not node positions, so that a node view (which
+	// moves nodes in name order) keeps them. Entries may be stale (the pod
+	// or its node was removed): lookups confirm on the node itself.
+	podLoc   *podIndex
 	extraLoc map[string]string
 	// recent holds the last bindings of a chain of WithPod views, newest
 	// first, before they are folded into a new extraLoc (every
@@ -225,9 +224,11 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			<-interned
 		}
 	}
-	// podLoc finds duplicates in input order and becomes the snapshot's
-	// location index: a pod left out (warning) keeps "" there.
-	podLoc := make(map[string]string, len(in.Pods))
+	// seen finds duplicates in input order among the named pods, by
+	// input position; the location index is built from the bound pods
+	// below.
+	seen := newKeyTable(len(in.Pods))
+	keyAt := func(pos int32) string { return prep[pos].key }
 	// bound lists the accepted pods' input positions; perNode counts them
 	// per node, so that every node's lists are cut from one allocation.
 	bound := make([]int32, 0, len(in.Pods))
@@ -243,18 +244,13 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			continue
 		}
 		key := prep[i].key
-		if _, dup := podLoc[key]; dup {
+		j, slot := seen.find(key, keyAt)
+		if j >= 0 {
 			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), key))
 			continue
 		}
+		seen.insert(slot, int32(i))
 		ni := prep[i].node
-		if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
-			ni = -1
-		}
-		podLoc[key] = ""
-		if ni >= 0 {
-			podLoc[key] = valid[ni].Name
-		}
 		if prep[i].errs != nil {
 			errs = append(errs, prep[i].errs...)
 			continue
@@ -284,7 +280,6 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		nodes:      make([]*NodeInfo, len(valid)),
 		namespaces: namespaces,
 		in:         in,
-		podLoc:     podLoc,
 		labels:     index,
 	}
 	s.in.workloads = workloads
@@ -294,10 +289,13 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	orders := make([]*PodInfo, len(bound))
 	sorted := make([]*PodInfo, len(bound))
 	next := make([]int32, len(valid))
+	ends := make([]int32, len(valid))
+	names := make([]string, len(valid))
 	off := int32(0)
 	for i, c := range perNode {
 		next[i] = off
 		off += c
+		ends[i], names[i] = off, valid[i].Name
 	}
 	for _, i := range bound {
 		ni := prep[i].node
@@ -305,6 +303,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		next[ni]++
 	}
 	copy(sorted, orders)
+	s.podLoc = newPodIndex(orders, ends, names)
 	infos := make([]NodeInfo, len(valid))
 	off = 0
 	for i, n := range valid {
@@ -1108,12 +1107,14 @@ func (v *Snapshot) setNode(i int, ni *NodeInfo) {
 
 // reindex folds the overlay into a fresh location index.
 func (s *Snapshot) reindex() {
-	s.podLoc = make(map[string]string, len(s.podLoc)+len(s.extraLoc))
-	for _, ni := range s.nodes {
-		for _, p := range ni.Pods {
-			s.podLoc[p.Key] = ni.Name
-		}
+	pods := make([]*PodInfo, 0, s.NumPods())
+	ends := make([]int32, len(s.nodes))
+	names := make([]string, len(s.nodes))
+	for k, ni := range s.nodes {
+		pods = append(pods, ni.Pods...)
+		ends[k], names[k] = int32(len(pods)), ni.Name
 	}
+	s.podLoc = newPodIndex(pods, ends, names)
 	s.extraLoc, s.recent = map[string]string{}, nil
 }
 
