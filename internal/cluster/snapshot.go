@@ -895,9 +895,6 @@ func newPodInfoCached(pod *corev1.Pod, key string, withoutPodLevelResize bool, c
 func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize bool, cache *affinityCache, res *[2]Resource) error {
 	pi.Pod, pi.Key = pod, key
 	pi.Priority = sched.PodPriority(pod)
-	if st := pod.Status.StartTime; st != nil {
-		pi.start, pi.started = st.Time, true
-	}
 	var nonZero Resource
 	if res != nil {
 		pi.Requests, nonZero = res[0], res[1]
@@ -912,8 +909,10 @@ func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize
 	if hasRequiredAntiAffinity(pod) {
 		pi.affinityKind |= kindRequiredAnti
 	}
+	// The affinity terms first: compile replaces pi.extra.
 	err := cache.compile(pi, pod)
 	pi.setHostPorts(PodHostPorts(pod))
+	pi.setStartTime(pod.Status.StartTime)
 	return err
 }
 

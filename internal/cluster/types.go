@@ -4,6 +4,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/sets"
 )
@@ -62,9 +63,9 @@ type PodInfo struct {
 	// struct has no padding but its tail (bound pods take one each).
 	Pod *corev1.Pod
 	Key string // namespace/name
-	// start and started are status.startTime and whether it is set (see
-	// StartTime), read with the rest of the pod when the PodInfo is built.
-	start time.Time
+	// startNanos and startKind record status.startTime (see StartTime),
+	// read with the rest of the pod when the PodInfo is built.
+	startNanos int64
 
 	// Requests is the pod's effective request (init max vs sum, sidecars,
 	// overhead, pod-level resources), as resourcehelper.PodRequests.
@@ -90,7 +91,7 @@ type PodInfo struct {
 
 	Priority int32 // spec.priority, 0 when unset
 
-	started      bool
+	startKind    uint8
 	affinityKind uint8 // kind* bits recorded by NewPodInfo (affinityKinds)
 	deleting     bool
 }
@@ -98,6 +99,10 @@ type PodInfo struct {
 // podExtras is the part of a PodInfo that most pods leave empty (see
 // PodInfo.extra). Every slice is nil when empty.
 type podExtras struct {
+	// start is status.startTime when the PodInfo's startKind is
+	// startExtra.
+	start time.Time
+
 	// hostPorts are the host ports the pod occupies (containers and
 	// restartable init containers, schedutil.GetHostPorts), sanitized: IP ""
 	// becomes "0.0.0.0" and protocol "" becomes TCP.
@@ -109,7 +114,7 @@ type podExtras struct {
 
 // isEmpty reports whether e holds nothing (a PodInfo then keeps nil).
 func (e *podExtras) isEmpty() bool {
-	return e.hostPorts == nil && e.requiredAffinity == nil && e.requiredAntiAffinity == nil &&
+	return e.start.IsZero() && e.hostPorts == nil && e.requiredAffinity == nil && e.requiredAntiAffinity == nil &&
 		e.preferredAffinity == nil && e.preferredAntiAffinity == nil
 }
 
@@ -189,11 +194,60 @@ func (p *PodInfo) setNonZeroRequests(r Resource) {
 	p.nonZeroCPU, p.nonZeroMemory = r.MilliCPU, r.Memory
 }
 
+// How a PodInfo records status.startTime (startKind). A time that
+// time.Unix(0, n) gives exactly, in Local (what decoding a metav1.Time
+// gives: no monotonic clock reading) or in UTC, is kept as its Unix
+// nanoseconds n; any other (another location, a monotonic reading, out of
+// int64 nanoseconds' range) is kept whole in the PodInfo's extra.
+const (
+	startUnset uint8 = iota
+	startLocal
+	startUTC
+	startExtra
+)
+
 // StartTime returns the pod's status.startTime and whether it is set, as
 // recorded when the PodInfo was built: a scan of many pods' starts (the
 // scheduling queue's clock, preemption's victim order) reads the PodInfos
-// instead of chasing each pod's status.
-func (p *PodInfo) StartTime() (time.Time, bool) { return p.start, p.started }
+// instead of chasing each pod's status. The time is the one recorded, to
+// its location and monotonic reading.
+func (p *PodInfo) StartTime() (time.Time, bool) {
+	switch p.startKind {
+	case startUnset:
+		return time.Time{}, false
+	case startLocal:
+		return time.Unix(0, p.startNanos), true
+	case startUTC:
+		return time.Unix(0, p.startNanos).UTC(), true
+	}
+	return p.extra.start, true
+}
+
+// setStartTime records st (status.startTime, nil when unset) for
+// StartTime. A time kept in extra gets a copy of it (see PodInfo.extra).
+func (p *PodInfo) setStartTime(st *metav1.Time) {
+	p.startNanos, p.startKind = 0, startUnset
+	if st == nil {
+		return
+	}
+	t := st.Time
+	n := t.UnixNano()
+	// == rather than Equal: the rebuilt time must be t itself, location
+	// and monotonic reading included.
+	switch u := time.Unix(0, n); {
+	case u == t:
+		p.startNanos, p.startKind = n, startLocal
+	case u.UTC() == t:
+		p.startNanos, p.startKind = n, startUTC
+	default:
+		var e podExtras
+		if p.extra != nil {
+			e = *p.extra
+		}
+		e.start = t
+		p.extra, p.startKind = &e, startExtra
+	}
+}
 
 // NodeInfo is one node with its bound pods, as framework.NodeInfo.
 type NodeInfo struct {
@@ -248,8 +302,6 @@ func (p *PodInfo) Bound(pod *corev1.Pod) *PodInfo {
 		Requests: p.Requests, nonZeroCPU: p.nonZeroCPU, nonZeroMemory: p.nonZeroMemory,
 		extra: p.extra, affinityKind: p.affinityKind,
 	}
-	if st := pod.Status.StartTime; st != nil {
-		b.start, b.started = st.Time, true
-	}
+	b.setStartTime(pod.Status.StartTime)
 	return b
 }
