@@ -322,7 +322,7 @@ func (p *PodInfo) Priority() int32 { return p.p.Priority }
 // Requests returns the pod's effective request (init containers' maximum
 // against the sum of the others, sidecars, overhead, pod-level resources),
 // as resourcehelper.PodRequests computes it.
-func (p *PodInfo) Requests() Resource { return resourceOf(p.p.Requests) }
+func (p *PodInfo) Requests() Resource { return resourceOf(p.p.Requests()) }
 
 // NonZeroRequests returns Requests with unset cpu and memory counted as
 // 100m and 200Mi, as the scoring plugins read them.

@@ -173,7 +173,7 @@ func TestPodResources(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			pi, err := NewPodInfo(&corev1.Pod{Spec: tt.spec, Status: tt.status})
 			require.NoError(t, err)
-			assert.Equal(t, tt.wantCPU, pi.Requests.MilliCPU)
+			assert.Equal(t, tt.wantCPU, pi.Requests().MilliCPU)
 			assert.Equal(t, tt.wantNon0CPU, pi.NonZeroRequests().MilliCPU)
 			assert.Equal(t, tt.wantNon0Mem, pi.NonZeroRequests().Memory)
 		})

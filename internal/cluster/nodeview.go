@@ -33,7 +33,7 @@ func (ni *NodeInfo) WithoutPod(pi *PodInfo) *NodeInfo {
 	if hasRequiredAntiAffinity(p.Pod) {
 		out.PodsWithRequiredAntiAffinity = filterOut(ni.PodsWithRequiredAntiAffinity, gone)
 	}
-	out.Requested = ni.Requested.add(p.Requests, -1)
+	out.Requested = ni.Requested.add(p.Requests(), -1)
 	out.NonZeroRequested.MilliCPU -= p.nonZeroCPU
 	out.NonZeroRequested.Memory -= p.nonZeroMemory
 	out.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts())
@@ -60,7 +60,7 @@ func (ni *NodeInfo) WithPodInfo(pi *PodInfo) *NodeInfo {
 	if hasRequiredAntiAffinity(pi.Pod) {
 		out.PodsWithRequiredAntiAffinity = insertSorted(ni.PodsWithRequiredAntiAffinity, pi)
 	}
-	out.Requested = ni.Requested.add(pi.Requests, 1)
+	out.Requested = ni.Requested.add(pi.Requests(), 1)
 	out.NonZeroRequested.MilliCPU += pi.nonZeroCPU
 	out.NonZeroRequested.Memory += pi.nonZeroMemory
 	out.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts())
@@ -179,14 +179,14 @@ func (ni *NodeInfo) AddPodInPlace(pi *PodInfo) bool {
 
 func (ni *NodeInfo) addRequestsInPlace(p *PodInfo, sign int64) {
 	r := &ni.Requested
-	r.MilliCPU += sign * p.Requests.MilliCPU
-	r.Memory += sign * p.Requests.Memory
-	r.EphemeralStorage += sign * p.Requests.EphemeralStorage
-	if len(p.Requests.Scalar) > 0 {
+	r.MilliCPU += sign * p.reqCPU
+	r.Memory += sign * p.reqMemory
+	r.EphemeralStorage += sign * p.reqEphemeral
+	if len(p.reqScalar) > 0 {
 		if r.Scalar == nil {
-			r.Scalar = make(map[corev1.ResourceName]int64, len(p.Requests.Scalar))
+			r.Scalar = make(map[corev1.ResourceName]int64, len(p.reqScalar))
 		}
-		for k, v := range p.Requests.Scalar {
+		for k, v := range p.reqScalar {
 			r.Scalar[k] += sign * v
 		}
 	}

@@ -747,14 +747,14 @@ func (ni *NodeInfo) setPods(pods []*PodInfo) {
 		// Summed in place: Requested is this node's own, so its Scalar map
 		// is filled once instead of copied per pod (Resource.add's
 		// copy-on-write is for the views).
-		ni.Requested.MilliCPU += p.Requests.MilliCPU
-		ni.Requested.Memory += p.Requests.Memory
-		ni.Requested.EphemeralStorage += p.Requests.EphemeralStorage
-		if len(p.Requests.Scalar) > 0 {
+		ni.Requested.MilliCPU += p.reqCPU
+		ni.Requested.Memory += p.reqMemory
+		ni.Requested.EphemeralStorage += p.reqEphemeral
+		if len(p.reqScalar) > 0 {
 			if ni.Requested.Scalar == nil {
-				ni.Requested.Scalar = make(map[corev1.ResourceName]int64, len(p.Requests.Scalar))
+				ni.Requested.Scalar = make(map[corev1.ResourceName]int64, len(p.reqScalar))
 			}
-			for k, v := range p.Requests.Scalar {
+			for k, v := range p.reqScalar {
 				ni.Requested.Scalar[k] += v
 			}
 		}
@@ -895,12 +895,13 @@ func newPodInfoCached(pod *corev1.Pod, key string, withoutPodLevelResize bool, c
 func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize bool, cache *affinityCache, res *[2]Resource) error {
 	pi.Pod, pi.Key = pod, key
 	pi.Priority = sched.PodPriority(pod)
-	var nonZero Resource
+	var req, nonZero Resource
 	if res != nil {
-		pi.Requests, nonZero = res[0], res[1]
+		req, nonZero = res[0], res[1]
 	} else {
-		pi.Requests, nonZero = podResourcesAt(pod, withoutPodLevelResize)
+		req, nonZero = podResourcesAt(pod, withoutPodLevelResize)
 	}
+	pi.setRequests(req)
 	pi.setNonZeroRequests(nonZero)
 	pi.affinityKind = kindRecorded
 	if hasPodAffinity(pod) {
@@ -989,7 +990,7 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	ni := *old
 	ni.Pods = pods
 	ni.Order = appendOrder(old.Order, pi)
-	ni.Requested = old.Requested.add(pi.Requests, 1)
+	ni.Requested = old.Requested.add(pi.Requests(), 1)
 	ni.NonZeroRequested.MilliCPU += pi.nonZeroCPU
 	ni.NonZeroRequested.Memory += pi.nonZeroMemory
 	ni.UsedPorts = addPorts(old.UsedPorts, pi.HostPorts())
@@ -1157,7 +1158,7 @@ func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 		ni.PodsWithAffinity = filterOut(old.PodsWithAffinity, gone)
 		ni.PodsWithRequiredAntiAffinity = filterOut(old.PodsWithRequiredAntiAffinity, gone)
 		for _, p := range removed {
-			ni.Requested = ni.Requested.add(p.Requests, -1)
+			ni.Requested = ni.Requested.add(p.Requests(), -1)
 			ni.NonZeroRequested.MilliCPU -= p.nonZeroCPU
 			ni.NonZeroRequested.Memory -= p.nonZeroMemory
 			ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts())

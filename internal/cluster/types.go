@@ -67,9 +67,10 @@ type PodInfo struct {
 	// read with the rest of the pod when the PodInfo is built.
 	startNanos int64
 
-	// Requests is the pod's effective request (init max vs sum, sidecars,
-	// overhead, pod-level resources), as resourcehelper.PodRequests.
-	Requests Resource
+	// reqCPU, reqMemory, reqEphemeral and reqScalar are Requests' fields
+	// but AllowedPodNumber, which a pod's request never sets.
+	reqCPU, reqMemory, reqEphemeral int64
+	reqScalar                       map[corev1.ResourceName]int64
 	// nonZeroCPU and nonZeroMemory are NonZeroRequests' MilliCPU and
 	// Memory, its only fields that can be set.
 	nonZeroCPU, nonZeroMemory int64
@@ -178,6 +179,20 @@ func (p *PodInfo) setHostPorts(ports []HostPort) {
 	}
 	e.hostPorts = ports
 	p.extra = &e
+}
+
+// Requests returns the pod's effective request (init max vs sum, sidecars,
+// overhead, pod-level resources), as resourcehelper.PodRequests:
+// AllowedPodNumber is 0 (podResources). Scalar is the PodInfo's own (nil
+// when none) and must not be modified.
+func (p *PodInfo) Requests() Resource {
+	return Resource{MilliCPU: p.reqCPU, Memory: p.reqMemory, EphemeralStorage: p.reqEphemeral, Scalar: p.reqScalar}
+}
+
+// setRequests records podResources' req, whose AllowedPodNumber is never
+// set.
+func (p *PodInfo) setRequests(r Resource) {
+	p.reqCPU, p.reqMemory, p.reqEphemeral, p.reqScalar = r.MilliCPU, r.Memory, r.EphemeralStorage, r.Scalar
 }
 
 // NonZeroRequests returns Requests with cpu/memory defaulted (100m / 200Mi)
@@ -299,7 +314,8 @@ type NodeInfo struct {
 func (p *PodInfo) Bound(pod *corev1.Pod) *PodInfo {
 	b := &PodInfo{
 		Pod: pod, Key: p.Key, Priority: p.Priority,
-		Requests: p.Requests, nonZeroCPU: p.nonZeroCPU, nonZeroMemory: p.nonZeroMemory,
+		reqCPU: p.reqCPU, reqMemory: p.reqMemory, reqEphemeral: p.reqEphemeral, reqScalar: p.reqScalar,
+		nonZeroCPU: p.nonZeroCPU, nonZeroMemory: p.nonZeroMemory,
 		extra: p.extra, affinityKind: p.affinityKind,
 	}
 	b.setStartTime(pod.Status.StartTime)
