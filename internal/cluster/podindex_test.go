@@ -40,3 +40,27 @@ func TestPodIndex(t *testing.T) {
 	_, ok = newPodIndex(nil, nil, nil).find("ns/p-1-0")
 	assert.False(t, ok)
 }
+
+// TestKeyTable fills tables of many sizes (so that probes wrap around the
+// end) and finds every key inserted and none other.
+func TestKeyTable(t *testing.T) {
+	for n := range 200 {
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("ns-%d/p-%d", n, i)
+		}
+		keyAt := func(pos int32) string { return keys[pos] }
+		tab := newKeyTable(n)
+		for i, k := range keys {
+			pos, slot := tab.find(k, keyAt)
+			require.Equal(t, int32(-1), pos)
+			tab.insert(slot, int32(i))
+		}
+		for i, k := range keys {
+			pos, _ := tab.find(k, keyAt)
+			require.Equal(t, int32(i), pos, k)
+		}
+		pos, _ := tab.find("absent", keyAt)
+		require.Equal(t, int32(-1), pos)
+	}
+}
