@@ -76,8 +76,9 @@ type PodInfo struct {
 	nonZeroCPU, nonZeroMemory int64
 
 	// extra holds the fields few pods set (host ports, pod affinity
-	// terms), nil when all are empty: most bound pods then carry one
-	// pointer instead of five slices. It is never written through once
+	// terms, a start time startNanos cannot hold), nil when all are
+	// empty: most bound pods then carry one pointer instead of five
+	// slices. It is never written through once
 	// the PodInfo is built, so copies of a PodInfo, and pods whose
 	// affinity specs are equal (affinityCache), share it.
 	extra *podExtras
