@@ -291,7 +291,7 @@ func placeEvicted(snap *placement.Snapshot, drainedNames map[string]bool, evs []
 			pi.Pod, pi.Key = bound, src.Namespace+"/"+src.Name
 			nodes[j] = n.WithPodInfo(pi)
 			pending = append(pending, pi)
-			antiPending = antiPending || len(pi.RequiredAntiAffinityTerms) > 0
+			antiPending = antiPending || len(pi.RequiredAntiAffinityTerms()) > 0
 			evs[i].To = n.Name
 			if !reads {
 				tpl.from = j

@@ -314,7 +314,7 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 	}
 
 	// Host ports.
-	c.ports = pi.HostPorts
+	c.ports = pi.HostPorts()
 	if c.ports == nil {
 		c.ports = cluster.PodHostPorts(pod)
 	}

@@ -304,12 +304,12 @@ func (c *Compiled) normalizeLocal(s *Scores) {
 // required anti-affinity term only filters), so no topology pair can be
 // counted (interpodaffinity PreScore, v1.36).
 func (c *Compiled) ipaPreScoreSkips() bool {
-	if len(c.pi.PreferredAffinityTerms) > 0 || len(c.pi.PreferredAntiAffinityTerms) > 0 {
+	if len(c.pi.PreferredAffinityTerms()) > 0 || len(c.pi.PreferredAntiAffinityTerms()) > 0 {
 		return false
 	}
 	for _, n := range cluster.NodesOf(c.snap) {
 		for _, p := range n.PodsWithAffinity {
-			if len(p.RequiredAffinityTerms) > 0 || len(p.PreferredAffinityTerms) > 0 || len(p.PreferredAntiAffinityTerms) > 0 {
+			if len(p.RequiredAffinityTerms()) > 0 || len(p.PreferredAffinityTerms()) > 0 || len(p.PreferredAntiAffinityTerms()) > 0 {
 				return false
 			}
 		}

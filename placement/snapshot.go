@@ -322,16 +322,16 @@ func (p *PodInfo) Priority() int32 { return p.p.Priority }
 // Requests returns the pod's effective request (init containers' maximum
 // against the sum of the others, sidecars, overhead, pod-level resources),
 // as resourcehelper.PodRequests computes it.
-func (p *PodInfo) Requests() Resource { return resourceOf(p.p.Requests) }
+func (p *PodInfo) Requests() Resource { return resourceOf(p.p.Requests()) }
 
 // NonZeroRequests returns Requests with unset cpu and memory counted as
 // 100m and 200Mi, as the scoring plugins read them.
-func (p *PodInfo) NonZeroRequests() Resource { return resourceOf(p.p.NonZeroRequests) }
+func (p *PodInfo) NonZeroRequests() Resource { return resourceOf(p.p.NonZeroRequests()) }
 
 // HostPorts returns the host ports the pod occupies (containers and
 // restartable init containers), with IP "" read as 0.0.0.0 and protocol ""
 // as TCP.
-func (p *PodInfo) HostPorts() []HostPort { return hostPortsOf(p.p.HostPorts) }
+func (p *PodInfo) HostPorts() []HostPort { return hostPortsOf(p.p.HostPorts()) }
 
 // Resource is a vector of resources: milli-CPU, bytes of memory and
 // ephemeral storage, a pod count and extended or hugepages resources by

@@ -110,7 +110,7 @@ func newTopologyScope(c *placement.Compiled) *topologyScope {
 		}
 	}
 	if s.affinity {
-		for _, terms := range [][]cluster.AffinityTerm{s.affinityPod.RequiredAffinityTerms, s.affinityPod.RequiredAntiAffinityTerms} {
+		for _, terms := range [][]cluster.AffinityTerm{s.affinityPod.RequiredAffinityTerms(), s.affinityPod.RequiredAntiAffinityTerms()} {
 			for i := range terms {
 				if terms[i].Selector == nil {
 					s.ownAll = true
@@ -166,13 +166,14 @@ func (s *topologyScope) antiAffinityAffects(p *cluster.PodInfo) bool {
 	if !s.affinity || !p.HasRequiredAntiAffinity() {
 		return false
 	}
-	if len(p.RequiredAntiAffinityTerms) == 0 {
+	terms := p.RequiredAntiAffinityTerms()
+	if len(terms) == 0 {
 		return true // not compiled: cannot narrow
 	}
 	// Only an anti-affinity term that selects the preemptor moves
 	// existingAntiAffinityCounts (namespaces ignored: wider).
-	for i := range p.RequiredAntiAffinityTerms {
-		if sel := p.RequiredAntiAffinityTerms[i].Selector; sel == nil || sel.Matches(s.podLabels) {
+	for i := range terms {
+		if sel := terms[i].Selector; sel == nil || sel.Matches(s.podLabels) {
 			return true
 		}
 	}

@@ -25,12 +25,10 @@ import (
 // Like upstream, the four term lists are compiled independently: a list with
 // an invalid selector is left nil while the others are still filled. Every
 // problem is reported at once, with its API path, as a field.ErrorList
-// aggregate. The pod is not modified.
+// aggregate. The pod is not modified; pi's host ports are dropped (its
+// extra is replaced, not written through: see PodInfo.extra).
 func compileAffinity(pi *PodInfo, pod *corev1.Pod) error {
-	pi.RequiredAffinityTerms = nil
-	pi.RequiredAntiAffinityTerms = nil
-	pi.PreferredAffinityTerms = nil
-	pi.PreferredAntiAffinityTerms = nil
+	pi.extra = nil
 	aff := pod.Spec.Affinity
 	if aff == nil || (aff.PodAffinity == nil && aff.PodAntiAffinity == nil) {
 		return nil
@@ -42,13 +40,17 @@ func compileAffinity(pi *PodInfo, pod *corev1.Pod) error {
 		return func() *field.Path { return field.NewPath("spec", "affinity", kind, list) }
 	}
 	const req, pref = "requiredDuringSchedulingIgnoredDuringExecution", "preferredDuringSchedulingIgnoredDuringExecution"
+	var e podExtras
 	if pa := aff.PodAffinity; pa != nil {
-		pi.RequiredAffinityTerms, errs = appendTerms(pod, pa.RequiredDuringSchedulingIgnoredDuringExecution, list("podAffinity", req), errs)
-		pi.PreferredAffinityTerms, errs = appendWeightedTerms(pod, pa.PreferredDuringSchedulingIgnoredDuringExecution, list("podAffinity", pref), errs)
+		e.requiredAffinity, errs = appendTerms(pod, pa.RequiredDuringSchedulingIgnoredDuringExecution, list("podAffinity", req), errs)
+		e.preferredAffinity, errs = appendWeightedTerms(pod, pa.PreferredDuringSchedulingIgnoredDuringExecution, list("podAffinity", pref), errs)
 	}
 	if pa := aff.PodAntiAffinity; pa != nil {
-		pi.RequiredAntiAffinityTerms, errs = appendTerms(pod, pa.RequiredDuringSchedulingIgnoredDuringExecution, list("podAntiAffinity", req), errs)
-		pi.PreferredAntiAffinityTerms, errs = appendWeightedTerms(pod, pa.PreferredDuringSchedulingIgnoredDuringExecution, list("podAntiAffinity", pref), errs)
+		e.requiredAntiAffinity, errs = appendTerms(pod, pa.RequiredDuringSchedulingIgnoredDuringExecution, list("podAntiAffinity", req), errs)
+		e.preferredAntiAffinity, errs = appendWeightedTerms(pod, pa.PreferredDuringSchedulingIgnoredDuringExecution, list("podAntiAffinity", pref), errs)
+	}
+	if !e.isEmpty() {
+		pi.extra = &e
 	}
 	return errs.ToAggregate()
 }
@@ -139,32 +141,26 @@ func compileTerm(pod *corev1.Pod, term *corev1.PodAffinityTerm, path func() *fie
 // not once per goroutine.
 type affinityCache struct {
 	shared *sharedAffinities
-	local  map[string]*compiledAffinity
+	local  map[string]*podExtras
 	kb     keyBuf
 }
 
 // sharedAffinities is the table of one New call, shared by its goroutines.
+//
+// A spec's entry is the PodInfo.extra its pods take (host ports unset; nil
+// when every term list is empty): it is shared as is, never written
+// through, and a pod with host ports gets a copy (PodInfo.setHostPorts).
 type sharedAffinities struct {
 	mu    sync.Mutex
-	byKey map[string]*compiledAffinity
+	byKey map[string]*podExtras
 }
 
 func newSharedAffinities() *sharedAffinities {
-	return &sharedAffinities{byKey: map[string]*compiledAffinity{}}
+	return &sharedAffinities{byKey: map[string]*podExtras{}}
 }
 
-// compiledAffinity is one spec's terms.
-type compiledAffinity struct {
-	requiredAffinity, requiredAntiAffinity   []AffinityTerm
-	preferredAffinity, preferredAntiAffinity []WeightedAffinityTerm
-}
-
-func (ca *compiledAffinity) fill(pi *PodInfo) {
-	pi.RequiredAffinityTerms, pi.RequiredAntiAffinityTerms = ca.requiredAffinity, ca.requiredAntiAffinity
-	pi.PreferredAffinityTerms, pi.PreferredAntiAffinityTerms = ca.preferredAffinity, ca.preferredAntiAffinity
-}
-
-// compile fills pi's affinity terms, sharing equal specs' terms.
+// compile fills pi's affinity terms, sharing equal specs' terms; pi's
+// host ports are dropped (compileAffinity), so they are set after.
 func (c *affinityCache) compile(pi *PodInfo, pod *corev1.Pod) error {
 	aff := pod.Spec.Affinity
 	if c == nil || aff == nil || (aff.PodAffinity == nil && aff.PodAntiAffinity == nil) {
@@ -174,28 +170,25 @@ func (c *affinityCache) compile(pi *PodInfo, pod *corev1.Pod) error {
 		c.shared = newSharedAffinities()
 	}
 	c.kb.b = c.appendSpecKey(c.kb.b[:0], pod)
-	if ca := c.local[string(c.kb.b)]; ca != nil {
-		ca.fill(pi)
+	if ca, ok := c.local[string(c.kb.b)]; ok {
+		pi.extra = ca
 		return nil
 	}
 	sh := c.shared
 	sh.mu.Lock()
-	ca := sh.byKey[string(c.kb.b)]
+	ca, ok := sh.byKey[string(c.kb.b)]
 	sh.mu.Unlock()
 	key := string(c.kb.b)
-	if ca == nil {
+	if !ok {
 		// Compile outside the lock; if another goroutine published the
 		// same spec meanwhile, its entry is taken so that every pod of the
 		// spec shares one copy.
 		if err := compileAffinity(pi, pod); err != nil {
 			return err
 		}
-		ca = &compiledAffinity{
-			requiredAffinity: pi.RequiredAffinityTerms, requiredAntiAffinity: pi.RequiredAntiAffinityTerms,
-			preferredAffinity: pi.PreferredAffinityTerms, preferredAntiAffinity: pi.PreferredAntiAffinityTerms,
-		}
+		ca = pi.extra
 		sh.mu.Lock()
-		if other := sh.byKey[key]; other != nil {
+		if other, ok := sh.byKey[key]; ok {
 			ca = other
 		} else {
 			sh.byKey[key] = ca
@@ -203,10 +196,10 @@ func (c *affinityCache) compile(pi *PodInfo, pod *corev1.Pod) error {
 		sh.mu.Unlock()
 	}
 	if c.local == nil {
-		c.local = map[string]*compiledAffinity{}
+		c.local = map[string]*podExtras{}
 	}
 	c.local[key] = ca
-	ca.fill(pi)
+	pi.extra = ca
 	return nil
 }
 

@@ -53,8 +53,8 @@ func TestCompileAffinity(t *testing.T) {
 			var pi PodInfo
 			require.NoError(t, compileAffinity(&pi, p))
 			assert.Equal(t, before, p, "the pod is not modified")
-			terms := []AffinityTerm{pi.RequiredAffinityTerms[0], pi.RequiredAntiAffinityTerms[0],
-				pi.PreferredAffinityTerms[0].AffinityTerm, pi.PreferredAntiAffinityTerms[0].AffinityTerm}
+			terms := []AffinityTerm{pi.RequiredAffinityTerms()[0], pi.RequiredAntiAffinityTerms()[0],
+				pi.PreferredAffinityTerms()[0].AffinityTerm, pi.PreferredAntiAffinityTerms()[0].AffinityTerm}
 			for _, got := range terms {
 				assert.Equal(t, tt.wantNS, got.Namespaces)
 				assert.Equal(t, "zone", got.TopologyKey)
@@ -66,8 +66,8 @@ func TestCompileAffinity(t *testing.T) {
 				}
 				assert.Equal(t, tt.nsSelEmpty, got.NamespaceSelector.Empty())
 			}
-			assert.Equal(t, int32(5), pi.PreferredAffinityTerms[0].Weight)
-			assert.Equal(t, int32(7), pi.PreferredAntiAffinityTerms[0].Weight)
+			assert.Equal(t, int32(5), pi.PreferredAffinityTerms()[0].Weight)
+			assert.Equal(t, int32(7), pi.PreferredAntiAffinityTerms()[0].Weight)
 		})
 	}
 }
@@ -94,9 +94,9 @@ func TestCompileAffinityErrors(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[1].labelSelector")
 	assert.Contains(t, err.Error(), "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.namespaceSelector")
-	assert.Nil(t, pi.RequiredAffinityTerms)
-	assert.Nil(t, pi.PreferredAntiAffinityTerms)
-	assert.Len(t, pi.RequiredAntiAffinityTerms, 1)
+	assert.Nil(t, pi.RequiredAffinityTerms())
+	assert.Nil(t, pi.PreferredAntiAffinityTerms())
+	assert.Len(t, pi.RequiredAntiAffinityTerms(), 1)
 }
 
 // TestLabelIndex checks the interning: equal (namespace, labels) pairs and

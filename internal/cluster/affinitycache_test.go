@@ -48,18 +48,18 @@ func TestNewSharesEqualAffinity(t *testing.T) {
 	for _, pi := range NodesOf(snap)[0].Pods {
 		want, err := NewPodInfo(pi.Pod)
 		require.NoError(t, err)
-		require.Equal(t, want.RequiredAntiAffinityTerms, pi.RequiredAntiAffinityTerms, pi.Key)
-		require.Equal(t, want.PreferredAntiAffinityTerms, pi.PreferredAntiAffinityTerms, pi.Key)
+		require.Equal(t, want.RequiredAntiAffinityTerms(), pi.RequiredAntiAffinityTerms(), pi.Key)
+		require.Equal(t, want.PreferredAntiAffinityTerms(), pi.PreferredAntiAffinityTerms(), pi.Key)
 		got[pi.Pod.Name] = pi
 	}
 	same := func(a, b string) bool {
-		return &got[a].RequiredAntiAffinityTerms[0] == &got[b].RequiredAntiAffinityTerms[0]
+		return &got[a].RequiredAntiAffinityTerms()[0] == &got[b].RequiredAntiAffinityTerms()[0]
 	}
 	require.True(t, same("p1", "p2"), "equal specs share their compiled terms")
 	for _, other := range []string{"p3", "p4", "p5", "p6"} {
 		require.False(t, same("p1", other), other)
 	}
-	require.True(t, got["p3"].RequiredAntiAffinityTerms[0].Namespaces.Has("b"))
+	require.True(t, got["p3"].RequiredAntiAffinityTerms()[0].Namespaces.Has("b"))
 }
 
 // TestPreparePodsParallelAgrees: New's per-pod pass gives the same keys,
@@ -143,7 +143,7 @@ func withAffinity(ns, name string, aff *corev1.Affinity) *corev1.Pod {
 
 // termsOf are the four compiled lists of a PodInfo, for comparing whole.
 func termsOf(pi *PodInfo) [4]any {
-	return [4]any{pi.RequiredAffinityTerms, pi.RequiredAntiAffinityTerms, pi.PreferredAffinityTerms, pi.PreferredAntiAffinityTerms}
+	return [4]any{pi.RequiredAffinityTerms(), pi.RequiredAntiAffinityTerms(), pi.PreferredAffinityTerms(), pi.PreferredAntiAffinityTerms()}
 }
 
 // TestAffinityCacheKeepsSpecsApart: each variant differs from the base spec
@@ -238,7 +238,7 @@ func TestAffinityCacheKeepsSpecsApart(t *testing.T) {
 		name := fmt.Sprintf("v%02d", i)
 		assert.NotEqual(t, termsOf(got["base"]), termsOf(got[name]), v.name)
 	}
-	require.Same(t, &got["base"].RequiredAntiAffinityTerms[0], &got["same"].RequiredAntiAffinityTerms[0], "an equal spec shares")
+	require.Same(t, &got["base"].RequiredAntiAffinityTerms()[0], &got["same"].RequiredAntiAffinityTerms()[0], "an equal spec shares")
 }
 
 // TestAffinitySpecKeyUnambiguous: specs that differ only in where one

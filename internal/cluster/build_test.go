@@ -50,11 +50,11 @@ func TestSetPodsSumsScalars(t *testing.T) {
 	n := NodesOf(snap)[0]
 	assert.Equal(t, Resource{MilliCPU: 4000, Scalar: map[corev1.ResourceName]int64{"example.com/gpu": 3, "hugepages-2Mi": 4 << 20}}, n.Requested)
 	first := n.Pods[0]
-	assert.Equal(t, map[corev1.ResourceName]int64{"example.com/gpu": 1}, first.Requests.Scalar, "the pod's own map is unchanged")
+	assert.Equal(t, map[corev1.ResourceName]int64{"example.com/gpu": 1}, first.Requests().Scalar, "the pod's own map is unchanged")
 	// The node's sum equals the views' copy-on-write sum over the same pods.
 	var sum Resource
 	for _, p := range n.Pods {
-		sum = sum.add(p.Requests, 1)
+		sum = sum.add(p.Requests(), 1)
 	}
 	assert.Equal(t, sum, n.Requested)
 }

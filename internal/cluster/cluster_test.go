@@ -173,9 +173,9 @@ func TestPodResources(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			pi, err := NewPodInfo(&corev1.Pod{Spec: tt.spec, Status: tt.status})
 			require.NoError(t, err)
-			assert.Equal(t, tt.wantCPU, pi.Requests.MilliCPU)
-			assert.Equal(t, tt.wantNon0CPU, pi.NonZeroRequests.MilliCPU)
-			assert.Equal(t, tt.wantNon0Mem, pi.NonZeroRequests.Memory)
+			assert.Equal(t, tt.wantCPU, pi.Requests().MilliCPU)
+			assert.Equal(t, tt.wantNon0CPU, pi.NonZeroRequests().MilliCPU)
+			assert.Equal(t, tt.wantNon0Mem, pi.NonZeroRequests().Memory)
 		})
 	}
 }
@@ -375,6 +375,14 @@ func TestRemovedPodFreesSharedPort(t *testing.T) {
 func TestPodInfoStartTime(t *testing.T) {
 	at := metav1.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
 	zero := metav1.Time{}
+	var decoded metav1.Time
+	require.NoError(t, decoded.UnmarshalJSON([]byte(`"2025-01-02T03:04:05Z"`)))
+	now := metav1.Now()
+	zoned := metav1.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 6, time.FixedZone("x", 3600)))
+	far := metav1.NewTime(time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC))
+	early := metav1.NewTime(time.Date(1600, 1, 1, 0, 0, 0, 0, time.Local))
+	anti := &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{
+		{TopologyKey: "zone", LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "a"}}}}}}
 	for _, tt := range []struct {
 		name   string
 		start  *metav1.Time
@@ -384,15 +392,28 @@ func TestPodInfoStartTime(t *testing.T) {
 		{"unset", nil, time.Time{}, false},
 		{"set", &at, at.Time, true},
 		{"set to the zero time", &zero, time.Time{}, true},
+		{"decoded (local)", &decoded, decoded.Time, true},
+		{"with a monotonic reading", &now, now.Time, true},
+		{"in another location", &zoned, zoned.Time, true},
+		{"past int64 nanoseconds", &far, far.Time, true},
+		{"before int64 nanoseconds", &early, early.Time, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}}
-			pod.Status.StartTime = tt.start
-			pi, err := NewPodInfo(pod)
-			require.NoError(t, err)
-			got, ok := pi.StartTime()
-			require.Equal(t, tt.wantOK, ok)
-			require.True(t, tt.want.Equal(got), "got %v", got)
+			// With pod anti-affinity too: the terms are shared among
+			// equal specs, the start time is each pod's own.
+			for _, aff := range []*corev1.Affinity{nil, anti} {
+				pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns"}}
+				pod.Spec.Affinity = aff
+				pod.Status.StartTime = tt.start
+				pi, err := NewPodInfo(pod)
+				require.NoError(t, err)
+				got, ok := pi.StartTime()
+				require.Equal(t, tt.wantOK, ok)
+				require.True(t, tt.want.Equal(got), "got %v", got)
+				// The very time recorded: location and monotonic reading.
+				require.True(t, tt.want == got, "got %#v, want %#v", got, tt.want)
+				require.Equal(t, aff != nil, len(pi.RequiredAntiAffinityTerms()) == 1)
+			}
 		})
 	}
 }
@@ -423,4 +444,37 @@ func TestNewNegativeNodeQuantity(t *testing.T) {
 			"pods[2].spec.containers[0].resources.requests[memory]: Invalid value: \"-1Gi\": must be greater than or equal to 0]", err.Error())
 		assert.Equal(t, []Warning{{Object: "pod ns/on-n2", Reason: `bound to unknown node "n2"; ignored`}}, warnings)
 	}
+}
+
+// TestNewSharedExtras: pods whose affinity specs are equal share their
+// compiled terms, while each keeps its own host ports and start time.
+func TestNewSharedExtras(t *testing.T) {
+	anti := &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{
+		{TopologyKey: "zone", LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "a"}}}}}}
+	utc := metav1.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
+	zoned := metav1.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 6, time.FixedZone("x", 3600)))
+	a, b, c := pod("ns", "a", "n1", nil), pod("ns", "b", "n1", nil), pod("ns", "c", "n1", nil)
+	for _, p := range []*corev1.Pod{a, b, c} {
+		p.Spec.Affinity = anti
+	}
+	a.Status.StartTime, b.Status.StartTime = &utc, &zoned
+	b.Spec.Containers = append(b.Spec.Containers, corev1.Container{Name: "ports", Ports: []corev1.ContainerPort{{HostPort: 80}}})
+	snap, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, nil)}, Pods: []*corev1.Pod{a, b, c}})
+	require.NoError(t, err)
+	got := map[string]*PodInfo{}
+	for _, pi := range snap.nodes[0].Pods {
+		got[pi.Pod.Name] = pi
+	}
+	require.Same(t, &got["a"].RequiredAntiAffinityTerms()[0], &got["c"].RequiredAntiAffinityTerms()[0])
+	require.Len(t, got["b"].RequiredAntiAffinityTerms(), 1)
+	for name, want := range map[string]*metav1.Time{"a": &utc, "b": &zoned, "c": nil} {
+		st, ok := got[name].StartTime()
+		require.Equal(t, want != nil, ok, name)
+		if want != nil {
+			require.True(t, want.Time == st, "%s: %v", name, st)
+		}
+	}
+	require.Nil(t, got["a"].HostPorts())
+	require.Nil(t, got["c"].HostPorts())
+	require.Equal(t, []HostPort{{IP: "0.0.0.0", Protocol: corev1.ProtocolTCP, Port: 80}}, got["b"].HostPorts())
 }

@@ -519,21 +519,23 @@ func (x *LabelIndex) nodeSets(nl *NodeLabels, ni *NodeInfo) {
 func (x *LabelIndex) nodeTerms(ni *NodeInfo) *NodeLabels {
 	nl := &NodeLabels{}
 	for _, pi := range ni.PodsWithAffinity {
-		for i := range pi.RequiredAffinityTerms {
-			nl.RequiredAffinity = append(nl.RequiredAffinity, TermRef{Term: x.internTerm(&pi.RequiredAffinityTerms[i])})
+		req, pref, prefAnti := pi.RequiredAffinityTerms(), pi.PreferredAffinityTerms(), pi.PreferredAntiAffinityTerms()
+		for i := range req {
+			nl.RequiredAffinity = append(nl.RequiredAffinity, TermRef{Term: x.internTerm(&req[i])})
 		}
-		for i := range pi.PreferredAffinityTerms {
-			t := &pi.PreferredAffinityTerms[i]
+		for i := range pref {
+			t := &pref[i]
 			nl.PreferredAffinity = append(nl.PreferredAffinity, TermRef{Term: x.internTerm(&t.AffinityTerm), Weight: t.Weight})
 		}
-		for i := range pi.PreferredAntiAffinityTerms {
-			t := &pi.PreferredAntiAffinityTerms[i]
+		for i := range prefAnti {
+			t := &prefAnti[i]
 			nl.PreferredAntiAffinity = append(nl.PreferredAntiAffinity, TermRef{Term: x.internTerm(&t.AffinityTerm), Weight: t.Weight})
 		}
 	}
 	for _, pi := range ni.PodsWithRequiredAntiAffinity {
-		for i := range pi.RequiredAntiAffinityTerms {
-			nl.RequiredAntiAffinity = append(nl.RequiredAntiAffinity, TermRef{Term: x.internTerm(&pi.RequiredAntiAffinityTerms[i])})
+		anti := pi.RequiredAntiAffinityTerms()
+		for i := range anti {
+			nl.RequiredAntiAffinity = append(nl.RequiredAntiAffinity, TermRef{Term: x.internTerm(&anti[i])})
 		}
 	}
 	return nl

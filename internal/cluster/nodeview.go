@@ -33,10 +33,10 @@ func (ni *NodeInfo) WithoutPod(pi *PodInfo) *NodeInfo {
 	if hasRequiredAntiAffinity(p.Pod) {
 		out.PodsWithRequiredAntiAffinity = filterOut(ni.PodsWithRequiredAntiAffinity, gone)
 	}
-	out.Requested = ni.Requested.add(p.Requests, -1)
-	out.NonZeroRequested.MilliCPU -= p.NonZeroRequests.MilliCPU
-	out.NonZeroRequested.Memory -= p.NonZeroRequests.Memory
-	out.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts)
+	out.Requested = ni.Requested.add(p.Requests(), -1)
+	out.NonZeroRequested.MilliCPU -= p.nonZeroCPU
+	out.NonZeroRequested.Memory -= p.nonZeroMemory
+	out.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts())
 	return &out
 }
 
@@ -60,10 +60,10 @@ func (ni *NodeInfo) WithPodInfo(pi *PodInfo) *NodeInfo {
 	if hasRequiredAntiAffinity(pi.Pod) {
 		out.PodsWithRequiredAntiAffinity = insertSorted(ni.PodsWithRequiredAntiAffinity, pi)
 	}
-	out.Requested = ni.Requested.add(pi.Requests, 1)
-	out.NonZeroRequested.MilliCPU += pi.NonZeroRequests.MilliCPU
-	out.NonZeroRequested.Memory += pi.NonZeroRequests.Memory
-	out.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts)
+	out.Requested = ni.Requested.add(pi.Requests(), 1)
+	out.NonZeroRequested.MilliCPU += pi.nonZeroCPU
+	out.NonZeroRequested.Memory += pi.nonZeroMemory
+	out.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts())
 	return &out
 }
 
@@ -99,8 +99,8 @@ func (ni *NodeInfo) RemovePodInPlace(pi *PodInfo) bool {
 		ni.PodsWithRequiredAntiAffinity = withoutKey(ni.PodsWithRequiredAntiAffinity, p.Key)
 	}
 	ni.addRequestsInPlace(p, -1)
-	if len(p.HostPorts) > 0 {
-		ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts)
+	if len(p.HostPorts()) > 0 {
+		ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts())
 	}
 	return true
 }
@@ -117,8 +117,8 @@ func (ni *NodeInfo) RemoveBelowInPlace(p int32) {
 			continue
 		}
 		ni.addRequestsInPlace(q, -1)
-		if len(q.HostPorts) > 0 {
-			ni.UsedPorts = removePorts(ni.UsedPorts, q.HostPorts)
+		if len(q.HostPorts()) > 0 {
+			ni.UsedPorts = removePorts(ni.UsedPorts, q.HostPorts())
 		}
 	}
 	clear(ni.Pods[len(kept):])
@@ -171,27 +171,27 @@ func (ni *NodeInfo) AddPodInPlace(pi *PodInfo) bool {
 		ni.PodsWithRequiredAntiAffinity = insertSorted(ni.PodsWithRequiredAntiAffinity, pi)
 	}
 	ni.addRequestsInPlace(pi, 1)
-	if len(pi.HostPorts) > 0 {
-		ni.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts)
+	if len(pi.HostPorts()) > 0 {
+		ni.UsedPorts = addPorts(ni.UsedPorts, pi.HostPorts())
 	}
 	return true
 }
 
 func (ni *NodeInfo) addRequestsInPlace(p *PodInfo, sign int64) {
 	r := &ni.Requested
-	r.MilliCPU += sign * p.Requests.MilliCPU
-	r.Memory += sign * p.Requests.Memory
-	r.EphemeralStorage += sign * p.Requests.EphemeralStorage
-	if len(p.Requests.Scalar) > 0 {
+	r.MilliCPU += sign * p.reqCPU
+	r.Memory += sign * p.reqMemory
+	r.EphemeralStorage += sign * p.reqEphemeral
+	if len(p.reqScalar) > 0 {
 		if r.Scalar == nil {
-			r.Scalar = make(map[corev1.ResourceName]int64, len(p.Requests.Scalar))
+			r.Scalar = make(map[corev1.ResourceName]int64, len(p.reqScalar))
 		}
-		for k, v := range p.Requests.Scalar {
+		for k, v := range p.reqScalar {
 			r.Scalar[k] += sign * v
 		}
 	}
-	ni.NonZeroRequested.MilliCPU += sign * p.NonZeroRequests.MilliCPU
-	ni.NonZeroRequested.Memory += sign * p.NonZeroRequests.Memory
+	ni.NonZeroRequested.MilliCPU += sign * p.nonZeroCPU
+	ni.NonZeroRequested.Memory += sign * p.nonZeroMemory
 }
 
 // withoutKey is filterOut for one key without building a set: a new slice

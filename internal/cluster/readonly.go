@@ -50,7 +50,7 @@ func PodOf(s *Snapshot, key string) (*PodInfo, *NodeInfo, bool) {
 		name, ok = s.extraLoc[key]
 	}
 	if !ok {
-		name, ok = s.podLoc[key]
+		name, ok = s.podLoc.find(key)
 	}
 	if !ok || name == "" {
 		return nil, nil, false

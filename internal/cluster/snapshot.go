@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 
 	"golang.org/x/sync/errgroup"
 	appsv1 "k8s.io/api/apps/v1"
@@ -49,13 +50,12 @@ type Snapshot struct {
 	namespaces map[string]map[string]string // namespace -> labels
 	in         Input                        // workloads and PDBs, as given
 
-	// podLoc maps a pod key to its node's name as of the last full index
-	// ("" for an input pod New left out); extraLoc overrides it for pods
-	// bound by WithPod since. Names, not node positions, so that a node
-	// view (which moves nodes in name order) keeps them. Entries may be
-	// stale (the pod or its node was removed): lookups confirm on the node
-	// itself.
-	podLoc   map[string]string
+	// podLoc gives a pod key's node name as of the last full index (New's
+	// bound pods, or reindex's); extraLoc overrides it for pods bound by
+	// WithPod since. Names, not node positions, so that a node view (which
+	// moves nodes in name order) keeps them. Entries may be stale (the pod
+	// or its node was removed): lookups confirm on the node itself.
+	podLoc   *podIndex
 	extraLoc map[string]string
 	// recent holds the last bindings of a chain of WithPod views, newest
 	// first, before they are folded into a new extraLoc (every
@@ -224,9 +224,11 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			<-interned
 		}
 	}
-	// podLoc finds duplicates in input order and becomes the snapshot's
-	// location index: a pod left out (warning) keeps "" there.
-	podLoc := make(map[string]string, len(in.Pods))
+	// seen finds duplicates in input order among the named pods, by
+	// input position; the location index is built from the bound pods
+	// below.
+	seen := newKeyTable(len(in.Pods))
+	keyAt := func(pos int32) string { return prep[pos].key }
 	// bound lists the accepted pods' input positions; perNode counts them
 	// per node, so that every node's lists are cut from one allocation.
 	bound := make([]int32, 0, len(in.Pods))
@@ -242,18 +244,13 @@ func New(in Input) (*Snapshot, []Warning, error) {
 			continue
 		}
 		key := prep[i].key
-		if _, dup := podLoc[key]; dup {
+		j, slot := seen.find(key, keyAt)
+		if j >= 0 {
 			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), key))
 			continue
 		}
+		seen.insert(slot, int32(i))
 		ni := prep[i].node
-		if pod.Spec.NodeName == "" || pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
-			ni = -1
-		}
-		podLoc[key] = ""
-		if ni >= 0 {
-			podLoc[key] = valid[ni].Name
-		}
 		if prep[i].errs != nil {
 			errs = append(errs, prep[i].errs...)
 			continue
@@ -283,7 +280,6 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		nodes:      make([]*NodeInfo, len(valid)),
 		namespaces: namespaces,
 		in:         in,
-		podLoc:     podLoc,
 		labels:     index,
 	}
 	s.in.workloads = workloads
@@ -293,10 +289,13 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	orders := make([]*PodInfo, len(bound))
 	sorted := make([]*PodInfo, len(bound))
 	next := make([]int32, len(valid))
+	ends := make([]int32, len(valid))
+	names := make([]string, len(valid))
 	off := int32(0)
 	for i, c := range perNode {
 		next[i] = off
 		off += c
+		ends[i], names[i] = off, valid[i].Name
 	}
 	for _, i := range bound {
 		ni := prep[i].node
@@ -304,6 +303,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		next[ni]++
 	}
 	copy(sorted, orders)
+	s.podLoc = newPodIndex(orders, ends, names)
 	infos := make([]NodeInfo, len(valid))
 	off = 0
 	for i, n := range valid {
@@ -501,15 +501,38 @@ type prepWorker struct {
 	// earlier pod's) instead of looking the set up on its single goroutine.
 	exemplars map[string]int32
 	kb        keyBuf
+	// infos is what is left of the worker's current block of PodInfos
+	// (podInfo).
+	infos []PodInfo
+}
+
+// podInfoBlock is the number of PodInfos a preparePods worker allocates at
+// a time: as many as fit the runtime's largest small-object size class
+// (32 KiB), which then wastes less than one PodInfo, where a larger block
+// would be rounded up to whole 8 KiB pages.
+const podInfoBlock = 32 << 10 / int(unsafe.Sizeof(PodInfo{}))
+
+// podInfo returns a zero PodInfo from the worker's current block, which it
+// allocates when empty, for at most left more pods (the input's pods from
+// the current one on: a worker takes its chunks in increasing order). A
+// block's PodInfos live as long as the snapshot: the collector tracks one
+// object instead of one per pod.
+func (w *prepWorker) podInfo(left int) *PodInfo {
+	if len(w.infos) == 0 {
+		w.infos = make([]PodInfo, min(podInfoBlock, left))
+	}
+	pi := &w.infos[0]
+	w.infos = w.infos[1:]
+	return pi
 }
 
 // prepareChunk compiles pods[lo:hi] into out[lo:hi]; it returns touchPods'
 // sum.
 func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int, withoutPodLevelResize bool, byName map[string]int) int {
-	// One allocation for the chunk's PodInfos and one for their keys,
-	// instead of two per pod: the PodInfos live as long as the
-	// snapshot, and the collector then tracks fewer, larger objects.
-	infos := make([]PodInfo, hi-lo)
+	// The PodInfos come from the worker's blocks (podInfo) and the keys
+	// from one allocation per chunk, instead of two per pod: they live as
+	// long as the snapshot, and the collector then tracks fewer, larger
+	// objects.
 	var keys keyArena
 	touched := 0
 	for i := lo; i < hi; i++ {
@@ -540,7 +563,7 @@ func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int,
 		if !fast {
 			res[0], res[1] = quantityPodResources(pod, withoutPodLevelResize)
 		}
-		pi := &infos[i-lo]
+		pi := w.podInfo(len(pods) - i)
 		if err := fillPodInfo(pi, pod, pp.key, withoutPodLevelResize, &w.affinities, &res); err != nil {
 			pp.errs = prefixErrors(p(), err)
 			continue
@@ -724,20 +747,20 @@ func (ni *NodeInfo) setPods(pods []*PodInfo) {
 		// Summed in place: Requested is this node's own, so its Scalar map
 		// is filled once instead of copied per pod (Resource.add's
 		// copy-on-write is for the views).
-		ni.Requested.MilliCPU += p.Requests.MilliCPU
-		ni.Requested.Memory += p.Requests.Memory
-		ni.Requested.EphemeralStorage += p.Requests.EphemeralStorage
-		if len(p.Requests.Scalar) > 0 {
+		ni.Requested.MilliCPU += p.reqCPU
+		ni.Requested.Memory += p.reqMemory
+		ni.Requested.EphemeralStorage += p.reqEphemeral
+		if len(p.reqScalar) > 0 {
 			if ni.Requested.Scalar == nil {
-				ni.Requested.Scalar = make(map[corev1.ResourceName]int64, len(p.Requests.Scalar))
+				ni.Requested.Scalar = make(map[corev1.ResourceName]int64, len(p.reqScalar))
 			}
-			for k, v := range p.Requests.Scalar {
+			for k, v := range p.reqScalar {
 				ni.Requested.Scalar[k] += v
 			}
 		}
-		ni.NonZeroRequested.MilliCPU += p.NonZeroRequests.MilliCPU
-		ni.NonZeroRequested.Memory += p.NonZeroRequests.Memory
-		ni.UsedPorts = addPorts(ni.UsedPorts, p.HostPorts)
+		ni.NonZeroRequested.MilliCPU += p.nonZeroCPU
+		ni.NonZeroRequested.Memory += p.nonZeroMemory
+		ni.UsedPorts = addPorts(ni.UsedPorts, p.HostPorts())
 		withAffinity, withRequiredAnti := p.affinityKinds()
 		if withAffinity {
 			ni.PodsWithAffinity = append(ni.PodsWithAffinity, p)
@@ -872,15 +895,14 @@ func newPodInfoCached(pod *corev1.Pod, key string, withoutPodLevelResize bool, c
 func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize bool, cache *affinityCache, res *[2]Resource) error {
 	pi.Pod, pi.Key = pod, key
 	pi.Priority = sched.PodPriority(pod)
-	if st := pod.Status.StartTime; st != nil {
-		pi.start, pi.started = st.Time, true
-	}
+	var req, nonZero Resource
 	if res != nil {
-		pi.Requests, pi.NonZeroRequests = res[0], res[1]
+		req, nonZero = res[0], res[1]
 	} else {
-		pi.Requests, pi.NonZeroRequests = podResourcesAt(pod, withoutPodLevelResize)
+		req, nonZero = podResourcesAt(pod, withoutPodLevelResize)
 	}
-	pi.HostPorts = PodHostPorts(pod)
+	pi.setRequests(req)
+	pi.setNonZeroRequests(nonZero)
 	pi.affinityKind = kindRecorded
 	if hasPodAffinity(pod) {
 		pi.affinityKind |= kindAffinity
@@ -888,7 +910,11 @@ func fillPodInfo(pi *PodInfo, pod *corev1.Pod, key string, withoutPodLevelResize
 	if hasRequiredAntiAffinity(pod) {
 		pi.affinityKind |= kindRequiredAnti
 	}
-	return cache.compile(pi, pod)
+	// The affinity terms first: compile replaces pi.extra.
+	err := cache.compile(pi, pod)
+	pi.setHostPorts(PodHostPorts(pod))
+	pi.setStartTime(pod.Status.StartTime)
+	return err
 }
 
 // PodHostPorts returns the host ports a pod occupies, as schedutil.GetHostPorts
@@ -964,10 +990,10 @@ func (s *Snapshot) WithPodInfo(pi *PodInfo) (*Snapshot, error) {
 	ni := *old
 	ni.Pods = pods
 	ni.Order = appendOrder(old.Order, pi)
-	ni.Requested = old.Requested.add(pi.Requests, 1)
-	ni.NonZeroRequested.MilliCPU += pi.NonZeroRequests.MilliCPU
-	ni.NonZeroRequested.Memory += pi.NonZeroRequests.Memory
-	ni.UsedPorts = addPorts(old.UsedPorts, pi.HostPorts)
+	ni.Requested = old.Requested.add(pi.Requests(), 1)
+	ni.NonZeroRequested.MilliCPU += pi.nonZeroCPU
+	ni.NonZeroRequested.Memory += pi.nonZeroMemory
+	ni.UsedPorts = addPorts(old.UsedPorts, pi.HostPorts())
 	if hasPodAffinity(pi.Pod) {
 		ni.PodsWithAffinity = insertSorted(old.PodsWithAffinity, pi)
 	}
@@ -1081,12 +1107,14 @@ func (v *Snapshot) setNode(i int, ni *NodeInfo) {
 
 // reindex folds the overlay into a fresh location index.
 func (s *Snapshot) reindex() {
-	s.podLoc = make(map[string]string, len(s.podLoc)+len(s.extraLoc))
-	for _, ni := range s.nodes {
-		for _, p := range ni.Pods {
-			s.podLoc[p.Key] = ni.Name
-		}
+	pods := make([]*PodInfo, 0, s.NumPods())
+	ends := make([]int32, len(s.nodes))
+	names := make([]string, len(s.nodes))
+	for k, ni := range s.nodes {
+		pods = append(pods, ni.Pods...)
+		ends[k], names[k] = int32(len(pods)), ni.Name
 	}
+	s.podLoc = newPodIndex(pods, ends, names)
 	s.extraLoc, s.recent = map[string]string{}, nil
 }
 
@@ -1130,10 +1158,10 @@ func (s *Snapshot) WithoutPods(keys ...string) *Snapshot {
 		ni.PodsWithAffinity = filterOut(old.PodsWithAffinity, gone)
 		ni.PodsWithRequiredAntiAffinity = filterOut(old.PodsWithRequiredAntiAffinity, gone)
 		for _, p := range removed {
-			ni.Requested = ni.Requested.add(p.Requests, -1)
-			ni.NonZeroRequested.MilliCPU -= p.NonZeroRequests.MilliCPU
-			ni.NonZeroRequested.Memory -= p.NonZeroRequests.Memory
-			ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts)
+			ni.Requested = ni.Requested.add(p.Requests(), -1)
+			ni.NonZeroRequested.MilliCPU -= p.nonZeroCPU
+			ni.NonZeroRequested.Memory -= p.nonZeroMemory
+			ni.UsedPorts = removePorts(ni.UsedPorts, p.HostPorts())
 		}
 		ni.Order = append([]*PodInfo(nil), old.Order...)
 		v.setNode(i, &ni)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/sets"
 )
@@ -58,48 +59,211 @@ type WeightedAffinityTerm struct {
 
 // PodInfo is a bound (or incoming) pod with everything computed once.
 type PodInfo struct {
-	Pod      *corev1.Pod
-	Key      string // namespace/name
-	Priority int32  // spec.priority, 0 when unset
-	// start and started are status.startTime and whether it is set (see
-	// StartTime), read with the rest of the pod when the PodInfo is built.
-	start   time.Time
-	started bool
+	// The fields are ordered by size, the small ones last, so that the
+	// struct has no padding but its tail (bound pods take one each).
+	Pod *corev1.Pod
+	Key string // namespace/name
+	// startNanos and startKind record status.startTime (see StartTime),
+	// read with the rest of the pod when the PodInfo is built.
+	startNanos int64
 
-	// Requests is the pod's effective request (init max vs sum, sidecars,
-	// overhead, pod-level resources), as resourcehelper.PodRequests.
-	Requests Resource
-	// NonZeroRequests is Requests with cpu/memory defaulted (100m / 200Mi)
-	// where unset, as used by the scoring plugins.
-	NonZeroRequests Resource
+	// reqCPU, reqMemory, reqEphemeral and reqScalar are Requests' fields
+	// but AllowedPodNumber, which a pod's request never sets.
+	reqCPU, reqMemory, reqEphemeral int64
+	reqScalar                       map[corev1.ResourceName]int64
+	// nonZeroCPU and nonZeroMemory are NonZeroRequests' MilliCPU and
+	// Memory, its only fields that can be set.
+	nonZeroCPU, nonZeroMemory int64
 
-	// HostPorts are the host ports the pod occupies (containers and
-	// restartable init containers, schedutil.GetHostPorts), sanitized: IP ""
-	// becomes "0.0.0.0" and protocol "" becomes TCP.
-	HostPorts []HostPort
-
-	RequiredAffinityTerms      []AffinityTerm
-	RequiredAntiAffinityTerms  []AffinityTerm
-	PreferredAffinityTerms     []WeightedAffinityTerm
-	PreferredAntiAffinityTerms []WeightedAffinityTerm
-
-	affinityKind uint8 // kind* bits recorded by NewPodInfo (affinityKinds)
+	// extra holds the fields few pods set (host ports, pod affinity
+	// terms, a start time startNanos cannot hold), nil when all are
+	// empty: most bound pods then carry one pointer instead of five
+	// slices. It is never written through once
+	// the PodInfo is built, so copies of a PodInfo, and pods whose
+	// affinity specs are equal (affinityCache), share it.
+	extra *podExtras
 
 	// Written once by New's label interning (LabelIndex.internPods) before
 	// the snapshot is returned, never after: the pod's label-set ID in
-	// labelIndex and whether it is being deleted, so that indexing a node
-	// reads the PodInfos (one array) instead of every pod object and a
-	// map. Pods compiled elsewhere leave labelIndex nil.
+	// labelIndex and whether it is being deleted (deleting, below), so
+	// that indexing a node reads the PodInfos (one array) instead of every
+	// pod object and a map. Pods compiled elsewhere leave labelIndex nil.
 	labelIndex *labelTables
 	labelSet   int32
-	deleting   bool
+
+	Priority int32 // spec.priority, 0 when unset
+
+	startKind    uint8
+	affinityKind uint8 // kind* bits recorded by NewPodInfo (affinityKinds)
+	deleting     bool
 }
+
+// podExtras is the part of a PodInfo that most pods leave empty (see
+// PodInfo.extra). Every slice is nil when empty.
+type podExtras struct {
+	// start is status.startTime when the PodInfo's startKind is
+	// startExtra.
+	start time.Time
+
+	// hostPorts are the host ports the pod occupies (containers and
+	// restartable init containers, schedutil.GetHostPorts), sanitized: IP ""
+	// becomes "0.0.0.0" and protocol "" becomes TCP.
+	hostPorts []HostPort
+
+	requiredAffinity, requiredAntiAffinity   []AffinityTerm
+	preferredAffinity, preferredAntiAffinity []WeightedAffinityTerm
+}
+
+// isEmpty reports whether e holds nothing (a PodInfo then keeps nil).
+func (e *podExtras) isEmpty() bool {
+	return e.start.IsZero() && e.hostPorts == nil && e.requiredAffinity == nil && e.requiredAntiAffinity == nil &&
+		e.preferredAffinity == nil && e.preferredAntiAffinity == nil
+}
+
+// HostPorts returns the host ports the pod occupies (containers and
+// restartable init containers, schedutil.GetHostPorts), sanitized: IP ""
+// becomes "0.0.0.0" and protocol "" becomes TCP. nil when none; the slice
+// must not be modified.
+func (p *PodInfo) HostPorts() []HostPort {
+	if p.extra == nil {
+		return nil
+	}
+	return p.extra.hostPorts
+}
+
+// RequiredAffinityTerms returns the pod's compiled required pod affinity
+// terms (nil when none); the slice must not be modified.
+func (p *PodInfo) RequiredAffinityTerms() []AffinityTerm {
+	if p.extra == nil {
+		return nil
+	}
+	return p.extra.requiredAffinity
+}
+
+// RequiredAntiAffinityTerms returns the pod's compiled required pod
+// anti-affinity terms (nil when none); the slice must not be modified.
+func (p *PodInfo) RequiredAntiAffinityTerms() []AffinityTerm {
+	if p.extra == nil {
+		return nil
+	}
+	return p.extra.requiredAntiAffinity
+}
+
+// PreferredAffinityTerms returns the pod's compiled preferred pod affinity
+// terms (nil when none); the slice must not be modified.
+func (p *PodInfo) PreferredAffinityTerms() []WeightedAffinityTerm {
+	if p.extra == nil {
+		return nil
+	}
+	return p.extra.preferredAffinity
+}
+
+// PreferredAntiAffinityTerms returns the pod's compiled preferred pod
+// anti-affinity terms (nil when none); the slice must not be modified.
+func (p *PodInfo) PreferredAntiAffinityTerms() []WeightedAffinityTerm {
+	if p.extra == nil {
+		return nil
+	}
+	return p.extra.preferredAntiAffinity
+}
+
+// setHostPorts records the pod's host ports (PodHostPorts) next to the
+// affinity terms already compiled, which may be shared: extra is copied,
+// never written through.
+func (p *PodInfo) setHostPorts(ports []HostPort) {
+	if ports == nil {
+		return
+	}
+	var e podExtras
+	if p.extra != nil {
+		e = *p.extra
+	}
+	e.hostPorts = ports
+	p.extra = &e
+}
+
+// Requests returns the pod's effective request (init max vs sum, sidecars,
+// overhead, pod-level resources), as resourcehelper.PodRequests:
+// AllowedPodNumber is 0 (podResources). Scalar is the PodInfo's own (nil
+// when none) and must not be modified.
+func (p *PodInfo) Requests() Resource {
+	return Resource{MilliCPU: p.reqCPU, Memory: p.reqMemory, EphemeralStorage: p.reqEphemeral, Scalar: p.reqScalar}
+}
+
+// setRequests records podResources' req, whose AllowedPodNumber is never
+// set.
+func (p *PodInfo) setRequests(r Resource) {
+	p.reqCPU, p.reqMemory, p.reqEphemeral, p.reqScalar = r.MilliCPU, r.Memory, r.EphemeralStorage, r.Scalar
+}
+
+// NonZeroRequests returns Requests with cpu/memory defaulted (100m / 200Mi)
+// where unset, as used by the scoring plugins: only MilliCPU and Memory,
+// which are all they sum with defaults (podResources' nonZero; the other
+// fields are zero and Scalar nil).
+func (p *PodInfo) NonZeroRequests() Resource {
+	return Resource{MilliCPU: p.nonZeroCPU, Memory: p.nonZeroMemory}
+}
+
+// setNonZeroRequests records podResources' nonZero, whose fields other than
+// MilliCPU and Memory are never set.
+func (p *PodInfo) setNonZeroRequests(r Resource) {
+	p.nonZeroCPU, p.nonZeroMemory = r.MilliCPU, r.Memory
+}
+
+// How a PodInfo records status.startTime (startKind). A time that
+// time.Unix(0, n) gives exactly, in Local (what decoding a metav1.Time
+// gives: no monotonic clock reading) or in UTC, is kept as its Unix
+// nanoseconds n; any other (another location, a monotonic reading, out of
+// int64 nanoseconds' range) is kept whole in the PodInfo's extra.
+const (
+	startUnset uint8 = iota
+	startLocal
+	startUTC
+	startExtra
+)
 
 // StartTime returns the pod's status.startTime and whether it is set, as
 // recorded when the PodInfo was built: a scan of many pods' starts (the
 // scheduling queue's clock, preemption's victim order) reads the PodInfos
-// instead of chasing each pod's status.
-func (p *PodInfo) StartTime() (time.Time, bool) { return p.start, p.started }
+// instead of chasing each pod's status. The time is the one recorded, to
+// its location and monotonic reading.
+func (p *PodInfo) StartTime() (time.Time, bool) {
+	switch p.startKind {
+	case startUnset:
+		return time.Time{}, false
+	case startLocal:
+		return time.Unix(0, p.startNanos), true
+	case startUTC:
+		return time.Unix(0, p.startNanos).UTC(), true
+	}
+	return p.extra.start, true
+}
+
+// setStartTime records st (status.startTime, nil when unset) for
+// StartTime. A time kept in extra gets a copy of it (see PodInfo.extra).
+func (p *PodInfo) setStartTime(st *metav1.Time) {
+	p.startNanos, p.startKind = 0, startUnset
+	if st == nil {
+		return
+	}
+	t := st.Time
+	n := t.UnixNano()
+	// == rather than Equal: the rebuilt time must be t itself, location
+	// and monotonic reading included.
+	switch u := time.Unix(0, n); {
+	case u == t:
+		p.startNanos, p.startKind = n, startLocal
+	case u.UTC() == t:
+		p.startNanos, p.startKind = n, startUTC
+	default:
+		var e podExtras
+		if p.extra != nil {
+			e = *p.extra
+		}
+		e.start = t
+		p.extra, p.startKind = &e, startExtra
+	}
+}
 
 // NodeInfo is one node with its bound pods, as framework.NodeInfo.
 type NodeInfo struct {
@@ -151,13 +315,10 @@ type NodeInfo struct {
 func (p *PodInfo) Bound(pod *corev1.Pod) *PodInfo {
 	b := &PodInfo{
 		Pod: pod, Key: p.Key, Priority: p.Priority,
-		Requests: p.Requests, NonZeroRequests: p.NonZeroRequests, HostPorts: p.HostPorts,
-		RequiredAffinityTerms: p.RequiredAffinityTerms, RequiredAntiAffinityTerms: p.RequiredAntiAffinityTerms,
-		PreferredAffinityTerms: p.PreferredAffinityTerms, PreferredAntiAffinityTerms: p.PreferredAntiAffinityTerms,
-		affinityKind: p.affinityKind,
+		reqCPU: p.reqCPU, reqMemory: p.reqMemory, reqEphemeral: p.reqEphemeral, reqScalar: p.reqScalar,
+		nonZeroCPU: p.nonZeroCPU, nonZeroMemory: p.nonZeroMemory,
+		extra: p.extra, affinityKind: p.affinityKind,
 	}
-	if st := pod.Status.StartTime; st != nil {
-		b.start, b.started = st.Time, true
-	}
+	b.setStartTime(pod.Status.StartTime)
 	return b
 }

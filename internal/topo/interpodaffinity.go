@@ -210,18 +210,20 @@ func NewInterPodAffinity(pod *PodInfo, snap *Snapshot, opts AffinityOptions) (*I
 			a.nsLabels = labels.Set(l)
 		}
 	}
-	for i := range pod.RequiredAffinityTerms {
-		a.reqAff = append(a.reqAff, newIncomingTerm(&pod.RequiredAffinityTerms[i], 0))
+	reqAff, reqAnti := pod.RequiredAffinityTerms(), pod.RequiredAntiAffinityTerms()
+	prefAff, prefAnti := pod.PreferredAffinityTerms(), pod.PreferredAntiAffinityTerms()
+	for i := range reqAff {
+		a.reqAff = append(a.reqAff, newIncomingTerm(&reqAff[i], 0))
 	}
-	for i := range pod.RequiredAntiAffinityTerms {
-		a.reqAnti = append(a.reqAnti, newIncomingTerm(&pod.RequiredAntiAffinityTerms[i], 0))
+	for i := range reqAnti {
+		a.reqAnti = append(a.reqAnti, newIncomingTerm(&reqAnti[i], 0))
 	}
-	for i := range pod.PreferredAffinityTerms {
-		t := &pod.PreferredAffinityTerms[i]
+	for i := range prefAff {
+		t := &prefAff[i]
 		a.prefAff = append(a.prefAff, newIncomingTerm(&t.AffinityTerm, t.Weight))
 	}
-	for i := range pod.PreferredAntiAffinityTerms {
-		t := &pod.PreferredAntiAffinityTerms[i]
+	for i := range prefAnti {
+		t := &prefAnti[i]
 		a.prefAnti = append(a.prefAnti, newIncomingTerm(&t.AffinityTerm, t.Weight))
 	}
 	ix := &a.ix

@@ -107,25 +107,25 @@ func refAffinityFilter(snap *cluster.Snapshot, pi *cluster.PodInfo, node *corev1
 	existing, aff, anti := map[pair]int{}, map[pair]int{}, map[pair]int{}
 	for _, n := range cluster.NodesOf(snap) {
 		for _, ep := range n.Pods {
-			for i := range ep.RequiredAntiAffinityTerms {
-				t := &ep.RequiredAntiAffinityTerms[i]
+			for i := range ep.RequiredAntiAffinityTerms() {
+				t := &ep.RequiredAntiAffinityTerms()[i]
 				if v, ok := n.Node.Labels[t.TopologyKey]; ok && matches(t, pod) {
 					existing[pair{t.TopologyKey, v}]++
 				}
 			}
-			all := len(pi.RequiredAffinityTerms) > 0
-			for i := range pi.RequiredAffinityTerms {
-				all = all && matches(&pi.RequiredAffinityTerms[i], ep.Pod)
+			all := len(pi.RequiredAffinityTerms()) > 0
+			for i := range pi.RequiredAffinityTerms() {
+				all = all && matches(&pi.RequiredAffinityTerms()[i], ep.Pod)
 			}
 			if all {
-				for _, t := range pi.RequiredAffinityTerms {
+				for _, t := range pi.RequiredAffinityTerms() {
 					if v, ok := n.Node.Labels[t.TopologyKey]; ok {
 						aff[pair{t.TopologyKey, v}]++
 					}
 				}
 			}
-			for i := range pi.RequiredAntiAffinityTerms {
-				t := &pi.RequiredAntiAffinityTerms[i]
+			for i := range pi.RequiredAntiAffinityTerms() {
+				t := &pi.RequiredAntiAffinityTerms()[i]
 				if v, ok := n.Node.Labels[t.TopologyKey]; ok && matches(t, ep.Pod) {
 					anti[pair{t.TopologyKey, v}]++
 				}
@@ -133,7 +133,7 @@ func refAffinityFilter(snap *cluster.Snapshot, pi *cluster.PodInfo, node *corev1
 		}
 	}
 	podsExist := true
-	for _, t := range pi.RequiredAffinityTerms {
+	for _, t := range pi.RequiredAffinityTerms() {
 		v, ok := node.Labels[t.TopologyKey]
 		if !ok {
 			return "UnschedulableAndUnresolvable"
@@ -143,15 +143,15 @@ func refAffinityFilter(snap *cluster.Snapshot, pi *cluster.PodInfo, node *corev1
 		}
 	}
 	if !podsExist {
-		self := len(pi.RequiredAffinityTerms) > 0
-		for i := range pi.RequiredAffinityTerms {
-			self = self && matches(&pi.RequiredAffinityTerms[i], pod)
+		self := len(pi.RequiredAffinityTerms()) > 0
+		for i := range pi.RequiredAffinityTerms() {
+			self = self && matches(&pi.RequiredAffinityTerms()[i], pod)
 		}
 		if len(aff) != 0 || !self {
 			return "UnschedulableAndUnresolvable"
 		}
 	}
-	for _, t := range pi.RequiredAntiAffinityTerms {
+	for _, t := range pi.RequiredAntiAffinityTerms() {
 		if v, ok := node.Labels[t.TopologyKey]; ok && anti[pair{t.TopologyKey, v}] > 0 {
 			return "Unschedulable"
 		}

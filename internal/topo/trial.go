@@ -335,7 +335,7 @@ func removedAntiRefs(x *interned, ni int, removed []*cluster.PodInfo, out []clus
 	refs := x.view.Node(ni).RequiredAntiAffinity
 	with := x.nodes[ni].PodsWithRequiredAntiAffinity
 	for _, p := range removed {
-		if len(p.RequiredAntiAffinityTerms) == 0 {
+		if len(p.RequiredAntiAffinityTerms()) == 0 {
 			continue
 		}
 		off, found := 0, false
@@ -344,12 +344,12 @@ func removedAntiRefs(x *interned, ni int, removed []*cluster.PodInfo, out []clus
 				found = true
 				break
 			}
-			off += len(q.RequiredAntiAffinityTerms)
+			off += len(q.RequiredAntiAffinityTerms())
 		}
 		if !found {
 			continue // not listed: walker.node does not count it either
 		}
-		end := off + len(p.RequiredAntiAffinityTerms)
+		end := off + len(p.RequiredAntiAffinityTerms())
 		if end > len(refs) {
 			return out, false
 		}
