@@ -61,10 +61,14 @@ func TestQueueMemoMatchesFromScratch(t *testing.T) {
 		if rapid.Bool().Draw(t, "parallel") {
 			opts.Placement.Parallelism = 2
 		}
+		// A short carry retires views (and reuses their node lists) within
+		// these short queues too.
+		carry := rapid.SampledFrom([]int{1, 2, maxCarry}).Draw(t, "carry")
 		run := func(memo bool) *QueueResult {
 			q, err := PrepareQueue(c.Pending, opts)
 			require.NoError(t, err)
 			q.noMemo = !memo
+			q.carry = carry
 			r, err := q.Schedule(snap)
 			require.NoError(t, err)
 			return r

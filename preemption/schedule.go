@@ -166,6 +166,18 @@ type Queue struct {
 	opts           QueueOptions
 	// noMemo schedules every pod from scratch (the tests' reference).
 	noMemo bool
+	// carry, when set, replaces maxCarry (the tests draw shorter ones, so
+	// that short queues retire views too).
+	carry int
+}
+
+// carryLimit is the most queue positions over which a topology state is
+// carried (maxCarry unless the tests set another).
+func (q *Queue) carryLimit() int {
+	if q.carry > 0 {
+		return q.carry
+	}
+	return maxCarry
 }
 
 // PrepareQueue orders pending (SortQueue) and prepares every pod for
@@ -229,6 +241,33 @@ const minMemoClass = 4
 // maxCarry is the most queue positions over which a pod's topology state is
 // carried to the next pod of its class.
 const maxCarry = 16
+
+// viewChain is the views a run makes, oldest first, so that the node list
+// of one far enough behind the newest can be reused by the next binding
+// (cluster.Retire) instead of a fresh copy per binding. A view is read
+// after the position that made it only through a carried topology state,
+// over at most carry positions, and a position makes at most two views
+// (its evictions, then its binding): a view 2*carry+4 views behind is read
+// by nothing, neither by the current pod nor by any carried state.
+type viewChain struct {
+	views []*cluster.Snapshot
+	keep  int
+}
+
+// made records a view the run made.
+func (c *viewChain) made(v *cluster.Snapshot) { c.views = append(c.views, v) }
+
+// spare retires the oldest view when it is far enough behind and returns
+// its node list (nil when there is none to reuse).
+func (c *viewChain) spare() []*cluster.NodeInfo {
+	if len(c.views) <= c.keep {
+		return nil
+	}
+	old := c.views[0]
+	c.views[0] = nil
+	c.views = c.views[1:]
+	return cluster.Retire(old)
+}
 
 // classify numbers the classes of equivalent pods (fastpath.PodKeys):
 // by their node-local answers (class) and by their whole scheduling input
@@ -323,6 +362,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	// snapshot computes requests by the pre-v1.36 rule.
 	reuseInfo := !cluster.InputOf(snapshotOf(snap)).WithoutPodLevelResize
 	cur := snapshotOf(snap)
+	chain := viewChain{keep: 2*q.carryLimit() + 4}
 	bind := func(pos int, c *placement.Compiled, node string) error {
 		pod := c.Pod()
 		b := new(corev1.Pod)
@@ -334,13 +374,14 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		var next *cluster.Snapshot
 		var err error
 		if reuseInfo {
-			next, err = cur.WithPodInfo(podInfoOf(c).Bound(b))
+			next, err = cur.WithPodInfoReusing(podInfoOf(c).Bound(b), chain.spare())
 		} else {
 			next, err = cur.WithPod(b)
 		}
 		if err != nil {
 			return fmt.Errorf("preemption: binding %s/%s to %s: %w", podNamespace(pod), pod.Name, node, err)
 		}
+		chain.made(next)
 		cur, clock = next, t.Time
 		if nm != nil {
 			nm.bound[podNamespace(pod)+"/"+pod.Name] = true
@@ -358,7 +399,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		var err error
 		// A state is carried over a few bindings only: past them, deriving
 		// it from every changed node costs what building it does.
-		if prev := lastCompiled[q.topoClass[pos]]; prev != nil && !q.noMemo && pos-lastPos[q.topoClass[pos]] <= maxCarry {
+		if prev := lastCompiled[q.topoClass[pos]]; prev != nil && !q.noMemo && pos-lastPos[q.topoClass[pos]] <= q.carryLimit() {
 			var cc any
 			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, prev)
 			if cc != nil {
@@ -460,7 +501,10 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 					res.Placements[j].Node = ""
 				}
 			}
-			cur = cur.WithoutPods(keys...)
+			if next := cur.WithoutPods(keys...); next != cur { // the same snapshot when no victim was bound
+				chain.made(next)
+				cur = next
+			}
 			if err := bind(pos, c, pre.NominatedNode); err != nil {
 				// The victims are gone already, as upstream evicts them
 				// before the pod is bound.

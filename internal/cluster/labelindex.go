@@ -1,7 +1,5 @@
 package cluster
 
-// OWNERSHIP: this file belongs to the topology work.
-
 import (
 	"slices"
 	"sort"
@@ -45,8 +43,10 @@ type LabelIndex struct {
 	// The per-node list of a base snapshot, which the views asked for
 	// afterwards patch with the nodes where they differ (no per-view array
 	// of every node), and the nodes of the last snapshot asked for: a view
-	// is usually asked many times in a row.
-	baseSnap  *Snapshot
+	// is usually asked many times in a row. baseSlots is the base's
+	// NodeInfos by slot, a copy: a view's own list may be reused by a later
+	// view once nothing reads the view (Retire).
+	baseSlots []*NodeInfo
 	baseNodes []*NodeLabels
 	lastSnap  *Snapshot
 	last      viewNodes
@@ -360,8 +360,7 @@ func (v LabelView) Patched(s *Snapshot, changed []int32) (out LabelView, ok bool
 // one far from the base, a full list that becomes the base. x.mu is held.
 func (x *LabelIndex) nodesOf(s *Snapshot) viewNodes {
 	slots := SlotsOf(s)
-	if b := x.baseSnap; b != nil && len(SlotsOf(b)) == len(slots) {
-		base := SlotsOf(b)
+	if base := x.baseSlots; base != nil && len(base) == len(slots) {
 		limit := len(slots)/16 + 8
 		var out viewNodes
 		far := false
@@ -385,7 +384,7 @@ func (x *LabelIndex) nodesOf(s *Snapshot) viewNodes {
 	for i, ni := range slots {
 		nodes[i] = x.lookup(i, ni)
 	}
-	x.baseSnap, x.baseNodes = s, nodes
+	x.baseSlots, x.baseNodes = slices.Clone(slots), nodes
 	return viewNodes{nodes: nodes}
 }
 
@@ -404,13 +403,12 @@ func (x *LabelIndex) reshaped(s, v *Snapshot) *LabelIndex {
 	y := x.tablesOnly()
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	b := x.baseSnap
+	base := x.baseSlots
 	old := SlotsOf(s)
-	if b == nil || len(SlotsOf(b)) != len(old) {
+	if base == nil || len(base) != len(old) {
 		return y
 	}
 	x.prepare(s)
-	base := SlotsOf(b)
 	limit := len(old)/16 + 8
 	nls := make([]*NodeLabels, len(v.bySlot))
 	copy(nls, x.baseNodes)
@@ -430,7 +428,7 @@ func (x *LabelIndex) reshaped(s, v *Snapshot) *LabelIndex {
 			nls[j] = x.lookup(j, old[j])
 		}
 	}
-	y.baseSnap, y.baseNodes = v, nls
+	y.baseSlots, y.baseNodes = slices.Clone(SlotsOf(v)), nls
 	return y
 }
 
@@ -565,7 +563,7 @@ func (x *LabelIndex) prewarm(s *Snapshot, interned <-chan struct{}) {
 		x.nodes[ni] = nls[i]
 	}
 	x.slots = make([][2]slot, len(s.nodes))
-	x.baseSnap, x.baseNodes = s, nls
+	x.baseSlots, x.baseNodes = slices.Clone(SlotsOf(s)), nls
 	x.lastSnap, x.last = s, viewNodes{nodes: nls}
 }
 

@@ -82,3 +82,36 @@ func TestLabelViewPatchedProperty(t *testing.T) {
 		require.Equal(t, len(want.Terms), len(patched.Terms))
 	})
 }
+
+// A view made with a retired view's node list is the view WithPodInfo
+// makes; the retired view can no longer be read, and the views and
+// indexes made before it do not depend on its list.
+func TestRetireReusesNodeList(t *testing.T) {
+	s, _, err := New(prewarmWorld())
+	require.NoError(t, err)
+	nodes := NodesOf(s)
+	first, err := s.WithPod(pod("ns-0", "first", nodes[2].Name, rl("cpu", "1m")))
+	require.NoError(t, err)
+	_ = first.Labels() // the label index may take first as its base
+	_ = first.Occurrences()
+	p := pod("ns-0", "second", nodes[4].Name, rl("cpu", "1m"))
+	want, err := first.WithPod(p)
+	require.NoError(t, err)
+
+	spare := Retire(first)
+	require.Len(t, spare, len(nodes))
+	require.Nil(t, Retire(first), "a view retires once")
+	require.Panics(t, func() { NodesOf(first) })
+	require.Panics(t, func() { SlotsOf(first) })
+
+	pi, err := newPodInfo(StoredPod(p), false)
+	require.NoError(t, err)
+	// The parent of the new view is want's parent's parent: any view of s
+	// may take the list.
+	got, err := want.WithoutPods("ns-0/second").WithPodInfoReusing(pi, spare)
+	require.NoError(t, err)
+	require.Equal(t, NodesOf(want), NodesOf(got), "same nodes, in the spare list")
+	require.Same(t, &spare[0], &NodesOf(got)[0], "the spare list was reused")
+	require.Equal(t, want.Labels().Sets, got.Labels().Sets)
+	require.Equal(t, NodesOf(s), nodes, "the snapshot itself is untouched")
+}

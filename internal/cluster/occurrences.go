@@ -1,6 +1,6 @@
 package cluster
 
-// OWNERSHIP: this file belongs to the topology work.
+import "slices"
 
 // Occurrences is a snapshot's LabelView inverted: for each label set and
 // each interned affinity term, the nodes whose bound pods carry it. A
@@ -170,7 +170,8 @@ type occCache struct {
 // slots).
 func buildOccBase(s *Snapshot, v *LabelView) *occBase {
 	slots := SlotsOf(s)
-	o := &occBase{nodes: slots, labelled: make([]bool, len(slots))}
+	// A copy: a view's own list may be reused once nothing reads it (Retire).
+	o := &occBase{nodes: slices.Clone(slots), labelled: make([]bool, len(slots))}
 	for _, ni := range s.nodes {
 		o.labelled[ni.Index] = len(ni.Node.Labels) > 0
 	}

@@ -1,7 +1,5 @@
 package cluster
 
-// OWNERSHIP: this file belongs to the topology work.
-
 import (
 	"slices"
 	"sort"

@@ -78,9 +78,9 @@ func TestPrewarmAgreesWithLazyIndex(t *testing.T) {
 		return s
 	}
 	warm, lazy := build(2), build(1)
-	require.Same(t, warm, warm.labels.baseSnap, "New prewarmed the index")
+	require.Equal(t, SlotsOf(warm), warm.labels.baseSlots, "New prewarmed the index")
 	require.Equal(t, len(warm.labels.sets), warm.labels.setPost.upTo, "set postings are up to date")
-	require.Nil(t, lazy.labels.baseSnap, "a serial New leaves the index to the first question")
+	require.Nil(t, lazy.labels.baseSlots, "a serial New leaves the index to the first question")
 	require.Contains(t, warm.labels.columns, "rack", "a key on a quarter of the nodes is prebuilt")
 	require.NotContains(t, warm.labels.columns, "rare", "a key on one node in 40 is not")
 
@@ -185,7 +185,7 @@ func TestPrewarmAgreesWithLazyIndexProperty(t *testing.T) {
 			return s
 		}
 		warm, lazy := build(2), build(1)
-		require.Same(t, warm, warm.labels.baseSnap, "New prewarmed the index")
+		require.Equal(t, SlotsOf(warm), warm.labels.baseSlots, "New prewarmed the index")
 		require.Positive(t, requireSameIndex(t, warm, lazy, []string{"zone", "host", "absent"}))
 	})
 }

@@ -13,7 +13,12 @@ import (
 
 // NodesOf returns s's nodes in name order, the snapshot's own slice and
 // NodeInfos, for schedkit's packages: they must not be modified.
-func NodesOf(s *Snapshot) []*NodeInfo { return s.nodes }
+func NodesOf(s *Snapshot) []*NodeInfo {
+	if s.retired {
+		panic("cluster: a retired snapshot view was read")
+	}
+	return s.nodes
+}
 
 // SlotsOf returns s's nodes by slot (NodeInfo.Index), nil at a removed
 // node's slot, for schedkit's packages that read per-node arrays
@@ -21,6 +26,9 @@ func NodesOf(s *Snapshot) []*NodeInfo { return s.nodes }
 // not be modified. For a snapshot from New (and its pod views) it is
 // NodesOf.
 func SlotsOf(s *Snapshot) []*NodeInfo {
+	if s.retired {
+		panic("cluster: a retired snapshot view was read")
+	}
 	if s.bySlot != nil {
 		return s.bySlot
 	}
