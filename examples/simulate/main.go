@@ -380,8 +380,16 @@ func run(cfg config, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	// The evaluation allocates per pod (views, compiled pods) over a heap
+	// that no longer grows: collecting at half the live heap reuses that
+	// memory, where 400 % would take fresh pages for all of it. On a
+	// virtual machine the first touch of a page costs microseconds, more
+	// than the collections (measured: 10-20 % of the window on 1000- and
+	// 5000-node queues, none slower).
+	prevGC := debug.SetGCPercent(50)
 	start := time.Now()
 	out, built, err := evaluate(in, mode)
+	debug.SetGCPercent(prevGC)
 	if err != nil {
 		return err
 	}
