@@ -3,6 +3,8 @@ package preemption
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -70,16 +72,21 @@ type Candidate struct {
 	// LostAt is the criterion that eliminated this candidate (ChosenNode for
 	// the winner); LostReason explains it.
 	LostAt Criterion
-	// mine and best are the scores compared at LostAt; winner names the
-	// candidate that won a LowestNodeName tie.
-	mine, best candidateKey
-	winner     string
+	// best is the candidate this one was compared with at LostAt: one of
+	// the best at that criterion (for LowestNodeName, the winner). Scores
+	// are recomputed from the victims when a reason is asked for, so that
+	// a candidate (one per node and preemptor in a queue's report) stays
+	// small.
+	best *Candidate
 }
 
 // LostReason explains why the candidate lost, with the values compared
 // ("" for the chosen candidate).
 func (c *Candidate) LostReason() string {
-	m, b := c.mine, c.best
+	if c.best == nil {
+		return ""
+	}
+	m, b := keyOf(c), keyOf(c.best)
 	switch c.LostAt {
 	case FewestPDBViolations:
 		return fmt.Sprintf("%d PDB violation(s), another candidate has %d", m.pdb, b.pdb)
@@ -95,7 +102,7 @@ func (c *Candidate) LostReason() string {
 		return fmt.Sprintf("its highest-priority victims started earlier (%s) than another candidate's (%s)",
 			fmtNanos(m.latestStart), fmtNanos(b.latestStart))
 	case LowestNodeName:
-		return fmt.Sprintf("tied on every criterion with %s, which has the lower name", c.winner)
+		return fmt.Sprintf("tied on every criterion with %s, which has the lower name", c.best.Node)
 	}
 	return ""
 }
@@ -150,11 +157,14 @@ func pickCandidate(cands []Candidate) int {
 	if len(cands) == 0 {
 		return -1
 	}
-	keys := make([]candidateKey, len(cands))
-	alive := make([]int, len(cands))
+	sc := pickScratches.Get().(*pickScratch)
+	defer pickScratches.Put(sc)
+	keys := slices.Grow(sc.keys[:0], len(cands))[:len(cands)]
+	alive := slices.Grow(sc.alive[:0], len(cands))[:len(cands)]
+	sc.keys, sc.alive = keys, alive
 	for i := range cands {
 		keys[i] = keyOf(&cands[i])
-		cands[i].LostAt, cands[i].winner = ChosenNode, ""
+		cands[i].LostAt, cands[i].best = ChosenNode, nil
 		alive[i] = i
 	}
 	for c := FewestPDBViolations; c <= LatestStartTime && len(alive) > 1; c++ {
@@ -170,16 +180,25 @@ func pickCandidate(cands []Candidate) int {
 				kept = append(kept, i)
 				continue
 			}
-			cands[i].LostAt, cands[i].mine, cands[i].best = c, keys[i], keys[bi]
+			cands[i].LostAt, cands[i].best = c, &cands[bi]
 		}
 		alive = kept
 	}
 	win := alive[0] // candidates are in node-name order
 	for _, i := range alive[1:] {
-		cands[i].LostAt, cands[i].winner = LowestNodeName, cands[win].Node
+		cands[i].LostAt, cands[i].best = LowestNodeName, &cands[win]
 	}
 	return win
 }
+
+// pickScratch is pickCandidate's per-call arrays, reused call after call
+// (a queue of preemptors picks among hundreds of candidates per pod).
+type pickScratch struct {
+	keys  []candidateKey
+	alive []int
+}
+
+var pickScratches = sync.Pool{New: func() any { return new(pickScratch) }}
 
 // score is the candidate's score under one criterion; higher is better.
 func (k *candidateKey) score(c Criterion) int64 {

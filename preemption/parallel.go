@@ -1,6 +1,8 @@
 package preemption
 
 import (
+	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/schedkit/schedkit/internal/cluster"
@@ -27,7 +29,8 @@ type dryRuns struct {
 	potential []*cluster.NodeInfo
 	offset    int
 	results   []dryRun
-	next      int // positions below next are computed
+	rejected  []int32 // preempt's scratch, recycled with results
+	next      int     // positions below next are computed
 	round     int
 	par       int
 	helpers   *placement.Workers // nil: par.Run's per-call helpers
@@ -47,13 +50,36 @@ const minParallelDryRuns = 4
 
 func newDryRuns(pr *preemptor, potential []*cluster.NodeInfo, offset, limit int, sampled bool,
 	newTrials func() func(n *cluster.NodeInfo) trial, par int, workers *placement.Workers, memo *dryRunMemo) *dryRuns {
-	d := &dryRuns{pr: pr, potential: potential, offset: offset, results: make([]dryRun, len(potential)),
+	buf := dryRunBuffers.Get().(*dryRunBuffer)
+	results := slices.Grow(buf.results[:0], len(potential))[:len(potential)]
+	d := &dryRuns{pr: pr, potential: potential, offset: offset, results: results, rejected: buf.rejected,
 		round: len(potential), par: par, helpers: workers, newTrials: newTrials, memo: memo}
 	memo.size(potential)
 	if sampled {
 		d.round = max(limit, minParallelDryRuns)
 	}
 	return d
+}
+
+// dryRunBuffers recycles the results arrays: a queue of preemptors dry-runs
+// hundreds of nodes per pod, and a fresh array per pod was a fifth of what
+// such a run allocated.
+var dryRunBuffers = sync.Pool{New: func() any { return new(dryRunBuffer) }}
+
+// dryRunBuffer is what dryRunBuffers recycles: the results array and the
+// positions of the nodes that cannot help (preempt's).
+type dryRunBuffer struct {
+	results  []dryRun
+	rejected []int32
+}
+
+// release returns the results array for the next preemptor's dry runs, once
+// preempt has copied out what it keeps (victim lists and statuses are
+// referenced, not the array).
+func (d *dryRuns) release() {
+	clear(d.results) // no references kept alive from the pool
+	dryRunBuffers.Put(&dryRunBuffer{results: d.results[:0], rejected: d.rejected[:0]})
+	d.results, d.rejected = nil, nil
 }
 
 func (d *dryRuns) node(i int) *cluster.NodeInfo {

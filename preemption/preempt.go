@@ -242,7 +242,13 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 		res.Status = postFilterStatus(sched.Unschedulable, msg)
 		return res, nil
 	}
-	var potential []*cluster.NodeInfo
+	numPotential := 0
+	for _, code := range codes {
+		if code == sched.Unschedulable {
+			numPotential++
+		}
+	}
+	potential := make([]*cluster.NodeInfo, 0, numPotential)
 	for i, n := range nodes {
 		if codes[i] == sched.Unschedulable {
 			potential = append(potential, n)
@@ -264,6 +270,11 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 			}
 		}
 		dr := newDryRuns(pr, potential, int(offset), int(limit), opts.Sampling != nil, newTrials, opts.Parallelism, opts.Workers, memo)
+		defer dr.release()
+		// The nodes that cannot help, by visiting position: their statuses
+		// are copied out once their number is known.
+		rejected := dr.rejected[:0]
+		defer func() { dr.rejected = rejected }()
 		nonViolating, violating := int32(0), int32(0)
 		// Each list at most once: no growing copies.
 		cands = make([]Candidate, 0, min(len(potential), 2*int(limit)))
@@ -294,7 +305,14 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 			if vs.status.Code == sched.Error {
 				errs = append(errs, strings.Join(vs.status.Reasons, ", "))
 			}
-			res.Rejected = append(res.Rejected, NodeStatus{Node: n.Name, Status: vs.status})
+			rejected = append(rejected, int32(i))
+		}
+		if len(rejected) > 0 {
+			res.Rejected = make([]NodeStatus, len(rejected))
+			for k, i := range rejected {
+				n, r := dr.at(int(i))
+				res.Rejected[k] = NodeStatus{Node: n.Name, Status: r.vs.status}
+			}
 		}
 	}
 	sort.Slice(res.Rejected, func(i, j int) bool { return res.Rejected[i].Node < res.Rejected[j].Node })
