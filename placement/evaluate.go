@@ -2,6 +2,7 @@ package placement
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 
@@ -120,7 +121,14 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		c.memo.feasible = feasible[:0]
 	}
 	if len(feasible) == 0 || hasErr {
-		d.Statuses = make([]sched.Status, len(nodes))
+		if c.memo != nil {
+			// A memo's loop reads a pod's statuses before it decides the
+			// next pod: one array serves every pod of the class.
+			c.memo.statuses = slices.Grow(c.memo.statuses[:0], len(nodes))[:len(nodes)]
+			d.Statuses = c.memo.statuses
+		} else {
+			d.Statuses = make([]sched.Status, len(nodes))
+		}
 		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if n := nodes[i]; !c.InPreFilterResult(n.Name) {
