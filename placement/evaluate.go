@@ -72,7 +72,13 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 	}
 	d.PreFilter = c.preFilter
 	nodes := cluster.NodesOf(c.snap)
-	d.Codes = make([]sched.Code, len(nodes))
+	if c.memo != nil {
+		// As its statuses below: valid until the class's next pod.
+		c.memo.codes = slices.Grow(c.memo.codes[:0], len(nodes))[:len(nodes)]
+		d.Codes = c.memo.codes
+	} else {
+		d.Codes = make([]sched.Code, len(nodes))
+	}
 	if !c.preFilter.Code.Passes() {
 		d.Statuses = make([]sched.Status, len(nodes))
 		for i := range d.Statuses {

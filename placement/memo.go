@@ -57,10 +57,11 @@ type memo struct {
 	raw     [][numMemoScores]int64
 
 	// Per-pod buffers, reused pod after pod (the loop decides one pod at
-	// a time): the feasible nodes, the statuses of a pod that fits
-	// nowhere (Decision.Statuses: valid until the class's next pod is
-	// decided) and the topology plugins' scores.
+	// a time): the feasible nodes, a pod's filter codes and, when it fits
+	// nowhere, its statuses (Decision.Codes and Statuses: valid until the
+	// class's next pod is decided) and the topology plugins' scores.
 	feasible []*cluster.NodeInfo
+	codes    []sched.Code
 	statuses []sched.Status
 	spread   topo.SpreadScratch
 	affinity topo.AffinityScratch

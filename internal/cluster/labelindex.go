@@ -363,6 +363,12 @@ func (x *LabelIndex) nodesOf(s *Snapshot) viewNodes {
 	if base := x.baseSlots; base != nil && len(base) == len(slots) {
 		limit := len(slots)/16 + 8
 		var out viewNodes
+		// A view of a chain of bindings usually differs from the base at
+		// one node more than the last view asked for: room for that many,
+		// so that the lists are not grown step by step.
+		if want := min(limit, len(x.last.patched)+2); want > 0 {
+			out.patched, out.patch = make([]int32, 0, want), make([]*NodeLabels, 0, want)
+		}
 		far := false
 		for i, ni := range slots {
 			if ni == base[i] {

@@ -32,8 +32,8 @@ var (
 	// snapshots with the same nodes (only pods bound or removed).
 	NewMemo func(c any) any
 	// WithMemo returns the *placement.Compiled c deciding through memo m.
-	// Its Decision's Statuses share one array among the memo's pods: they
-	// are valid until the next of them is decided.
+	// Its Decision's Codes and Statuses share one array each among the
+	// memo's pods: they are valid until the next of them is decided.
 	WithMemo func(c, m any) any
 	// CompileAfter is (*placement.Prepared).CompileWith(snap, w) for a pod
 	// with the topology key of the *placement.Compiled prev: prev's topology
