@@ -312,6 +312,9 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		return nil, fmt.Errorf("preemption: %w", err)
 	}
 	res := &QueueResult{QueueOrder: append([]string(nil), q.keys...), Evicted: []string{}}
+	if len(q.keys) > 0 {
+		res.Results = make([]PodOutcome, 0, len(q.keys)) // one array, not grown pod by pod
+	}
 	clock := opts.StartClock
 	if clock.IsZero() {
 		clock = DefaultStartClock()
