@@ -120,51 +120,41 @@ func (e *podExtras) isEmpty() bool {
 		e.preferredAffinity == nil && e.preferredAntiAffinity == nil
 }
 
+// noExtras is the podExtras of a pod that needs none.
+var noExtras podExtras
+
+// extras returns the pod's podExtras, the empty one when it has none.
+func (p *PodInfo) extras() *podExtras {
+	if p.extra == nil {
+		return &noExtras
+	}
+	return p.extra
+}
+
 // HostPorts returns the host ports the pod occupies (containers and
 // restartable init containers, schedutil.GetHostPorts), sanitized: IP ""
 // becomes "0.0.0.0" and protocol "" becomes TCP. nil when none; the slice
 // must not be modified.
-func (p *PodInfo) HostPorts() []HostPort {
-	if p.extra == nil {
-		return nil
-	}
-	return p.extra.hostPorts
-}
+func (p *PodInfo) HostPorts() []HostPort { return p.extras().hostPorts }
 
 // RequiredAffinityTerms returns the pod's compiled required pod affinity
 // terms (nil when none); the slice must not be modified.
-func (p *PodInfo) RequiredAffinityTerms() []AffinityTerm {
-	if p.extra == nil {
-		return nil
-	}
-	return p.extra.requiredAffinity
-}
+func (p *PodInfo) RequiredAffinityTerms() []AffinityTerm { return p.extras().requiredAffinity }
 
 // RequiredAntiAffinityTerms returns the pod's compiled required pod
 // anti-affinity terms (nil when none); the slice must not be modified.
-func (p *PodInfo) RequiredAntiAffinityTerms() []AffinityTerm {
-	if p.extra == nil {
-		return nil
-	}
-	return p.extra.requiredAntiAffinity
-}
+func (p *PodInfo) RequiredAntiAffinityTerms() []AffinityTerm { return p.extras().requiredAntiAffinity }
 
 // PreferredAffinityTerms returns the pod's compiled preferred pod affinity
 // terms (nil when none); the slice must not be modified.
 func (p *PodInfo) PreferredAffinityTerms() []WeightedAffinityTerm {
-	if p.extra == nil {
-		return nil
-	}
-	return p.extra.preferredAffinity
+	return p.extras().preferredAffinity
 }
 
 // PreferredAntiAffinityTerms returns the pod's compiled preferred pod
 // anti-affinity terms (nil when none); the slice must not be modified.
 func (p *PodInfo) PreferredAntiAffinityTerms() []WeightedAffinityTerm {
-	if p.extra == nil {
-		return nil
-	}
-	return p.extra.preferredAntiAffinity
+	return p.extras().preferredAntiAffinity
 }
 
 // setHostPorts records the pod's host ports (PodHostPorts) next to the
