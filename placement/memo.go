@@ -92,18 +92,20 @@ func newMemo(nodes []*cluster.NodeInfo) *memo {
 	}
 }
 
-// withMemo returns c answering Decide through m. A profile whose Filter
-// plugins run without their PreFilter state (noState) is not memoized: its
-// Error statuses come first on every node anyway.
-func (c *Compiled) withMemo(m *memo) *Compiled {
+// setMemo makes c answer Decide through m, and returns it. c must be its
+// caller's own: a scheduling loop compiles each pod afresh, so that
+// setting the memo in place spares a copy of the whole Compiled per pod (a
+// pod carried from, compileAfter, lends only its topology states). A
+// profile whose Filter plugins run without their PreFilter state (noState)
+// is not memoized: its Error statuses come first on every node anyway.
+func (c *Compiled) setMemo(m *memo) *Compiled {
 	for _, ns := range c.noState {
 		if ns {
 			return c
 		}
 	}
-	v := *c
-	v.memo = m
-	return &v
+	c.memo = m
+	return c
 }
 
 // memoSlot returns n's slot in c.memo, or -1 when n has none (a node the
@@ -476,7 +478,7 @@ func init() {
 		return podKeys(pp.c.pod)
 	}
 	fastpath.NewMemo = func(c any) any { return newMemo(cluster.NodesOf(c.(*Compiled).snap)) }
-	fastpath.WithMemo = func(c, m any) any { return c.(*Compiled).withMemo(m.(*memo)) }
+	fastpath.WithMemo = func(c, m any) any { return c.(*Compiled).setMemo(m.(*memo)) }
 	fastpath.CompileAfter = func(p any, snap *cluster.Snapshot, w any, prev any) (any, error) {
 		c, err := p.(*Prepared).compileAfter(snap, w.(*Workers), prev.(*Compiled))
 		if err != nil {

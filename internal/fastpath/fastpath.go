@@ -31,7 +31,9 @@ var (
 	// snapshot: one per class of equivalent pods and scheduling loop, over
 	// snapshots with the same nodes (only pods bound or removed).
 	NewMemo func(c any) any
-	// WithMemo returns the *placement.Compiled c deciding through memo m.
+	// WithMemo makes the *placement.Compiled c, which must be the caller's
+	// own (compiled for it, read by no one else), decide through memo m,
+	// and returns it.
 	// Its Decision's Codes and Statuses share one array each among the
 	// memo's pods: they are valid until the next of them is decided.
 	WithMemo func(c, m any) any
