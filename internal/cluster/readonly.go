@@ -55,7 +55,7 @@ func (s *Snapshot) nodeIndex(name string) (int, bool) {
 func PodOf(s *Snapshot, key string) (*PodInfo, *NodeInfo, bool) {
 	name, ok := s.recent.find(key)
 	if !ok {
-		name, ok = s.extraLoc[key]
+		name, ok = s.extraLoc.find(key)
 	}
 	if !ok {
 		name, ok = s.podLoc.find(key)

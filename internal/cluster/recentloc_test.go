@@ -79,3 +79,41 @@ func BenchmarkWithPodChain(b *testing.B) {
 		}
 	}
 }
+
+// A pod removed and bound again elsewhere is found on its new node
+// whatever layers of the overlay hold its two bindings: the newest wins.
+func TestViewChainRebinding(t *testing.T) {
+	nodes := []*corev1.Node{node("a", nil, nil), node("b", nil, nil)}
+	snap, _, err := New(Input{Nodes: nodes})
+	require.NoError(t, err)
+	bind := func(s *Snapshot, name, node string) *Snapshot {
+		next, err := s.WithPod(pod("default", name, node, nil))
+		require.NoError(t, err)
+		return next
+	}
+	cur := bind(snap, "moving", "a")
+	filler := 0
+	for round := range 6 {
+		// Enough bindings between moves that each move lands in another
+		// layer of the overlay (layers merge as they grow).
+		for range recentLimit * (round + 1) {
+			cur = bind(cur, fmt.Sprintf("f%d", filler), "a")
+			filler++
+		}
+		to := []string{"b", "a"}[round%2]
+		cur = bind(cur.WithoutPods("default/moving"), "moving", to)
+		// Then enough to fold the move into the overlay's layers.
+		for range 2 * recentLimit {
+			cur = bind(cur, fmt.Sprintf("f%d", filler), "a")
+			filler++
+		}
+		_, ni, ok := PodOf(cur, "default/moving")
+		require.True(t, ok, "round %d", round)
+		require.Equal(t, to, ni.Name, "round %d", round)
+	}
+	for i := range filler {
+		_, ni, ok := PodOf(cur, fmt.Sprintf("default/f%d", i))
+		require.True(t, ok)
+		require.Equal(t, "a", ni.Name)
+	}
+}

@@ -58,7 +58,7 @@ type Snapshot struct {
 	// moves nodes in name order) keeps them. Entries may be stale (the pod
 	// or its node was removed): lookups confirm on the node itself.
 	podLoc   *podIndex
-	extraLoc map[string]string
+	extraLoc *locLayer
 	// recent holds the last bindings of a chain of WithPod views, newest
 	// first, before they are folded into a new extraLoc (every
 	// recentLimit bindings): a view then costs O(1) instead of a copy of
@@ -1015,13 +1015,10 @@ func (s *Snapshot) WithPodInfoReusing(pi *PodInfo, spare []*NodeInfo) (*Snapshot
 	v.changed = []int32{int32(ni.Index)}
 	v.recent = &recentLoc{next: s.recent, key: pi.Key, node: nodeName, n: s.recent.len() + 1}
 	if v.recent.n >= recentLimit {
-		if len(s.extraLoc)+v.recent.n >= compactThreshold {
+		if s.extraLoc.len()+v.recent.n >= compactThreshold {
 			v.reindex()
 		} else {
-			extra := make(map[string]string, len(s.extraLoc)+v.recent.n)
-			for k, x := range s.extraLoc {
-				extra[k] = x
-			}
+			extra := make(map[string]string, v.recent.n)
 			// Oldest first, so that a key's newest binding wins.
 			chain := make([]*recentLoc, 0, v.recent.n)
 			for r := v.recent; r != nil; r = r.next {
@@ -1030,7 +1027,7 @@ func (s *Snapshot) WithPodInfoReusing(pi *PodInfo, spare []*NodeInfo) (*Snapshot
 			for k := len(chain) - 1; k >= 0; k-- {
 				extra[chain[k].key] = chain[k].node
 			}
-			v.extraLoc, v.recent = extra, nil
+			v.extraLoc, v.recent = s.extraLoc.push(extra), nil
 		}
 	}
 	return v, nil
@@ -1064,6 +1061,52 @@ func insertSorted(list []*PodInfo, pi *PodInfo) []*PodInfo {
 	out = append(out, list[:j]...)
 	out = append(out, pi)
 	return append(out, list[j:]...)
+}
+
+// locLayer is the overlay of pod locations bound since the last full
+// index: layers of maps that are never modified, newest first, a key's
+// newest binding in the newest layer that has it. A layer is merged into
+// the next older one as soon as it is as large (a binary counter), so that
+// a chain of n bindings copies each location O(log n) times and a lookup
+// reads O(log n) maps; a single map copied at every fold copied O(n) per
+// fold.
+type locLayer struct {
+	m     map[string]string
+	older *locLayer
+	n     int // locations in this layer and the older ones, repeats counted
+}
+
+// find returns the node name of key's newest binding in the overlay.
+func (l *locLayer) find(key string) (string, bool) {
+	for ; l != nil; l = l.older {
+		if node, ok := l.m[key]; ok {
+			return node, true
+		}
+	}
+	return "", false
+}
+
+func (l *locLayer) len() int {
+	if l == nil {
+		return 0
+	}
+	return l.n
+}
+
+// push returns the overlay with m (not modified afterwards) as its newest
+// layer, merging layers no larger than it into it; l is not modified.
+func (l *locLayer) push(m map[string]string) *locLayer {
+	for l != nil && len(l.m) <= len(m) {
+		merged := make(map[string]string, len(l.m)+len(m))
+		for k, node := range l.m {
+			merged[k] = node
+		}
+		for k, node := range m { // newer
+			merged[k] = node
+		}
+		m, l = merged, l.older
+	}
+	return &locLayer{m: m, older: l, n: l.len() + len(m)}
 }
 
 // recentLimit is the number of bindings a chain of views keeps in its
@@ -1153,7 +1196,7 @@ func (s *Snapshot) reindex() {
 		ends[k], names[k] = int32(len(pods)), ni.Name
 	}
 	s.podLoc = newPodIndex(pods, ends, names)
-	s.extraLoc, s.recent = map[string]string{}, nil
+	s.extraLoc, s.recent = nil, nil
 }
 
 // WithoutPods returns a view without the pods of the given keys
