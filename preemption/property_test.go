@@ -121,6 +121,15 @@ func TestPreemptionProperties(t *testing.T) {
 			if r == nil || r.NominatedNode == "" {
 				return
 			}
+			if sharedHostPort(w.pods, r.NominatedNode) {
+				// A node's used ports are a set (framework.NodeInfo's
+				// UsedPorts; RemovePod deletes the port): when two bound
+				// pods hold one host port, removing one frees it for the
+				// other too, so returning that one alone is not monotone.
+				// Only an overcommitted cluster has such a node (the
+				// kubelet refuses the second pod).
+				return
+			}
 			keys := keysOf(r.Victims)
 			for i := range keys {
 				rest := slices.Delete(slices.Clone(keys), i, i+1)
@@ -215,4 +224,38 @@ func TestPickCandidateReference(t *testing.T) {
 			}
 		}
 	})
+}
+
+// sharedHostPort reports whether two pods bound to node hold the same host
+// port (IP, protocol and port, as sanitized for NodeInfo.UsedPorts).
+func sharedHostPort(pods []*corev1.Pod, node string) bool {
+	type hostPort struct {
+		ip, protocol string
+		port         int32
+	}
+	seen := map[hostPort]bool{}
+	for _, p := range pods {
+		if p.Spec.NodeName != node {
+			continue
+		}
+		for _, c := range append(slices.Clone(p.Spec.InitContainers), p.Spec.Containers...) {
+			for _, cp := range c.Ports {
+				if cp.HostPort == 0 {
+					continue
+				}
+				hp := hostPort{cp.HostIP, string(cp.Protocol), cp.HostPort}
+				if hp.ip == "" {
+					hp.ip = "0.0.0.0"
+				}
+				if hp.protocol == "" {
+					hp.protocol = string(corev1.ProtocolTCP)
+				}
+				if seen[hp] {
+					return true
+				}
+				seen[hp] = true
+			}
+		}
+	}
+	return false
 }
