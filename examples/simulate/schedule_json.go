@@ -6,9 +6,8 @@ package main
 // run: converting each result into the wire structs (scheduleResult) and
 // then encoding those through reflection cost more than the decisions.
 // writeJSON writes the same bytes as encoding/json would for the
-// converted document (a test compares the two on every bundled scenario
-// and on generated queues), with no intermediate structs, one result per
-// task on every core.
+// converted document (a test compares the two on every bundled scenario),
+// with no intermediate structs, runs of results rendered on every core.
 
 import (
 	"bytes"
