@@ -1164,7 +1164,8 @@ func (s *Snapshot) viewReusing(spare []*NodeInfo) *Snapshot {
 // pod after pod, can recycle the list of a view far enough behind it
 // instead of allocating one per binding: on a virtual machine, where the
 // first touch of a fresh page costs several microseconds, those copies
-// were a fifth of a binding's cost. Reading v after Retire panics.
+// were a fifth of a binding's cost. Reading v's nodes after Retire (NodesOf,
+// SlotsOf) panics.
 func Retire(v *Snapshot) []*NodeInfo {
 	if v == nil || v.retired {
 		return nil
