@@ -29,8 +29,7 @@ type dryRuns struct {
 	potential []*cluster.NodeInfo
 	offset    int
 	results   []dryRun
-	rejected  []int32 // preempt's scratch, recycled with results
-	next      int     // positions below next are computed
+	next      int // positions below next are computed
 	round     int
 	par       int
 	helpers   *placement.Workers // nil: par.Run's per-call helpers
@@ -50,9 +49,9 @@ const minParallelDryRuns = 4
 
 func newDryRuns(pr *preemptor, potential []*cluster.NodeInfo, offset, limit int, sampled bool,
 	newTrials func() func(n *cluster.NodeInfo) trial, par int, workers *placement.Workers, memo *dryRunMemo) *dryRuns {
-	buf := dryRunBuffers.Get().(*dryRunBuffer)
-	results := slices.Grow(buf.results[:0], len(potential))[:len(potential)]
-	d := &dryRuns{pr: pr, potential: potential, offset: offset, results: results, rejected: buf.rejected,
+	buf := dryRunBuffers.Get().(*[]dryRun)
+	results := slices.Grow((*buf)[:0], len(potential))[:len(potential)]
+	d := &dryRuns{pr: pr, potential: potential, offset: offset, results: results,
 		round: len(potential), par: par, helpers: workers, newTrials: newTrials, memo: memo}
 	memo.size(potential)
 	if sampled {
@@ -64,22 +63,16 @@ func newDryRuns(pr *preemptor, potential []*cluster.NodeInfo, offset, limit int,
 // dryRunBuffers recycles the results arrays: a queue of preemptors dry-runs
 // hundreds of nodes per pod, and a fresh array per pod was a fifth of what
 // such a run allocated.
-var dryRunBuffers = sync.Pool{New: func() any { return new(dryRunBuffer) }}
-
-// dryRunBuffer is what dryRunBuffers recycles: the results array and the
-// positions of the nodes that cannot help (preempt's).
-type dryRunBuffer struct {
-	results  []dryRun
-	rejected []int32
-}
+var dryRunBuffers = sync.Pool{New: func() any { return new([]dryRun) }}
 
 // release returns the results array for the next preemptor's dry runs, once
 // preempt has copied out what it keeps (victim lists and statuses are
 // referenced, not the array).
 func (d *dryRuns) release() {
 	clear(d.results) // no references kept alive from the pool
-	dryRunBuffers.Put(&dryRunBuffer{results: d.results[:0], rejected: d.rejected[:0]})
-	d.results, d.rejected = nil, nil
+	buf := d.results[:0]
+	dryRunBuffers.Put(&buf)
+	d.results = nil
 }
 
 func (d *dryRuns) node(i int) *cluster.NodeInfo {

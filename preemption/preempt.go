@@ -271,14 +271,14 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 		}
 		dr := newDryRuns(pr, potential, int(offset), int(limit), opts.Sampling != nil, newTrials, opts.Parallelism, opts.Workers, memo)
 		defer dr.release()
-		// The nodes that cannot help, by visiting position: their statuses
-		// are copied out once their number is known.
-		rejected := dr.rejected[:0]
-		defer func() { dr.rejected = rejected }()
+		// The nodes that cannot help are counted, then their statuses copied
+		// out in one array of that size.
+		visited, numRejected := 0, 0
 		nonViolating, violating := int32(0), int32(0)
 		// Each list at most once: no growing copies.
 		cands = make([]Candidate, 0, min(len(potential), 2*int(limit)))
 		for i := range potential {
+			visited = i + 1
 			n, r := dr.at(i)
 			if firstErr == nil {
 				firstErr = r.err
@@ -305,13 +305,14 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 			if vs.status.Code == sched.Error {
 				errs = append(errs, strings.Join(vs.status.Reasons, ", "))
 			}
-			rejected = append(rejected, int32(i))
+			numRejected++
 		}
-		if len(rejected) > 0 {
-			res.Rejected = make([]NodeStatus, len(rejected))
-			for k, i := range rejected {
-				n, r := dr.at(int(i))
-				res.Rejected[k] = NodeStatus{Node: n.Name, Status: r.vs.status}
+		if numRejected > 0 {
+			res.Rejected = make([]NodeStatus, 0, numRejected)
+			for i := range visited {
+				if n, r := dr.at(i); !r.vs.status.OK() {
+					res.Rejected = append(res.Rejected, NodeStatus{Node: n.Name, Status: r.vs.status})
+				}
 			}
 		}
 	}

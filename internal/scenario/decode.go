@@ -198,12 +198,12 @@ func decodeList[T any](d *decoder, b *builder, list string, namespaced bool) []T
 			defer wg.Done()
 			dec := newItemDecoder(raws, w, workers)
 			for i := w; i < len(raws); i += workers {
-				if dec != nil && dec.decode(&out[i]) {
+				if dec != nil && dec.Decode(&out[i]) == nil {
 					continue
 				}
 				dec = nil // the stream is no longer trusted: one decoder per item
 				var zero T
-				out[i] = zero
+				out[i] = zero // what a failed Decode left
 				reports[i].unknown, reports[i].problems = decodeItem(raws[i], &out[i])
 			}
 		}()
@@ -243,31 +243,21 @@ func decodeList[T any](d *decoder, b *builder, list string, namespaced bool) []T
 
 type problem struct{ path, detail string }
 
-// itemDecoder strictly decodes every step-th item of a list, from first on,
-// through one json.Decoder reading them as a stream of values. One Decoder
-// per item (what decodeItem does) allocates a fresh buffer per item and
-// copies the item into it; at ten thousand pods that garbage was a third
-// of decoding. Items are valid JSON values (the split checked the whole
+// newItemDecoder returns a strict json.Decoder reading every step-th item
+// of a list, from first on, as a stream of values (nil when there is
+// none). One Decoder per item (what decodeItem does) allocates a fresh
+// buffer per item and copies the item into it; at ten thousand pods that
+// garbage was a third of decoding. Items are valid JSON values (the split checked the whole
 // document), so each Decode consumes exactly one item even when it fails;
 // a failed item is decoded again on its own by decodeItem, which finds its
 // problems, and every later item too, as the stream is then abandoned.
-type itemDecoder struct {
-	dec *json.Decoder
-}
-
-func newItemDecoder(raws []json.RawMessage, first, step int) *itemDecoder {
+func newItemDecoder(raws []json.RawMessage, first, step int) *json.Decoder {
 	if first >= len(raws) {
 		return nil
 	}
 	dec := json.NewDecoder(&itemStream{raws: raws, next: first, step: step})
 	dec.DisallowUnknownFields()
-	return &itemDecoder{dec: dec}
-}
-
-// decode decodes the stream's next item into into, reporting success; on
-// failure into is left for decodeItem to reset.
-func (d *itemDecoder) decode(into any) bool {
-	return d.dec.Decode(into) == nil
+	return dec
 }
 
 // itemStream reads every step-th item, each followed by a newline that
