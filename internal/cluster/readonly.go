@@ -14,9 +14,7 @@ import (
 // NodesOf returns s's nodes in name order, the snapshot's own slice and
 // NodeInfos, for schedkit's packages: they must not be modified.
 func NodesOf(s *Snapshot) []*NodeInfo {
-	if s.retired {
-		panic("cluster: a retired snapshot view was read")
-	}
+	s.mustBeLive()
 	return s.nodes
 }
 
@@ -26,13 +24,19 @@ func NodesOf(s *Snapshot) []*NodeInfo {
 // not be modified. For a snapshot from New (and its pod views) it is
 // NodesOf.
 func SlotsOf(s *Snapshot) []*NodeInfo {
-	if s.retired {
-		panic("cluster: a retired snapshot view was read")
-	}
+	s.mustBeLive()
 	if s.bySlot != nil {
 		return s.bySlot
 	}
 	return s.nodes
+}
+
+// mustBeLive panics when s was retired (Retire): its node list belongs to
+// another view now, so reading it would give that view's nodes.
+func (s *Snapshot) mustBeLive() {
+	if s.retired {
+		panic("cluster: a retired snapshot view was read")
+	}
 }
 
 // NodeOf returns s's own NodeInfo of the named node (see NodesOf).
