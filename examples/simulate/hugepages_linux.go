@@ -1,0 +1,82 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"strconv"
+	"syscall"
+)
+
+// reserveHugePageHeap maps heap address space for n bytes ahead of the
+// run and asks the kernel to back the process's anonymous memory with
+// transparent huge pages. It reports whether the kernel took the advice.
+//
+// Why: on a virtual machine a page fault is a trap to the hypervisor; on
+// the machine the speed figures come from, the first touch of a 4 KiB page
+// costs about 13 µs, and a 2 MiB huge page costs about 130 µs for 512
+// times the memory (measured with a 64 MiB anonymous mapping touched page
+// by page). A scheduling run touches tens to hundreds of megabytes of fresh
+// heap, so most of its time in the kernel is faults. The Go runtime does
+// not advise huge pages for its heap (it did in Go 1.21.0 only), and maps
+// the heap in 4 MiB steps as it grows, each a new mapping without the
+// advice. So the heap is grown once, up front, by one large allocation
+// that is never touched and is collected at once, and every anonymous
+// mapping is then advised: later allocations reuse that address space.
+// The memory is only reserved: pages are backed when first written, so the
+// resident size grows with use as before.
+func reserveHugePageHeap(n int) bool {
+	if !hugePagesOnAdvice() {
+		return false
+	}
+	b := make([]byte, n)
+	runtime.KeepAlive(b)
+	b = nil
+	runtime.GC()
+	return adviseHugePages() > 0
+}
+
+// hugePagesOnAdvice reports whether the kernel backs advised memory with
+// transparent huge pages ("always" or "madvise" in its setting).
+func hugePagesOnAdvice() bool {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err == nil && (bytes.Contains(mode, []byte("[always]")) || bytes.Contains(mode, []byte("[madvise]")))
+}
+
+// madvHugePage is MADV_HUGEPAGE from <linux/mman.h> (the syscall package
+// does not name it).
+const madvHugePage = 14
+
+// adviseHugePages advises huge pages for every private, writable,
+// anonymous mapping of the process large enough to hold one (the heap
+// arenas and the runtime's own large tables), and returns how many bytes
+// it advised. Mappings backed by files and the stack are left alone.
+func adviseHugePages() (advised int) {
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return 0
+	}
+	for line := range bytes.Lines(maps) {
+		// "start-end perms offset dev inode [path]"
+		f := bytes.Fields(line)
+		if len(f) != 5 || string(f[1]) != "rw-p" || string(f[4]) != "0" {
+			continue
+		}
+		lo, hi, ok := bytes.Cut(f[0], []byte("-"))
+		if !ok {
+			continue
+		}
+		start, err1 := strconv.ParseUint(string(lo), 16, 64)
+		end, err2 := strconv.ParseUint(string(hi), 16, 64)
+		if err1 != nil || err2 != nil || end-start < 2<<20 {
+			continue
+		}
+		_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, uintptr(start), uintptr(end-start), madvHugePage)
+		if errno == 0 {
+			advised += int(end - start)
+		}
+	}
+	return advised
+}
