@@ -155,7 +155,9 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		// Upstream does not score a single feasible node.
 		d.Node = feasible[0].Name
 		if scoreSingle {
-			d.TotalScore = c.score(feasible).Total[0]
+			scr := scoreScratches.Get().(*scoreScratch)
+			d.TotalScore = c.scoreWith(feasible, scr).Total[0]
+			scoreScratches.Put(scr)
 		}
 		return d
 	}
@@ -165,7 +167,10 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 			return d
 		}
 	}
-	s := c.score(feasible)
+	// Only the best node and its total leave: the arrays are recycled.
+	scr := scoreScratches.Get().(*scoreScratch)
+	defer scoreScratches.Put(scr)
+	s := c.scoreWith(feasible, scr)
 	if s.Err != nil {
 		d.Err = s.Err
 		return d
