@@ -65,6 +65,9 @@ type memo struct {
 	statuses []sched.Status
 	spread   topo.SpreadScratch
 	affinity topo.AffinityScratch
+	// selectMemo's per-node raw TaintToleration and NodeAffinity scores
+	// and weighted sums of the other node-local plugins.
+	taintRaw, affinityRaw, localSum []int64
 }
 
 const (
@@ -284,30 +287,57 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 			ipaNorm = norm
 		}
 	}
-	switch {
-	case spread && ipa:
-		both(c.opts.runner(), func() { topoScore(sPodTopologySpread) }, func() { topoScore(sInterPodAffinity) })
-	case spread:
-		topoScore(sPodTopologySpread)
-	case ipa:
-		topoScore(sInterPodAffinity)
-	}
-	// TaintToleration and NodeAffinity normalize over the feasible nodes
-	// (defaultNormalize): their tops first.
-	lc := c.newLocalScorer()
-	var topTaint, topAffinity int64
-	for _, n := range feasible {
-		raw := c.rawLocal(&want, n, lc)
-		topTaint, topAffinity = max(topTaint, raw[0]), max(topAffinity, raw[1])
-	}
+	// The node-local plugins' pass runs beside the topology plugins' (with
+	// Options.Parallelism above 1): it reads the memo's score entries and
+	// writes them and the per-node buffers below, which the topology
+	// plugins do not touch. It records each node's raw TaintToleration and
+	// NodeAffinity scores, which normalize over the feasible nodes
+	// (defaultNormalize: their tops), and the weighted sum of the others.
+	m := c.memo
+	m.taintRaw, m.affinityRaw, m.localSum = reuse(m.taintRaw, len(feasible)), reuse(m.affinityRaw, len(feasible)), reuse(m.localSum, len(feasible))
 	inRange := func(v int64) bool { return v >= 0 && v <= sched.MaxNodeScore }
-	for k, n := range feasible {
-		raw := c.rawLocal(&want, n, lc) // recorded by the first pass
-		var sum int64
+	var topTaint, topAffinity int64
+	localInRange := true
+	local := func() {
+		lc := c.newLocalScorer()
+		for k, n := range feasible {
+			raw := c.rawLocal(&want, n, lc)
+			topTaint, topAffinity = max(topTaint, raw[0]), max(topAffinity, raw[1])
+			m.taintRaw[k], m.affinityRaw[k] = raw[0], raw[1]
+			var sum int64
+			for j := 2; j < numMemoScores; j++ {
+				if want[j] {
+					localInRange = localInRange && inRange(raw[j])
+					sum += raw[j] * w[memoScores[j]]
+				}
+			}
+			m.localSum[k] = sum
+		}
+	}
+	var tasks [3]func()
+	run := append(tasks[:0], local)
+	if spread {
+		run = append(run, func() { topoScore(sPodTopologySpread) })
+	}
+	if ipa {
+		run = append(run, func() { topoScore(sInterPodAffinity) })
+	}
+	if len(run) == 1 {
+		local()
+	} else {
+		runAll(c.opts.runner(), run)
+	}
+	// Any score out of range sends the caller to score for the exact
+	// error, whichever node it is on.
+	if !localInRange {
+		return 0, 0, false
+	}
+	for k := range feasible {
+		sum := m.localSum[k]
 		if want[0] {
 			v := int64(sched.MaxNodeScore)
 			if topTaint != 0 {
-				v = sched.MaxNodeScore - sched.MaxNodeScore*raw[0]/topTaint
+				v = sched.MaxNodeScore - sched.MaxNodeScore*m.taintRaw[k]/topTaint
 			}
 			if !inRange(v) {
 				return 0, 0, false
@@ -317,20 +347,12 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 		if want[1] {
 			var v int64
 			if topAffinity != 0 {
-				v = sched.MaxNodeScore * raw[1] / topAffinity
+				v = sched.MaxNodeScore * m.affinityRaw[k] / topAffinity
 			}
 			if !inRange(v) {
 				return 0, 0, false
 			}
 			sum += v * w[sNodeAffinity]
-		}
-		for j := 2; j < numMemoScores; j++ {
-			if want[j] {
-				if !inRange(raw[j]) {
-					return 0, 0, false
-				}
-				sum += raw[j] * w[memoScores[j]]
-			}
 		}
 		if spreadNorm != nil {
 			if !inRange(spreadNorm[k]) {
