@@ -14,15 +14,14 @@ import (
 // imageScore is ImageLocality's Score: the sizes of the pod's images present
 // on the node, each scaled by the share of nodes that have it, clamped to
 // [23MiB, 1000MiB × containers] and mapped linearly onto [0, 100].
-func (c *Compiled) imageScore(n *cluster.NodeInfo, totalNodes int) int64 {
+// imageSpread[i] is the fraction of the snapshot's nodes that hold image i,
+// for every node's score.
+func (c *Compiled) imageScore(n *cluster.NodeInfo, imageSpread []float64) int64 {
 	var sum int64
-	if len(n.ImageStates) > 0 && totalNodes > 0 {
-		for _, img := range c.images {
+	if len(n.ImageStates) > 0 && len(imageSpread) > 0 {
+		for i, img := range c.images {
 			if st, ok := n.ImageStates[img]; ok {
-				// The count is the snapshot's (a snapshot's own NodeInfos
-				// leave NumNodes 0; see cluster.ImageNodesOf).
-				spread := float64(cluster.ImageNodesOf(c.snap, img)) / float64(totalNodes)
-				sum += int64(float64(st.Size) * spread)
+				sum += int64(float64(st.Size) * imageSpread[i])
 			}
 		}
 	}
@@ -36,6 +35,22 @@ func (c *Compiled) imageScore(n *cluster.NodeInfo, totalNodes int) int64 {
 		return 0
 	}
 	return sched.MaxNodeScore * (sum - minImageThreshold) / (maxThreshold - minImageThreshold)
+}
+
+// imageSpreads returns, for each of the pod's images, the fraction of the
+// snapshot's nodes that hold it: ImageLocality's scaledImageScore spread,
+// the same for every node. The count is the snapshot's (a snapshot's own
+// NodeInfos leave NumNodes 0; see cluster.ImageNodesOf). Nil when the
+// snapshot has no node.
+func (c *Compiled) imageSpreads(totalNodes int) []float64 {
+	if totalNodes == 0 {
+		return nil
+	}
+	out := make([]float64, len(c.images))
+	for i, img := range c.images {
+		out[i] = float64(cluster.ImageNodesOf(c.snap, img)) / float64(totalNodes)
+	}
+	return out
 }
 
 // normalizedImageName is imagelocality's normalizedImageName: a reference

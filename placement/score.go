@@ -295,7 +295,7 @@ func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi in
 type localScorer struct {
 	fitRes, balRes []ResourceSpec
 	fit            func(requested, allocatable []int64) int64
-	totalNodes     int
+	imageSpread    []float64 // imageSpreads
 	fitBuf, balBuf []int64
 }
 
@@ -303,9 +303,9 @@ func (c *Compiled) newLocalScorer() *localScorer {
 	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
 	return &localScorer{
 		fitRes: fitRes, balRes: balRes, fit: c.fitScorer(fitRes),
-		totalNodes: len(cluster.NodesOf(c.snap)),
-		fitBuf:     make([]int64, 3*len(fitRes)),
-		balBuf:     make([]int64, 3*len(balRes)),
+		imageSpread: c.imageSpreads(len(cluster.NodesOf(c.snap))),
+		fitBuf:      make([]int64, 3*len(fitRes)),
+		balBuf:      make([]int64, 3*len(balRes)),
 	}
 }
 
@@ -328,7 +328,7 @@ func (lc *localScorer) score(c *Compiled, p int, n *cluster.NodeInfo) int64 {
 		nodeAllocatableRequest(n, lc.balRes, c.balReqs, true, buf[:m], buf[m:2*m], buf[2*m:])
 		return balancedAllocationScore(c.opts.Version, buf[:m], buf[m:2*m], buf[2*m:])
 	case sImageLocality:
-		return c.imageScore(n, lc.totalNodes)
+		return c.imageScore(n, lc.imageSpread)
 	}
 	return 0
 }
