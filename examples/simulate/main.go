@@ -65,6 +65,12 @@
 // oracle's -timing reports its own snapshot under "framework setup" and its
 // decisions under the mode's name). The output
 // is deterministic: the same input gives the same bytes.
+//
+// On Linux the command reserves its heap up front and advises transparent
+// huge pages for it (-hugepages, on by default; hugepages_linux.go): on a
+// virtual machine a page fault costs microseconds, and a run touches
+// hundreds of megabytes. -hugepages=false leaves the heap to the Go
+// runtime; the answers are the same either way.
 package main
 
 import (

@@ -219,3 +219,17 @@ func FuzzSimulate(f *testing.F) {
 		}
 	})
 }
+
+// TestHugePagesDoNotChangeAnswers: the evaluation's collector setting
+// follows cfg.hugePages; the output must not.
+func TestHugePagesDoNotChangeAnswers(t *testing.T) {
+	in, err := os.ReadFile("testdata/kind-cluster.yaml")
+	require.NoError(t, err)
+	for _, mode := range []string{"filter-score", "schedule"} {
+		off, _, err := runCmd(t, config{mode: mode, in: "-"}, in)
+		require.NoError(t, err)
+		on, _, err := runCmd(t, config{mode: mode, in: "-", hugePages: true}, in)
+		require.NoError(t, err)
+		assert.Equal(t, off, on, mode)
+	}
+}
