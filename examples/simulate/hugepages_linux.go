@@ -10,8 +10,8 @@ import (
 	"syscall"
 )
 
-// reserveHugePageHeap maps heap address space for n bytes ahead of the
-// run and asks the kernel to back the process's anonymous memory with
+// reserveHugePageHeap maps heap address space for n bytes (at most
+// reservable) ahead of the run and asks the kernel to back the process's anonymous memory with
 // transparent huge pages. It reports whether the kernel took the advice.
 //
 // Why: on a virtual machine a page fault is a trap to the hypervisor; on
@@ -28,7 +28,8 @@ import (
 // The memory is only reserved: pages are backed when first written, so the
 // resident size grows with use as before.
 func reserveHugePageHeap(n int) bool {
-	if !hugePagesOnAdvice() {
+	n = min(n, reservable())
+	if n <= 0 || !hugePagesOnAdvice() {
 		return false
 	}
 	b := make([]byte, n)
@@ -36,6 +37,38 @@ func reserveHugePageHeap(n int) bool {
 	b = nil
 	runtime.GC()
 	return adviseHugePages() > 0
+}
+
+// reservable is the most heap reserveHugePageHeap may map: a quarter of
+// the machine's memory, and nothing under strict overcommit accounting
+// (vm.overcommit_memory 2), where mapped address space counts against the
+// commit limit even if never touched, and a refused mapping would stop
+// the Go runtime with a fatal out-of-memory error. The heuristic default
+// refuses a single mapping larger than the machine's memory; a quarter
+// stays far below that.
+func reservable() int {
+	if mode, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || string(bytes.TrimSpace(mode)) == "2" {
+		return 0
+	}
+	info, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for line := range bytes.Lines(info) {
+		// "MemTotal:       24683620 kB"
+		if rest, ok := bytes.CutPrefix(line, []byte("MemTotal:")); ok {
+			f := bytes.Fields(rest)
+			if len(f) != 2 || string(f[1]) != "kB" {
+				return 0
+			}
+			kb, err := strconv.ParseInt(string(f[0]), 10, 64)
+			if err != nil || kb <= 0 {
+				return 0
+			}
+			return int(min(kb<<10/4, 1<<40))
+		}
+	}
+	return 0
 }
 
 // hugePagesOnAdvice reports whether the kernel backs advised memory with
