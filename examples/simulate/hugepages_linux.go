@@ -26,7 +26,10 @@ import (
 // that is never touched and is collected at once, and every anonymous
 // mapping is then advised: later allocations reuse that address space.
 // The memory is only reserved: pages are backed when first written, so the
-// resident size grows with use as before.
+// resident size grows with use as before. It must run once, early, on a
+// young heap (main calls it before reading any input): a large allocation
+// that reuses freed heap is zeroed by the runtime, which would touch
+// every page of it.
 func reserveHugePageHeap(n int) bool {
 	n = min(n, reservable())
 	if n <= 0 || !hugePagesOnAdvice() {
