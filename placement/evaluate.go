@@ -2,7 +2,6 @@ package placement
 
 import (
 	"errors"
-	"slices"
 	"sort"
 	"strings"
 
@@ -74,7 +73,7 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 	nodes := cluster.NodesOf(c.snap)
 	if c.memo != nil {
 		// As its statuses below: valid until the class's next pod.
-		c.memo.codes = slices.Grow(c.memo.codes[:0], len(nodes))[:len(nodes)]
+		c.memo.codes = reuse(c.memo.codes, len(nodes))
 		d.Codes = c.memo.codes
 	} else {
 		d.Codes = make([]sched.Code, len(nodes))
@@ -130,7 +129,7 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		if c.memo != nil {
 			// A memo's loop reads a pod's statuses before it decides the
 			// next pod: one array serves every pod of the class.
-			c.memo.statuses = slices.Grow(c.memo.statuses[:0], len(nodes))[:len(nodes)]
+			c.memo.statuses = reuse(c.memo.statuses, len(nodes))
 			d.Statuses = c.memo.statuses
 		} else {
 			d.Statuses = make([]sched.Status, len(nodes))

@@ -322,11 +322,7 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 	if ipa {
 		run = append(run, func() { topoScore(sInterPodAffinity) })
 	}
-	if len(run) == 1 {
-		local()
-	} else {
-		runAll(c.opts.runner(), run)
-	}
+	runAll(c.opts.runner(), run) // the local pass alone runs inline
 	// Any score out of range sends the caller to score for the exact
 	// error, whichever node it is on.
 	if !localInRange {

@@ -370,9 +370,9 @@ func (c *Compiled) ipaPreScoreSkips() bool {
 
 // reuse returns buf with length n, its contents unspecified, reusing its
 // array when it can.
-func reuse(buf []int64, n int) []int64 {
+func reuse[T any](buf []T, n int) []T {
 	if cap(buf) < n {
-		return make([]int64, n)
+		return make([]T, n)
 	}
 	return buf[:n]
 }
