@@ -227,34 +227,18 @@ func TestPickCandidateReference(t *testing.T) {
 }
 
 // sharedHostPort reports whether two pods bound to node hold the same host
-// port (IP, protocol and port, as sanitized for NodeInfo.UsedPorts).
+// port, as the snapshot records them (cluster.PodHostPorts).
 func sharedHostPort(pods []*corev1.Pod, node string) bool {
-	type hostPort struct {
-		ip, protocol string
-		port         int32
-	}
-	seen := map[hostPort]bool{}
+	seen := map[cluster.HostPort]bool{}
 	for _, p := range pods {
 		if p.Spec.NodeName != node {
 			continue
 		}
-		for _, c := range append(slices.Clone(p.Spec.InitContainers), p.Spec.Containers...) {
-			for _, cp := range c.Ports {
-				if cp.HostPort == 0 {
-					continue
-				}
-				hp := hostPort{cp.HostIP, string(cp.Protocol), cp.HostPort}
-				if hp.ip == "" {
-					hp.ip = "0.0.0.0"
-				}
-				if hp.protocol == "" {
-					hp.protocol = string(corev1.ProtocolTCP)
-				}
-				if seen[hp] {
-					return true
-				}
-				seen[hp] = true
+		for _, hp := range cluster.PodHostPorts(p) {
+			if seen[hp] {
+				return true
 			}
+			seen[hp] = true
 		}
 	}
 	return false

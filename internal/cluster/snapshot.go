@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -1098,12 +1099,8 @@ func (l *locLayer) len() int {
 func (l *locLayer) push(m map[string]string) *locLayer {
 	for l != nil && len(l.m) <= len(m) {
 		merged := make(map[string]string, len(l.m)+len(m))
-		for k, node := range l.m {
-			merged[k] = node
-		}
-		for k, node := range m { // newer
-			merged[k] = node
-		}
+		maps.Copy(merged, l.m)
+		maps.Copy(merged, m) // newer
 		m, l = merged, l.older
 	}
 	return &locLayer{m: m, older: l, n: l.len() + len(m)}
