@@ -11,8 +11,9 @@ import (
 )
 
 // reserveHugePageHeap maps heap address space for n bytes (at most
-// reservable) ahead of the run and asks the kernel to back the process's anonymous memory with
-// transparent huge pages. It reports whether the kernel took the advice.
+// reservable) ahead of the run and asks the kernel to back the process's
+// anonymous memory with transparent huge pages. It reports whether the
+// kernel took the advice.
 //
 // Why: on a virtual machine a page fault is a trap to the hypervisor; on
 // the machine the speed figures come from, the first touch of a 4 KiB page
@@ -35,9 +36,7 @@ func reserveHugePageHeap(n int) bool {
 	if n <= 0 || !hugePagesOnAdvice() {
 		return false
 	}
-	b := make([]byte, n)
-	runtime.KeepAlive(b)
-	b = nil
+	runtime.KeepAlive(make([]byte, n))
 	runtime.GC()
 	return adviseHugePages() > 0
 }
@@ -50,14 +49,22 @@ func reserveHugePageHeap(n int) bool {
 // refuses a single mapping larger than the machine's memory; a quarter
 // stays far below that.
 func reservable() int {
-	if mode, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || string(bytes.TrimSpace(mode)) == "2" {
+	overcommit, err1 := os.ReadFile("/proc/sys/vm/overcommit_memory")
+	meminfo, err2 := os.ReadFile("/proc/meminfo")
+	if err1 != nil || err2 != nil {
 		return 0
 	}
-	info, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
+	return reservableFrom(overcommit, meminfo)
+}
+
+// reservableFrom is reservable's rule on the contents of
+// /proc/sys/vm/overcommit_memory and /proc/meminfo: 0 when either is not
+// what it expects.
+func reservableFrom(overcommit, meminfo []byte) int {
+	if string(bytes.TrimSpace(overcommit)) == "2" {
 		return 0
 	}
-	for line := range bytes.Lines(info) {
+	for line := range bytes.Lines(meminfo) {
 		// "MemTotal:       24683620 kB"
 		if rest, ok := bytes.CutPrefix(line, []byte("MemTotal:")); ok {
 			f := bytes.Fields(rest)
@@ -75,10 +82,16 @@ func reservable() int {
 }
 
 // hugePagesOnAdvice reports whether the kernel backs advised memory with
-// transparent huge pages ("always" or "madvise" in its setting).
+// transparent huge pages.
 func hugePagesOnAdvice() bool {
 	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	return err == nil && (bytes.Contains(mode, []byte("[always]")) || bytes.Contains(mode, []byte("[madvise]")))
+	return err == nil && onAdvice(mode)
+}
+
+// onAdvice reads the transparent_hugepage/enabled setting: the mode in
+// brackets is "always" or "madvise".
+func onAdvice(mode []byte) bool {
+	return bytes.Contains(mode, []byte("[always]")) || bytes.Contains(mode, []byte("[madvise]"))
 }
 
 // madvHugePage is MADV_HUGEPAGE from <linux/mman.h> (the syscall package
@@ -94,6 +107,20 @@ func adviseHugePages() (advised int) {
 	if err != nil {
 		return 0
 	}
+	for _, r := range adviceRanges(maps) {
+		_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, r[0], r[1]-r[0], madvHugePage)
+		if errno == 0 {
+			advised += int(r[1] - r[0])
+		}
+	}
+	return advised
+}
+
+// adviceRanges returns the [start, end) address ranges of the
+// /proc/self/maps lines adviseHugePages advises: private, writable,
+// anonymous (no path, inode 0) and at least 2 MiB long.
+func adviceRanges(maps []byte) [][2]uintptr {
+	var out [][2]uintptr
 	for line := range bytes.Lines(maps) {
 		// "start-end perms offset dev inode [path]"
 		f := bytes.Fields(line)
@@ -106,13 +133,10 @@ func adviseHugePages() (advised int) {
 		}
 		start, err1 := strconv.ParseUint(string(lo), 16, 64)
 		end, err2 := strconv.ParseUint(string(hi), 16, 64)
-		if err1 != nil || err2 != nil || end-start < 2<<20 {
+		if err1 != nil || err2 != nil || end <= start || end-start < 2<<20 {
 			continue
 		}
-		_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, uintptr(start), uintptr(end-start), madvHugePage)
-		if errno == 0 {
-			advised += int(end - start)
-		}
+		out = append(out, [2]uintptr{uintptr(start), uintptr(end)})
 	}
-	return advised
+	return out
 }

@@ -233,3 +233,17 @@ func TestHugePagesDoNotChangeAnswers(t *testing.T) {
 		assert.Equal(t, off, on, mode)
 	}
 }
+
+// TestHeapReserve: sixteen times the input files' total size, at least
+// 1 GiB; stdin and unreadable paths count nothing.
+func TestHeapReserve(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.json")
+	f, err := os.Create(big)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(100<<20)) // sparse: no disk used
+	require.NoError(t, f.Close())
+	assert.Equal(t, 1<<30, heapReserve(config{in: "-"}))
+	assert.Equal(t, 1<<30, heapReserve(config{in: "testdata/kind-cluster.yaml"}))
+	assert.Equal(t, 1600<<20, heapReserve(config{in: big}))
+	assert.Equal(t, 3200<<20, heapReserve(config{in: big, moreIn: []string{big, "no-such-file"}}))
+}
