@@ -221,9 +221,10 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// A list decoded as one stream per worker gives, item for item, what
-// decoding each item on its own gives: the same objects, and the same
-// unknown fields and problems, whatever items fail and wherever they are.
+// A list decoded in parallel, each item on the fast path or declined to
+// decodeItem, gives, item for item, what decodeItem alone gives: the same
+// objects, and the same unknown fields and problems, whatever items fail
+// and wherever they are.
 func TestDecodeListStreamMatchesItems(t *testing.T) {
 	items := []string{
 		`{"metadata": {"name": "ok", "labels": {"a": "b"}}, "spec": {"nodeName": "n1"}}`,
