@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -186,12 +188,12 @@ func labelSelectorProblems(path string, sel *metav1.LabelSelector) []problem {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if _, err := labels.NewRequirement(k, selection.Equals, []string{sel.MatchLabels[k]}); err != nil {
-			probs = append(probs, problem{path + ".matchLabels." + k, flatten(err)})
+		if msg := requirementProblem(k, selection.Equals, []string{sel.MatchLabels[k]}); msg != "" {
+			probs = append(probs, problem{path + ".matchLabels." + k, msg})
 		}
 	}
 	for j, e := range sel.MatchExpressions {
-		p := fmt.Sprintf("%s.matchExpressions[%d]", path, j)
+		p := func() string { return fmt.Sprintf("%s.matchExpressions[%d]", path, j) }
 		var op selection.Operator
 		switch e.Operator {
 		case metav1.LabelSelectorOpIn:
@@ -203,11 +205,11 @@ func labelSelectorProblems(path string, sel *metav1.LabelSelector) []problem {
 		case metav1.LabelSelectorOpDoesNotExist:
 			op = selection.DoesNotExist
 		default:
-			probs = append(probs, problem{p + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"DoesNotExist\", \"Exists\", \"In\", \"NotIn\"", e.Operator)})
+			probs = append(probs, problem{p() + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"DoesNotExist\", \"Exists\", \"In\", \"NotIn\"", e.Operator)})
 			continue
 		}
-		if _, err := labels.NewRequirement(e.Key, op, append([]string(nil), e.Values...)); err != nil {
-			probs = append(probs, problem{p, flatten(err)})
+		if msg := requirementProblem(e.Key, op, e.Values); msg != "" {
+			probs = append(probs, problem{p(), msg})
 		}
 	}
 	return probs
@@ -219,29 +221,29 @@ func labelSelectorProblems(path string, sel *metav1.LabelSelector) []problem {
 func nodeSelectorTermProblems(path string, term *corev1.NodeSelectorTerm) []problem {
 	var probs []problem
 	for j, r := range term.MatchExpressions {
-		p := fmt.Sprintf("%s.matchExpressions[%d]", path, j)
+		p := func() string { return fmt.Sprintf("%s.matchExpressions[%d]", path, j) }
 		op, ok := nodeaffinity.LabelOperator(r.Operator)
 		if !ok {
-			probs = append(probs, problem{p + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\"", r.Operator)})
+			probs = append(probs, problem{p() + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\"", r.Operator)})
 			continue
 		}
-		if _, err := labels.NewRequirement(r.Key, op, append([]string(nil), r.Values...)); err != nil {
-			probs = append(probs, problem{p, flatten(err)})
+		if msg := requirementProblem(r.Key, op, r.Values); msg != "" {
+			probs = append(probs, problem{p(), msg})
 		}
 	}
 	for j, r := range term.MatchFields {
-		p := fmt.Sprintf("%s.matchFields[%d]", path, j)
+		p := func() string { return fmt.Sprintf("%s.matchFields[%d]", path, j) }
 		if r.Key != metav1.ObjectNameField {
-			probs = append(probs, problem{p + ".key", fmt.Sprintf("Unsupported value: %q: supported values: \"metadata.name\"", r.Key)})
+			probs = append(probs, problem{p() + ".key", fmt.Sprintf("Unsupported value: %q: supported values: \"metadata.name\"", r.Key)})
 			continue
 		}
 		switch r.Operator {
 		case corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn:
 			if len(r.Values) != 1 {
-				probs = append(probs, problem{p + ".values", fmt.Sprintf("Invalid value: %d values: must have one element for operator %q", len(r.Values), r.Operator)})
+				probs = append(probs, problem{p() + ".values", fmt.Sprintf("Invalid value: %d values: must have one element for operator %q", len(r.Values), r.Operator)})
 			}
 		default:
-			probs = append(probs, problem{p + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"In\", \"NotIn\"", r.Operator)})
+			probs = append(probs, problem{p() + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"In\", \"NotIn\"", r.Operator)})
 		}
 	}
 	return probs
@@ -254,6 +256,52 @@ func validateLabelSelector(list string, i int, name, path string, sel *metav1.La
 		errs = append(errs, &ObjectError{List: list, Index: i, Name: name, Field: pr.path, Detail: pr.detail})
 	}
 	return errs
+}
+
+// requirements memoizes requirementProblem, a pure function: a scenario's
+// selectors repeat a few keys and values over thousands of pods, and
+// labels.NewRequirement checks each key and value with regular
+// expressions. It keeps at most maxRequirements answers, so that a long
+// run of varied inputs does not grow it without bound.
+var (
+	requirements    sync.Map // requirementKey -> string
+	numRequirements atomic.Int32
+)
+
+const maxRequirements = 4096
+
+type requirementKey struct {
+	key    string
+	op     selection.Operator
+	n      int    // len(values)
+	values string // joined with NUL (values holding one are not memoized)
+}
+
+// requirementProblem is labels.NewRequirement(key, op, values)'s error as
+// one line ("" when the requirement is valid). values is not modified.
+func requirementProblem(key string, op selection.Operator, values []string) string {
+	check := func() string {
+		if _, err := labels.NewRequirement(key, op, append([]string(nil), values...)); err != nil {
+			return flatten(err)
+		}
+		return ""
+	}
+	for _, v := range values {
+		if strings.IndexByte(v, 0) >= 0 {
+			return check()
+		}
+	}
+	k := requirementKey{key, op, len(values), strings.Join(values, "\x00")}
+	if msg, ok := requirements.Load(k); ok {
+		return msg.(string)
+	}
+	msg := check()
+	if numRequirements.Load() < maxRequirements {
+		if _, loaded := requirements.LoadOrStore(k, msg); !loaded {
+			numRequirements.Add(1)
+		}
+	}
+	return msg
 }
 
 // flatten turns an aggregated validation error into one line.
