@@ -31,6 +31,21 @@ func Unmarshal(data []byte, v any) bool {
 	return d.i == len(d.b)
 }
 
+// Valid reports whether data is one JSON value, white space around it
+// allowed. When it reports true, encoding/json's Valid does too; it reports
+// false for some valid documents (nested deeper than maxDepth), so a
+// caller that must be exact asks json.Valid when it says no. It reads the
+// bytes once, with no per-byte state function, several times faster
+// than json.Valid.
+func Valid(data []byte) bool {
+	d := reader{b: data}
+	if _, ok := d.skip(0); !ok {
+		return false
+	}
+	d.space()
+	return d.i == len(d.b)
+}
+
 // reader is the document and the offset of the next byte to read.
 type reader struct {
 	b []byte

@@ -304,6 +304,46 @@ func valueEnd(s string, at int) int {
 	return at
 }
 
+func TestValid(t *testing.T) {
+	for _, tc := range []struct {
+		json  string
+		valid bool
+	}{
+		{`{}`, true}, {` [1, -0, 1.5e+3, "a\u00e9\n", true, false, null, {"a": []}] `, true},
+		{"\"\xff\"", true}, // encoding/json does not check UTF-8
+		{``, false}, {`{`, false}, {`[1,]`, false}, {`01`, false}, {`1.`, false}, {`.5`, false},
+		{`truex`, false}, {`"a\x"`, false}, {`"\u12"`, false}, {"\"\t\"", false}, {`{} {}`, false},
+		{`{"a" 1}`, false}, {`{1: 2}`, false}, {`-`, false}, {`1e`, false},
+	} {
+		assert.Equal(t, tc.valid, Valid([]byte(tc.json)), tc.json)
+		assert.Equal(t, tc.valid, json.Valid([]byte(tc.json)), "encoding/json on %s", tc.json)
+	}
+	deep := strings.Repeat("[", maxDepth+2) + strings.Repeat("]", maxDepth+2)
+	assert.False(t, Valid([]byte(deep)), "deeper than maxDepth: left to encoding/json")
+	assert.True(t, json.Valid([]byte(deep)))
+}
+
+// Valid never accepts what encoding/json's Valid rejects.
+func FuzzValid(f *testing.F) {
+	items, err := corpus()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for i, it := range items {
+		if i%10 == 0 {
+			f.Add(it.raw)
+		}
+	}
+	for _, s := range []string{`[1,2]`, `{"a":"\u00e9"}`, `-0.5E-3`, `"\ud800"`, `[[[]]]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if Valid(data) && !json.Valid(data) {
+			t.Fatalf("Valid accepts what encoding/json rejects: %q", data)
+		}
+	})
+}
+
 func FuzzUnmarshalPod(f *testing.F) {
 	items, err := corpus()
 	if err != nil {
