@@ -49,6 +49,15 @@ func honorsAffinity(cs []constraint) bool {
 	return false
 }
 
+func honorsTaints(cs []constraint) bool {
+	for i := range cs {
+		if cs[i].honorTaints {
+			return true
+		}
+	}
+	return false
+}
+
 // indexedNodeAffinity is requiredNodeAffinity decided through a snapshot's
 // node label columns (nodeaffinity.LabelsIndexed, Selector.Index): a few
 // array loads per requirement instead of label map lookups, for the nodes

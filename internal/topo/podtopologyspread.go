@@ -2,6 +2,7 @@ package topo
 
 import (
 	"fmt"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -283,18 +284,72 @@ type inclusion struct {
 	// every node object and slot).
 	indexed *indexedNodeAffinity
 	nodes   []*cluster.NodeInfo
+	cache   *inclusionCache // nil: no constraint honors a policy, or no snapshot
 }
 
 // includes decides the policies for node n at slot i of the snapshot the
 // state was compiled on (or of a view of it).
 func (in *inclusion) includes(c *constraint, i int, n *cluster.NodeInfo) bool {
-	if c.honorAffinity && !in.affinityAt(i, n) {
+	if !c.honorAffinity && !c.honorTaints {
+		return true
+	}
+	if in.cache != nil && i >= 0 && i < len(in.nodes) && in.nodes[i] != nil && in.nodes[i].Node == n.Node {
+		bits := in.cache.verdicts(in)[i]
+		return (!c.honorAffinity || bits&passesAffinity != 0) && (!c.honorTaints || bits&passesTaints != 0)
+	}
+	return in.decide(c.honorAffinity, c.honorTaints, i, n)
+}
+
+// decide is includes without the cache.
+func (in *inclusion) decide(affinity, taints bool, i int, n *cluster.NodeInfo) bool {
+	if affinity && !in.affinityAt(i, n) {
 		return false
 	}
-	if c.honorTaints && !isUntainted(n.Node, in.pod.Spec.Tolerations) {
+	if taints && !isUntainted(n.Node, in.pod.Spec.Tolerations) {
 		return false
 	}
 	return true
+}
+
+// Bits of an inclusionCache verdict.
+const (
+	passesAffinity uint8 = 1 << iota
+	passesTaints
+)
+
+// inclusionCache holds, per node slot of the snapshot a Spread was
+// compiled on, whether the node passes the pod's node affinity and taint
+// policies. A node's labels and taints do not change while pods are bound
+// and removed, so a Spread carried to views of that snapshot (On) shares
+// it: PreFilter's walk, each PreScore walk and the views' updates read one
+// byte per node instead of matching the node again. A node a view
+// replaces (another Node object in the slot) is decided afresh.
+type inclusionCache struct {
+	affinity, taints bool // which policies some constraint honors
+	once             sync.Once
+	bits             []uint8
+}
+
+// verdicts returns the cache's verdicts, deciding every node of in.nodes
+// on first use.
+func (ic *inclusionCache) verdicts(in *inclusion) []uint8 {
+	ic.once.Do(func() {
+		ic.bits = make([]uint8, len(in.nodes))
+		for i, n := range in.nodes {
+			if n == nil {
+				continue
+			}
+			var b uint8
+			if ic.affinity && in.affinityAt(i, n) {
+				b |= passesAffinity
+			}
+			if ic.taints && isUntainted(n.Node, in.pod.Spec.Tolerations) {
+				b |= passesTaints
+			}
+			ic.bits[i] = b
+		}
+	})
+	return ic.bits
 }
 
 func (in *inclusion) affinityAt(i int, n *cluster.NodeInfo) bool {
@@ -326,6 +381,7 @@ type Spread struct {
 	minMatch    []int
 
 	soft       []constraint
+	softSel    int // distinct selectors among soft (their selIDs)
 	requireAll bool
 }
 
@@ -373,9 +429,14 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 	} else if snap != nil {
 		s.ix.nodes = cluster.SlotsOf(snap)
 	}
+	s.softSel = assignSelectorIDs(s.soft)
 	if snap != nil && s.incl.affinity.any() && (honorsAffinity(s.hard) || honorsAffinity(s.soft)) {
 		s.incl.indexed = s.incl.affinity.index(snap)
 		s.incl.nodes = cluster.SlotsOf(snap)
+	}
+	if aff, taints := honorsAffinity(s.hard) || honorsAffinity(s.soft), honorsTaints(s.hard) || honorsTaints(s.soft); snap != nil && (aff || taints) {
+		s.incl.nodes = cluster.SlotsOf(snap)
+		s.incl.cache = &inclusionCache{affinity: aff, taints: taints}
 	}
 	if len(hard) > 0 {
 		s.countHard()

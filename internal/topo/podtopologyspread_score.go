@@ -73,9 +73,7 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 	if s.snap == nil || len(cluster.NodesOf(s.snap)) == 0 || len(s.soft) == 0 {
 		return raw, normalized, true
 	}
-	cs := make([]constraint, len(s.soft))
-	copy(cs, s.soft)
-	nSel := assignSelectorIDs(cs)
+	cs, nSel := s.soft, s.softSel
 	cols := make([]*cluster.Column, len(cs))
 	for i := range cs {
 		cols[i] = s.ix.column(cs[i].key)
@@ -93,7 +91,11 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 		if id, ok := c.ID[""]; ok {
 			missingSlot[i] = id
 		}
-		registered[i] = make([]bool, len(c.Values)+1)
+		if cs[i].key != corev1.LabelHostname {
+			// Hostname constraints register nothing: their size is
+			// the number of non-ignored feasible nodes.
+			registered[i] = make([]bool, len(c.Values)+1)
+		}
 	}
 	slotOf := func(i int, d int32) int32 {
 		if d == noLabel {
@@ -142,8 +144,8 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 	slotCounts := make([][]int64, len(cs))
 	needWalk := false
 	for i := range cs {
-		slotCounts[i] = make([]int64, len(registered[i]))
 		if sizes[i] > 0 {
+			slotCounts[i] = make([]int64, len(registered[i]))
 			needWalk = true
 		}
 	}

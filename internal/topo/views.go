@@ -62,7 +62,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 		return s, nil
 	}
 	changed, ok := changedNodes(s.snap, &s.ix, view)
-	if !ok || (s.ix.view.NumNodes() == 0 && (len(s.hard) > 0 || len(s.soft) > 0)) {
+	if !ok || (s.ix.view.NumNodes() == 0 && (len(s.hard) > 0 || len(s.soft) > 0)) || s.retainted(view, changed) {
 		return NewSpread(s.pi, view, s.opts)
 	}
 	v := *s
@@ -104,6 +104,25 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 	}
 	v.setMinimums()
 	return &v, nil
+}
+
+// retainted reports whether a changed node of view is another Node object
+// than s's while a constraint honors taints (nodeTaintsPolicy Honor): a
+// view that taints a node or takes a taint off (cluster's WithNode keeps
+// the label index for that) may include or exclude the node from the
+// counts, which the pod-by-pod update of On does not redo.
+func (s *Spread) retainted(view *Snapshot, changed []int) bool {
+	if !honorsTaints(s.hard) && !honorsTaints(s.soft) {
+		return false
+	}
+	after := cluster.SlotsOf(view)
+	for _, ni := range changed {
+		before := s.ix.nodes[ni]
+		if before == nil || ni >= len(after) || after[ni] == nil || before.Node != after[ni].Node {
+			return true
+		}
+	}
+	return false
 }
 
 // onHardOnly finishes On for a state with only hard constraints: v.ix keeps

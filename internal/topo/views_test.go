@@ -120,3 +120,48 @@ func TestOnKeepsNamespaceRules(t *testing.T) {
 		})
 	}
 }
+
+// A Spread keeps, per node of the snapshot it was compiled on, whether the
+// node passes the pod's inclusion policies (inclusionCache). A view that
+// taints a node, or takes its taint off, gives that slot another Node
+// object: the Spread moved onto the view decides that node afresh, and
+// agrees with a Spread compiled on the view, in Filter and Score.
+func TestOnDecidesRetaintedNodesAfresh(t *testing.T) {
+	honor := func(c *corev1.TopologySpreadConstraint) {
+		h := corev1.NodeInclusionPolicyHonor
+		c.NodeTaintsPolicy = &h
+	}
+	nodes := []*corev1.Node{zoned("a", "z1"), tainted(zoned("b", "z2"), "gpu"), zoned("c", "z2"), zoned("d", "z3")}
+	pods := []*corev1.Pod{mkPod("b1", "b", lbl("app", "db")), mkPod("b2", "b", lbl("app", "db")), mkPod("c1", "c", lbl("app", "db"))}
+	snap := snapshotOf(t, cluster.Input{Nodes: nodes, Pods: pods})
+	incoming := mkPod("in", "", lbl("app", "db"),
+		spreadOn(1, corev1.LabelTopologyZone, corev1.DoNotSchedule, selector("app", "db"), honor),
+		spreadOn(1, corev1.LabelTopologyZone, corev1.ScheduleAnyway, selector("app", "db"), honor))
+	pi := podInfo(t, incoming)
+	s, err := NewSpread(pi, snap, SpreadOptions{})
+	require.NoError(t, err)
+
+	untaintB := zoned("b", "z2")
+	taintC := tainted(zoned("c", "z2"), "gpu")
+	for _, change := range []*corev1.Node{untaintB, taintC} {
+		view, err := snap.WithNode(change)
+		require.NoError(t, err)
+		on, err := s.On(view)
+		require.NoError(t, err)
+		fresh, err := NewSpread(pi, view, SpreadOptions{})
+		require.NoError(t, err)
+		all := cluster.NodesOf(view)
+		for _, n := range all {
+			assert.Equal(t, fresh.Filter(n), on.Filter(n), "%s after %s changes", n.Name, change.Name)
+		}
+		wantRaw, wantNorm, _ := fresh.Score(all)
+		gotRaw, gotNorm, _ := on.Score(all)
+		assert.Equal(t, wantRaw, gotRaw, "after %s changes", change.Name)
+		assert.Equal(t, wantNorm, gotNorm, "after %s changes", change.Name)
+	}
+	// Scoring twice on the compiled snapshot (the cache's second reading)
+	// gives the first answer.
+	raw1, _, _ := s.Score(cluster.NodesOf(snap))
+	raw2, _, _ := s.Score(cluster.NodesOf(snap))
+	assert.Equal(t, raw1, raw2)
+}
