@@ -124,13 +124,22 @@ func startNanos(t time.Time) int64 {
 }
 
 func keyOf(c *Candidate) candidateKey {
-	k := candidateKey{pdb: int64(c.NumPDBViolations), count: int64(len(c.Victims))}
-	if len(c.Victims) == 0 {
+	k := victimsKey(c.Victims)
+	k.pdb = int64(c.NumPDBViolations)
+	return k
+}
+
+// victimsKey is keyOf for a candidate with these victims and no PDB
+// violation. A dry run computes it once with its victims (victimSet.key),
+// which a queue's memo then shares among its preemptors.
+func victimsKey(victims []Victim) candidateKey {
+	k := candidateKey{count: int64(len(victims))}
+	if len(victims) == 0 {
 		return k
 	}
-	maxPrio := c.Victims[0].Priority
-	earliest := startNanos(c.Victims[0].StartTime)
-	for _, v := range c.Victims {
+	maxPrio := victims[0].Priority
+	earliest := startNanos(victims[0].StartTime)
+	for _, v := range victims {
 		k.sum += int64(v.Priority) + int64(math.MaxInt32) + 1
 		s := startNanos(v.StartTime)
 		switch {
@@ -154,16 +163,24 @@ func keyOf(c *Candidate) candidateKey {
 // first criterion that leaves a single candidate decides; remaining ties go
 // to the lowest node name.
 func pickCandidate(cands []Candidate) int {
+	sc := pickScratches.Get().(*pickScratch)
+	defer pickScratches.Put(sc)
+	sc.keys = slices.Grow(sc.keys[:0], len(cands))[:len(cands)]
+	for i := range cands {
+		sc.keys[i] = keyOf(&cands[i])
+	}
+	return pickKeyed(cands, sc.keys, sc)
+}
+
+// pickKeyed is pickCandidate with each candidate's keyOf given in keys,
+// and sc's alive array to work in.
+func pickKeyed(cands []Candidate, keys []candidateKey, sc *pickScratch) int {
 	if len(cands) == 0 {
 		return -1
 	}
-	sc := pickScratches.Get().(*pickScratch)
-	defer pickScratches.Put(sc)
-	keys := slices.Grow(sc.keys[:0], len(cands))[:len(cands)]
 	alive := slices.Grow(sc.alive[:0], len(cands))[:len(cands)]
-	sc.keys, sc.alive = keys, alive
+	sc.alive = alive
 	for i := range cands {
-		keys[i] = keyOf(&cands[i])
 		cands[i].LostAt, cands[i].best = ChosenNode, nil
 		alive[i] = i
 	}

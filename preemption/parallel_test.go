@@ -1,6 +1,8 @@
 package preemption
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,6 +60,38 @@ func TestParallelDryRunProperties(t *testing.T) {
 			par, err := Preempt(c, d.Statuses, opts)
 			require.NoError(t, err)
 			require.Equal(t, seq, par)
+		})
+	})
+	t.Run("candidates are in node-name order and ranked as pickCandidate ranks them", func(t *testing.T) {
+		// preempt rotates the candidates of a sampled, wrapped visit into
+		// node-name order and ranks them with their dry runs' keys; both
+		// must give what sorting and keyOf give.
+		rapid.Check(t, func(t *rapid.T) {
+			cfg := wide
+			cfg.Overcommit = rapid.Bool().Draw(t, "overcommit")
+			kc := placementtest.ClusterOf(cfg).Draw(t, "cluster")
+			withStartTies(t, kc)
+			snap, _, err := placement.NewSnapshot(kc.SnapshotInput())
+			require.NoError(t, err)
+			c, err := placement.Compile(snap, kc.Pending[0], placement.Options{})
+			require.NoError(t, err)
+			d := c.Schedule()
+			if d.Feasible > 0 || d.Gated != nil || d.Statuses == nil {
+				return
+			}
+			opts := Options{Sampling: &Sampling{MinCandidateNodesPercentage: rapid.Int32Range(0, 100).Draw(t, "pct"),
+				MinCandidateNodesAbsolute: rapid.Int32Range(1, 8).Draw(t, "abs"),
+				Offset:                    rapid.Int32Range(0, 40).Draw(t, "offset")}}
+			r, err := Preempt(c, d.Statuses, opts)
+			require.NoError(t, err)
+			if len(r.Candidates) == 0 {
+				return
+			}
+			require.True(t, slices.IsSortedFunc(r.Candidates, func(a, b Candidate) int { return strings.Compare(a.Node, b.Node) }))
+			again := slices.Clone(r.Candidates)
+			win := pickCandidate(again)
+			require.Equal(t, again[win].Node, r.NominatedNode)
+			require.Equal(t, again, r.Candidates, "the same criteria and bests")
 		})
 	})
 	t.Run("ScheduleQueue gives the same result on any number of goroutines", func(t *testing.T) {

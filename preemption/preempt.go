@@ -258,6 +258,9 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 	pr := &preemptor{pod: pod, priority: PodPriority(pod), budgets: b, now: opts.Now}
 
 	var cands []Candidate
+	var keys []candidateKey // keys[i] is cands[i]'s ranking key
+	var sc *pickScratch
+	wrapAt := -1
 	var errs []string
 	var firstErr error
 	if len(potential) > 0 {
@@ -275,9 +278,19 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 		// out in one array of that size.
 		visited, numRejected := 0, 0
 		nonViolating, violating := int32(0), int32(0)
-		// Each list at most once: no growing copies.
+		// Each list at most once: no growing copies. keys[i] is cands[i]'s
+		// ranking key, from its dry run (victimSet.key).
 		cands = make([]Candidate, 0, min(len(potential), 2*int(limit)))
+		sc = pickScratches.Get().(*pickScratch)
+		defer pickScratches.Put(sc)
+		keys = sc.keys[:0]
+		// Nodes are visited from offset on, wrapping around: the
+		// candidates found before the wrap follow, in node-name order,
+		// those found after it (wrapAt is their count).
 		for i := range potential {
+			if i == len(potential)-int(offset) {
+				wrapAt = len(cands)
+			}
 			visited = i + 1
 			n, r := dr.at(i)
 			if firstErr == nil {
@@ -289,11 +302,15 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 				if vs.numViolations == 0 {
 					if nonViolating < limit {
 						cands = append(cands, Candidate{Node: n.Name, Victims: vs.victims})
+						keys = append(keys, vs.key)
 					}
 					nonViolating++
 				} else {
 					if violating < limit {
 						cands = append(cands, Candidate{Node: n.Name, Victims: vs.victims, NumPDBViolations: vs.numViolations})
+						k := vs.key
+						k.pdb = int64(vs.numViolations)
+						keys = append(keys, k)
 					}
 					violating++
 				}
@@ -328,14 +345,27 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 		res.Status = postFilterStatus(sched.Unschedulable, noCandidateMessage(len(nodes), res.Rejected))
 		return res, firstErr
 	}
-	slices.SortFunc(cands, func(a, b Candidate) int { return strings.Compare(a.Node, b.Node) })
-	win := pickCandidate(cands)
+	// In node-name order (potential is): the candidates found after the
+	// wrap first.
+	if wrapAt >= 0 {
+		rotate(cands, wrapAt)
+		rotate(keys, wrapAt)
+	}
+	sc.keys = keys
+	win := pickKeyed(cands, keys, sc)
 	res.Candidates = cands
 	res.NominatedNode = cands[win].Node
 	res.Victims = cands[win].Victims
 	res.NumPDBViolations = cands[win].NumPDBViolations
 	res.Status = sched.Status{Code: sched.Success}
 	return res, firstErr
+}
+
+// rotate moves s's first k elements to its end, in place.
+func rotate[T any](s []T, k int) {
+	slices.Reverse(s[:k])
+	slices.Reverse(s[k:])
+	slices.Reverse(s)
 }
 
 func postFilterStatus(code sched.Code, msg string) sched.Status {

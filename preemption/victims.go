@@ -38,6 +38,7 @@ type victimSet struct {
 	victims       []Victim
 	numViolations int
 	status        sched.Status // Success for a candidate
+	key           candidateKey // victimsKey(victims), for pickKeyed
 }
 
 // importance orders potential victims most important first, as
@@ -147,6 +148,7 @@ func (pr *preemptor) selectVictims(n *cluster.NodeInfo, t trial) victimSet {
 			return moreImportant(&ra, &rb)
 		})
 	}
+	vs.key = victimsKey(vs.victims)
 	if len(vs.victims) == 0 {
 		// Every pod came back: upstream turns this into an Error status
 		// ("expected at least one victim pod on node"); it cannot happen
