@@ -296,7 +296,7 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 			if firstErr == nil {
 				firstErr = r.err
 			}
-			vs := r.vs
+			vs := &r.vs
 			if vs.status.OK() {
 				// candidateList: each list holds at most limit entries.
 				if vs.numViolations == 0 {
