@@ -191,14 +191,29 @@ func fitErrorMessage(numNodes int, preFilter *sched.Status, statuses []sched.Sta
 	if preFilter != nil {
 		return sched.FitErrorMessage(numNodes, preFilter.Reasons, nil)
 	}
+	// Nodes that fail alike usually hold one shared reasons slice (the
+	// filters' reason texts are shared): a run of statuses with the same
+	// slice is counted once, by its length, instead of one map update per
+	// node and reason.
 	counts := map[string]int{}
+	var run []string
+	n := 0
 	for i := range statuses {
 		if statuses[i].Code.Passes() {
 			continue
 		}
-		for _, r := range statuses[i].Reasons {
-			counts[r]++
+		rs := statuses[i].Reasons
+		if len(rs) > 0 && len(rs) == len(run) && &rs[0] == &run[0] {
+			n++
+			continue
 		}
+		for _, r := range run {
+			counts[r] += n
+		}
+		run, n = rs, 1
+	}
+	for _, r := range run {
+		counts[r] += n
 	}
 	return sched.FitErrorMessage(numNodes, nil, counts)
 }

@@ -1,12 +1,14 @@
 package placement
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/placement/framework"
@@ -364,4 +366,29 @@ func TestCompiledAccessors(t *testing.T) {
 	d := c.Schedule()
 	assert.Equal(t, []sched.Code{sched.Unschedulable, sched.UnschedulableAndUnresolvable}, d.Codes)
 	assert.Equal(t, "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't satisfy plugin(s) [NodeAffinity].", d.Message)
+}
+
+// fitErrorMessage counts runs of statuses sharing one reasons slice at
+// once; its message is the one counting every node's reasons gives.
+func TestFitErrorMessageCountsRuns(t *testing.T) {
+	shared := [][]string{{"Insufficient cpu"}, {"Insufficient cpu", "Insufficient memory"}, {"node(s) had untolerated taint(s)"}, {}}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 40).Draw(t, "nodes")
+		statuses := make([]sched.Status, n)
+		want := map[string]int{}
+		for i := range statuses {
+			if rapid.IntRange(0, 4).Draw(t, "passes") == 0 {
+				continue // Success
+			}
+			rs := rapid.SampledFrom(shared).Draw(t, "reasons")
+			if rapid.Bool().Draw(t, "copied") {
+				rs = slices.Clone(rs) // equal texts, another slice
+			}
+			statuses[i] = sched.Status{Code: sched.Unschedulable, Reasons: rs}
+			for _, r := range rs {
+				want[r]++
+			}
+		}
+		require.Equal(t, sched.FitErrorMessage(n, nil, want), fitErrorMessage(n, nil, statuses))
+	})
 }
