@@ -28,8 +28,14 @@ type dryRuns struct {
 	pr        *preemptor
 	potential []*cluster.NodeInfo
 	offset    int
+	// refs[i] is position i's dry run: the memo's entry when it has one
+	// (read in place, not copied: a queue of preemptors reads a thousand
+	// per pod), else results[i], computed for this call.
+	refs      []*dryRun
 	results   []dryRun
-	next      int // positions below next are computed
+	dirty     []int // positions whose results entry was written, when not all
+	allDirty  bool  // every results entry may have been written
+	next      int   // positions below next are computed
 	round     int
 	par       int
 	helpers   *placement.Workers // nil: par.Run's per-call helpers
@@ -49,9 +55,10 @@ const minParallelDryRuns = 4
 
 func newDryRuns(pr *preemptor, potential []*cluster.NodeInfo, offset, limit int, sampled bool,
 	newTrials func() func(n *cluster.NodeInfo) trial, par int, workers *placement.Workers, memo *dryRunMemo) *dryRuns {
-	buf := dryRunBuffers.Get().(*[]dryRun)
-	results := slices.Grow((*buf)[:0], len(potential))[:len(potential)]
-	d := &dryRuns{pr: pr, potential: potential, offset: offset, results: results,
+	buf := dryRunBuffers.Get().(*dryRunBuffer)
+	results := slices.Grow(buf.results[:0], len(potential))[:len(potential)]
+	refs := slices.Grow(buf.refs[:0], len(potential))[:len(potential)]
+	d := &dryRuns{pr: pr, potential: potential, offset: offset, results: results, refs: refs, dirty: buf.dirty[:0],
 		round: len(potential), par: par, helpers: workers, newTrials: newTrials, memo: memo}
 	memo.size(potential)
 	if sampled {
@@ -63,16 +70,30 @@ func newDryRuns(pr *preemptor, potential []*cluster.NodeInfo, offset, limit int,
 // dryRunBuffers recycles the results arrays: a queue of preemptors dry-runs
 // hundreds of nodes per pod, and a fresh array per pod was a fifth of what
 // such a run allocated.
-var dryRunBuffers = sync.Pool{New: func() any { return new([]dryRun) }}
+var dryRunBuffers = sync.Pool{New: func() any { return new(dryRunBuffer) }}
 
-// release returns the results array for the next preemptor's dry runs, once
+// dryRunBuffer is what dryRunBuffers recycle: a dryRuns' arrays.
+type dryRunBuffer struct {
+	results []dryRun
+	refs    []*dryRun
+	dirty   []int
+}
+
+// release returns the arrays for the next preemptor's dry runs, once
 // preempt has copied out what it keeps (victim lists and statuses are
-// referenced, not the array).
+// referenced, not the arrays). What was written is cleared, so that the
+// pool keeps no reference alive.
 func (d *dryRuns) release() {
-	clear(d.results) // no references kept alive from the pool
-	buf := d.results[:0]
-	dryRunBuffers.Put(&buf)
-	d.results = nil
+	clear(d.refs)
+	if d.allDirty {
+		clear(d.results)
+	} else {
+		for _, i := range d.dirty {
+			d.results[i] = dryRun{}
+		}
+	}
+	dryRunBuffers.Put(&dryRunBuffer{results: d.results[:0], refs: d.refs[:0], dirty: d.dirty[:0]})
+	d.results, d.refs = nil, nil
 }
 
 func (d *dryRuns) node(i int) *cluster.NodeInfo {
@@ -93,27 +114,35 @@ func (d *dryRuns) at(i int) (*cluster.NodeInfo, *dryRun) {
 			if d.seq == nil {
 				d.seq = d.newTrials()
 			}
-			n := d.node(i)
-			d.results[i] = d.memo.run(d.pr, n, d.seq)
+			d.dirty = append(d.dirty, i)
+			d.compute(i, d.pr, d.seq)
 			hi = i + 1
 		}
 		d.next = hi
 	}
-	return d.node(i), &d.results[i]
+	return d.node(i), d.refs[i]
+}
+
+// compute runs position i's dry run with pr and newTrial, and points
+// refs[i] at its outcome: the memo's entry when the memo records it, else
+// results[i].
+func (d *dryRuns) compute(i int, pr *preemptor, newTrial func(n *cluster.NodeInfo) trial) {
+	d.refs[i] = d.memo.run(pr, d.node(i), newTrial, &d.results[i])
 }
 
 // fillMemo fills positions [lo, hi) from the memo and computes the
 // positions it has no entry for (on d.par goroutines when there are enough
 // of them).
 func (d *dryRuns) fillMemo(lo, hi int) {
-	var misses []int
+	start := len(d.dirty)
 	for i := lo; i < hi; i++ {
-		if r, ok := d.memo.lookup(d.node(i)); ok {
-			d.results[i] = r
+		if r := d.memo.lookup(d.node(i)); r != nil {
+			d.refs[i] = r
 		} else {
-			misses = append(misses, i)
+			d.dirty = append(d.dirty, i)
 		}
 	}
+	misses := d.dirty[start:]
 	if d.par > 1 && len(misses) >= minParallelDryRuns {
 		d.fillParallel(misses)
 		return
@@ -122,12 +151,13 @@ func (d *dryRuns) fillMemo(lo, hi int) {
 		d.seq = d.newTrials()
 	}
 	for _, i := range misses {
-		d.results[i] = d.memo.run(d.pr, d.node(i), d.seq)
+		d.compute(i, d.pr, d.seq)
 	}
 }
 
 // fillRange computes positions [lo, hi) on d.par goroutines.
 func (d *dryRuns) fillRange(lo, hi int) {
+	d.allDirty = true
 	positions := make([]int, hi-lo)
 	for k := range positions {
 		positions[k] = lo + k
@@ -157,8 +187,7 @@ func (d *dryRuns) fillParallel(positions []int) {
 			if k >= len(positions) {
 				return
 			}
-			i := positions[k]
-			d.results[i] = d.memo.run(w.pr, d.node(i), w.newTrial)
+			d.compute(positions[k], w.pr, w.newTrial)
 		}
 	})
 	for _, w := range d.workers {
@@ -202,19 +231,24 @@ func (m *dryRunMemo) size(nodes []*cluster.NodeInfo) {
 // lookup returns the recorded dry run for n's current state. Its victim
 // list is the recorded one: results of one run share it (capacity capped,
 // so that appending to one list never writes into another).
-func (m *dryRunMemo) lookup(n *cluster.NodeInfo) (dryRun, bool) {
+func (m *dryRunMemo) lookup(n *cluster.NodeInfo) *dryRun {
 	if n.Index >= 0 && n.Index < len(m.at) && m.at[n.Index] == n {
-		return m.out[n.Index], true
+		return &m.out[n.Index]
 	}
-	return dryRun{}, false
+	return nil
 }
 
-// run computes n's dry run for pr and records it when it met no error.
-func (m *dryRunMemo) run(pr *preemptor, n *cluster.NodeInfo, newTrial func(n *cluster.NodeInfo) trial) dryRun {
+// run computes n's dry run for pr and records it when it met no error; it
+// returns the recorded entry, else own, which it fills. A recorded entry
+// stays in place until a later call records the node again (a preempt
+// call dry-runs each node once).
+func (m *dryRunMemo) run(pr *preemptor, n *cluster.NodeInfo, newTrial func(n *cluster.NodeInfo) trial, own *dryRun) *dryRun {
 	t := newTrial(n)
 	r := dryRun{vs: pr.selectVictims(n, t), err: t.err()}
 	if m != nil && r.err == nil && n.Index >= 0 && n.Index < len(m.at) {
 		m.at[n.Index], m.out[n.Index] = n, r
+		return &m.out[n.Index]
 	}
-	return r
+	*own = r
+	return own
 }
