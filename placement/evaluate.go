@@ -126,22 +126,40 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		c.memo.feasible = feasible[:0]
 	}
 	if len(feasible) == 0 || hasErr {
+		// A memo's loop reads a pod's statuses before it decides the next
+		// pod: one array serves every pod of the class, and a node whose
+		// state has not changed since a pod without topology filters
+		// computed its status keeps it (node-local answers are the class's).
+		var statusAt []*cluster.NodeInfo
 		if c.memo != nil {
-			// A memo's loop reads a pod's statuses before it decides the
-			// next pod: one array serves every pod of the class.
-			c.memo.statuses = reuse(c.memo.statuses, len(nodes))
-			d.Statuses = c.memo.statuses
+			m := c.memo
+			if len(m.statuses) != len(nodes) {
+				m.statuses = reuse(m.statuses, len(nodes))
+				m.statusAt = make([]*cluster.NodeInfo, len(nodes))
+			}
+			d.Statuses = m.statuses
+			if c.topologyFilters() {
+				clear(m.statusAt)
+			} else {
+				statusAt = m.statusAt
+			}
 		} else {
 			d.Statuses = make([]sched.Status, len(nodes))
 		}
 		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				if n := nodes[i]; !c.InPreFilterResult(n.Name) {
+				n := nodes[i]
+				switch {
+				case statusAt != nil && statusAt[i] == n:
+				case !c.InPreFilterResult(n.Name):
 					d.Statuses[i] = c.absent
-				} else if c.memo != nil {
+				case c.memo != nil:
 					d.Statuses[i] = c.filterMemo(n)
-				} else {
+				default:
 					d.Statuses[i] = c.filter(n)
+				}
+				if statusAt != nil {
+					statusAt[i] = n
 				}
 			}
 		})

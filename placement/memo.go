@@ -63,6 +63,11 @@ type memo struct {
 	feasible []*cluster.NodeInfo
 	codes    []sched.Code
 	statuses []sched.Status
+	// statusAt[i] is the node state statuses[i] was computed on, when the
+	// pod that computed it ran no topology filter (its status is then the
+	// class's node-local answer, the same for the next pod on that state);
+	// nil: recompute.
+	statusAt []*cluster.NodeInfo
 	spread   topo.SpreadScratch
 	affinity topo.AffinityScratch
 	// selectMemo's per-node raw TaintToleration and NodeAffinity scores
