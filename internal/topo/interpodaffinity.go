@@ -2,6 +2,7 @@ package topo
 
 import (
 	"errors"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -109,11 +110,29 @@ type topoCounts struct {
 // until it first changes one (shared): a dry run changes one node's pairs,
 // and copying every key's counts per node tried cost more than the rest of
 // the view's update.
+//
+// A key with many values (kubernetes.io/hostname has one per node) whose
+// terms match pods on a few of them keeps its counts sparse: a bit per
+// value says which have an entry, and the entries are listed, so that a
+// pod's state does not allocate and clear a count per node. Past
+// maxSparse entries the counts become dense.
 type keyCounts struct {
 	col    *cluster.Column
-	counts []int64 // by value ID
-	shared bool    // counts belong to another state: copy before writing
+	counts []int64 // by value ID (the dense form; nil when sparse)
+	nz     []uint64
+	ids    []int32
+	vals   []int64
+	shared bool // the arrays belong to another state: copy before writing
 }
+
+// A column with fewer than minSparseValues values is counted densely; a
+// sparse key holds at most maxSparse entries before it turns dense.
+// (Variables so that the tests can make every key sparse, and turn keys
+// dense early.)
+var (
+	minSparseValues = 256
+	maxSparse       = 32
+)
 
 // forKey returns the counts of one topology key, creating them.
 func (c *topoCounts) forKey(ix *interned, key string) *keyCounts {
@@ -123,17 +142,39 @@ func (c *topoCounts) forKey(ix *interned, key string) *keyCounts {
 		}
 	}
 	col := ix.column(key)
-	k := &keyCounts{col: col, counts: make([]int64, len(col.Values))}
+	k := &keyCounts{col: col}
+	if len(col.Values) >= minSparseValues {
+		k.nz = make([]uint64, (len(col.Values)+63)/64)
+	} else {
+		k.counts = make([]int64, len(col.Values))
+	}
 	c.keys = append(c.keys, k)
 	return k
 }
 
+// get returns value d's count.
+func (k *keyCounts) get(d int32) int64 {
+	if k.nz == nil {
+		return k.counts[d]
+	}
+	if k.nz[d>>6]&(1<<(d&63)) == 0 {
+		return 0
+	}
+	for j, id := range k.ids {
+		if id == d {
+			return k.vals[j]
+		}
+	}
+	return 0
+}
+
 func (c *topoCounts) add(k *keyCounts, d int32, n int64) {
 	if k.shared {
-		k.counts, k.shared = append([]int64(nil), k.counts...), false
+		k.counts, k.shared = slices.Clone(k.counts), false
+		k.nz, k.ids, k.vals = slices.Clone(k.nz), slices.Clone(k.ids), slices.Clone(k.vals)
 	}
-	old := k.counts[d]
-	k.counts[d] = old + n
+	old := k.get(d)
+	k.set(d, old+n)
 	switch {
 	case old <= 0 && old+n > 0:
 		c.positive++
@@ -143,6 +184,34 @@ func (c *topoCounts) add(k *keyCounts, d int32, n int64) {
 	c.nonEmpty = true
 }
 
+// set makes value d's count v (the arrays are k's own).
+func (k *keyCounts) set(d int32, v int64) {
+	if k.nz == nil {
+		k.counts[d] = v
+		return
+	}
+	if k.nz[d>>6]&(1<<(d&63)) != 0 {
+		for j, id := range k.ids {
+			if id == d {
+				k.vals[j] = v
+				return
+			}
+		}
+	}
+	if len(k.ids) == maxSparse {
+		k.counts = make([]int64, len(k.col.Values))
+		for j, id := range k.ids {
+			k.counts[id] = k.vals[j]
+		}
+		k.nz, k.ids, k.vals = nil, nil, nil
+		k.counts[d] = v
+		return
+	}
+	k.nz[d>>6] |= 1 << (d & 63)
+	k.ids = append(k.ids, d)
+	k.vals = append(k.vals, v)
+}
+
 // at returns the count of node n's pair for key k (0 when the node lacks the
 // key or its value is unknown).
 func (k *keyCounts) at(ix *interned, n *cluster.NodeInfo) (int64, bool) {
@@ -150,7 +219,7 @@ func (k *keyCounts) at(ix *interned, n *cluster.NodeInfo) (int64, bool) {
 	if d < 0 {
 		return 0, d != noLabel
 	}
-	return k.counts[d], true
+	return k.get(d), true
 }
 
 // termKeys resolves, lazily and per call, the key counts of each interned

@@ -321,3 +321,36 @@ func TestAffinityScore(t *testing.T) {
 }
 
 func weightPtr(w int32) *int32 { return &w }
+
+// The sparse form of a key's counts (keyCounts) holds the same counts as
+// the dense one. The property tests of the topology states run again with
+// every key sparse, and turning dense after two entries, so that the test
+// clusters (smaller than minSparseValues nodes) take the sparse paths too.
+func TestSparseKeyCounts(t *testing.T) {
+	defer func(minValues, most int) { minSparseValues, maxSparse = minValues, most }(minSparseValues, maxSparse)
+	minSparseValues, maxSparse = 0, 2
+	t.Run("filters against the reference", TestFiltersAgainstReference)
+	t.Run("a state moved onto a view equals a fresh one", TestOnViewEqualsFresh)
+	t.Run("a trial equals its view", TestTrialEqualsOnView)
+	t.Run("filter", TestAffinityFilter)
+	t.Run("score", TestAffinityScore)
+
+	k := &keyCounts{col: &cluster.Column{Values: make([]string, 10)}, nz: make([]uint64, 1)}
+	var c topoCounts
+	c.add(k, 3, 2)
+	c.add(k, 7, 1)
+	assert.Equal(t, []int64{0, 0, 0, 2, 0, 0, 0, 1, 0, 0}, denseOf(k), "sparse")
+	c.add(k, 3, -2)
+	c.add(k, 9, 4) // a third entry: dense from now on
+	assert.Nil(t, k.nz)
+	assert.Equal(t, []int64{0, 0, 0, 0, 0, 0, 0, 1, 0, 4}, denseOf(k), "dense")
+	assert.Equal(t, 2, c.positive)
+}
+
+func denseOf(k *keyCounts) []int64 {
+	out := make([]int64, len(k.col.Values))
+	for d := range out {
+		out[d] = k.get(int32(d))
+	}
+	return out
+}

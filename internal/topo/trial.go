@@ -284,7 +284,7 @@ func (t *AffinityTrial) Filter(n *cluster.NodeInfo, removed []*cluster.PodInfo) 
 		if d < 0 {
 			return sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.InterPodAffinity, Reasons: reasonsAffinity}
 		}
-		if k.counts[d]+t.delta[k] <= 0 {
+		if k.get(d)+t.delta[k] <= 0 {
 			podsExist = false
 		}
 	}
@@ -292,12 +292,12 @@ func (t *AffinityTrial) Filter(n *cluster.NodeInfo, removed []*cluster.PodInfo) 
 		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.InterPodAffinity, Reasons: reasonsAffinity}
 	}
 	for _, k := range a.antiKeys {
-		if d := k.col.Of[ni]; d >= 0 && k.counts[d]+t.delta[k] > 0 {
+		if d := k.col.Of[ni]; d >= 0 && k.get(d)+t.delta[k] > 0 {
 			return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsAntiAffinity}
 		}
 	}
 	for _, k := range a.existingAntiCounts.keys {
-		if d := k.col.Of[ni]; d >= 0 && k.counts[d]+t.delta[k] > 0 {
+		if d := k.col.Of[ni]; d >= 0 && k.get(d)+t.delta[k] > 0 {
 			return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsExistingAntiAff}
 		}
 	}
@@ -316,7 +316,8 @@ func (t *AffinityTrial) positiveAfter(c *topoCounts, ni int) int {
 		if d < 0 {
 			continue
 		}
-		before, after := k.counts[d], k.counts[d]+dk
+		before := k.get(d)
+		after := before + dk
 		switch {
 		case before > 0 && after <= 0:
 			p--

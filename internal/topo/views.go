@@ -249,7 +249,7 @@ func (a *InterPodAffinity) On(view *Snapshot) (*InterPodAffinity, error) {
 func (c *topoCounts) clone(remap map[*keyCounts]*keyCounts) topoCounts {
 	out := topoCounts{nonEmpty: c.nonEmpty, positive: c.positive, keys: make([]*keyCounts, len(c.keys))}
 	for i, k := range c.keys {
-		nk := &keyCounts{col: k.col, counts: k.counts, shared: true}
+		nk := &keyCounts{col: k.col, counts: k.counts, nz: k.nz, ids: k.ids, vals: k.vals, shared: true}
 		out.keys[i] = nk
 		remap[k] = nk
 	}
