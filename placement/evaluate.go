@@ -2,6 +2,7 @@ package placement
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 
@@ -107,19 +108,35 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 			}
 		}
 	})
+	// The feasible nodes are listed in a memo's array, else in a recycled
+	// scratch's (cleared before it is put back, so that the pool holds no
+	// node).
 	var feasible []*cluster.NodeInfo
+	var scr *scoreScratch
+	if c.memo == nil {
+		scr = scoreScratches.Get().(*scoreScratch)
+		defer func() {
+			clear(scr.feasible[:cap(scr.feasible)])
+			scoreScratches.Put(scr)
+		}()
+	}
 	hasErr := false
 	for i, code := range d.Codes {
 		hasErr = hasErr || code == sched.Error
 		if code.Passes() {
-			if feasible == nil && c.memo != nil {
-				feasible = c.memo.feasible[:0]
-			}
 			if feasible == nil {
-				feasible = make([]*cluster.NodeInfo, 0, len(nodes)-i)
+				if c.memo != nil {
+					feasible = c.memo.feasible[:0]
+				} else {
+					feasible = scr.feasible[:0]
+				}
+				feasible = slices.Grow(feasible, len(nodes)-i)
 			}
 			feasible = append(feasible, nodes[i])
 		}
+	}
+	if scr != nil && cap(feasible) > cap(scr.feasible) {
+		scr.feasible = feasible[:0]
 	}
 	d.Feasible = len(feasible)
 	if c.memo != nil && cap(feasible) > cap(c.memo.feasible) {
@@ -172,9 +189,9 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		// Upstream does not score a single feasible node.
 		d.Node = feasible[0].Name
 		if scoreSingle {
-			scr := scoreScratches.Get().(*scoreScratch)
-			d.TotalScore = c.scoreWith(feasible, scr).Total[0]
-			scoreScratches.Put(scr)
+			one := scoreScratches.Get().(*scoreScratch)
+			d.TotalScore = c.scoreWith(feasible, one).Total[0]
+			scoreScratches.Put(one)
 		}
 		return d
 	}
@@ -185,8 +202,10 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		}
 	}
 	// Only the best node and its total leave: the arrays are recycled.
-	scr := scoreScratches.Get().(*scoreScratch)
-	defer scoreScratches.Put(scr)
+	if scr == nil {
+		scr = scoreScratches.Get().(*scoreScratch)
+		defer scoreScratches.Put(scr)
+	}
 	s := c.scoreWith(feasible, scr)
 	if s.Err != nil {
 		d.Err = s.Err

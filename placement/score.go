@@ -107,6 +107,7 @@ func (c *Compiled) score(feasible []*cluster.NodeInfo) *Scores {
 // 5000 nodes takes about 300 KB of fresh arrays, which is most of a
 // scheduling loop's allocation for pods without a memo.
 type scoreScratch struct {
+	feasible           []*cluster.NodeInfo // decide's feasible nodes, without a memo
 	s                  Scores
 	total, block, norm []int64
 	spread             topo.SpreadScratch
