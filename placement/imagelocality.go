@@ -1,7 +1,10 @@
 package placement
 
 import (
+	"strconv"
 	"strings"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
@@ -51,6 +54,44 @@ func (c *Compiled) imageSpreads(totalNodes int) []float64 {
 		out[i] = float64(cluster.ImageNodesOf(c.snap, img)) / float64(totalNodes)
 	}
 	return out
+}
+
+// imageScores are imageScore's answers on every node slot of a snapshot,
+// for one set of images: nodes[i] is the Node slot i held (a slot whose
+// node is another object is scored afresh), raw[i] its score.
+type imageScores struct {
+	nodes []*corev1.Node
+	raw   []int64
+}
+
+// imageScoresOf returns the pod's images' scores on every node slot, kept
+// per set of images (and containers, and node count) among the snapshots
+// sharing c's image counts (cluster.ImageMemo): replicas and pods of other
+// workloads that run the same images score a node with one load. Nil when
+// the pod has no image or the memo is full.
+func (c *Compiled) imageScoresOf(imageSpread []float64) *imageScores {
+	if len(c.images) == 0 || imageSpread == nil {
+		return nil
+	}
+	slots := cluster.SlotsOf(c.snap)
+	// Each image length-prefixed: no two lists spell one key.
+	key := strconv.Itoa(c.numContainers) + "/" + strconv.Itoa(len(cluster.NodesOf(c.snap)))
+	for _, img := range c.images {
+		key += "/" + strconv.Itoa(len(img)) + ":" + img
+	}
+	v := cluster.ImageMemo(c.snap, key, func() any {
+		s := &imageScores{nodes: make([]*corev1.Node, len(slots)), raw: make([]int64, len(slots))}
+		for i, n := range slots {
+			if n != nil {
+				s.nodes[i], s.raw[i] = n.Node, c.imageScore(n, imageSpread)
+			}
+		}
+		return s
+	})
+	if v == nil {
+		return nil
+	}
+	return v.(*imageScores)
 }
 
 // normalizedImageName is imagelocality's normalizedImageName: a reference

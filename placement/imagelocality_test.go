@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/sched"
@@ -51,6 +52,67 @@ func TestImageLocalityRules(t *testing.T) {
 			for node, want := range tt.want {
 				assert.Equal(t, [2]int64{want, want}, got[node][sched.ImageLocality], node)
 			}
+		})
+	}
+}
+
+// ImageLocality's scores are kept per set of images among the snapshots
+// that share the image counts (imageScoresOf). A view that changes a
+// node's images, replaces a node without changing them, or removes or
+// adds nodes scores as a snapshot built afresh from the same nodes, and so
+// does a second pod with the same images on the first snapshot.
+func TestImageScoresFollowViews(t *testing.T) {
+	const mb = 1024 * 1024
+	nodes := []*corev1.Node{
+		mkNode("a", "4", "8Gi", withImage(400*mb, "redis:7")),
+		mkNode("b", "4", "8Gi", withImage(400*mb, "redis:7"), withImage(300*mb, "nginx:latest")),
+		mkNode("c", "4", "8Gi"),
+	}
+	pod := mkPod("p")
+	pod.Spec.Containers = []corev1.Container{{Name: "a", Image: "redis:7"}, {Name: "b", Image: "nginx"}}
+	imageScores := func(snap *Snapshot) map[string]int64 {
+		r, err := Evaluate(snap, pod, Options{})
+		require.NoError(t, err)
+		out := map[string]int64{}
+		for _, n := range r.Nodes {
+			for _, s := range n.Scores {
+				if s.Plugin == sched.ImageLocality {
+					out[n.Node] = s.Raw
+				}
+			}
+		}
+		return out
+	}
+	fresh := func(nodes ...*corev1.Node) map[string]int64 {
+		snap, _, err := NewSnapshot(SnapshotInput{Nodes: nodes})
+		require.NoError(t, err)
+		return imageScores(snap)
+	}
+	base, _, err := NewSnapshot(SnapshotInput{Nodes: nodes})
+	require.NoError(t, err)
+	assert.Equal(t, fresh(nodes...), imageScores(base))
+	assert.Equal(t, fresh(nodes...), imageScores(base), "the kept scores")
+
+	cWithImages := mkNode("c", "4", "8Gi", withImage(900*mb, "redis:7"))
+	relabelled := mkNode("a", "4", "8Gi", withImage(400*mb, "redis:7"))
+	relabelled.Labels["tier"] = "x"
+	tainted := mkNode("b", "4", "8Gi", withImage(400*mb, "redis:7"), withImage(300*mb, "nginx:latest"),
+		withTaint("k", "", corev1.TaintEffectPreferNoSchedule))
+	for _, tc := range []struct {
+		name  string
+		view  func() (*Snapshot, error)
+		nodes []*corev1.Node
+	}{
+		{"a node gets images", func() (*Snapshot, error) { return base.WithNode(cWithImages) }, []*corev1.Node{nodes[0], nodes[1], cWithImages}},
+		{"a node is relabelled", func() (*Snapshot, error) { return base.WithNode(relabelled) }, []*corev1.Node{relabelled, nodes[1], nodes[2]}},
+		{"a node is tainted", func() (*Snapshot, error) { return base.WithNode(tainted) }, []*corev1.Node{nodes[0], tainted, nodes[2]}},
+		{"a node leaves", func() (*Snapshot, error) { return base.WithoutNodes("c") }, nodes[:2]},
+		{"a node holding the images leaves", func() (*Snapshot, error) { return base.WithoutNodes("a") }, nodes[1:]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			view, err := tc.view()
+			require.NoError(t, err)
+			assert.Equal(t, fresh(tc.nodes...), imageScores(view))
 		})
 	}
 }

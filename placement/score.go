@@ -296,18 +296,21 @@ func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi in
 type localScorer struct {
 	fitRes, balRes []ResourceSpec
 	fit            func(requested, allocatable []int64) int64
-	imageSpread    []float64 // imageSpreads
+	imageSpread    []float64    // imageSpreads
+	images         *imageScores // the pod's images' scores by node slot (nil: none kept)
 	fitBuf, balBuf []int64
 }
 
 func (c *Compiled) newLocalScorer() *localScorer {
 	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
-	return &localScorer{
+	lc := &localScorer{
 		fitRes: fitRes, balRes: balRes, fit: c.fitScorer(fitRes),
 		imageSpread: c.imageSpreads(len(cluster.NodesOf(c.snap))),
 		fitBuf:      make([]int64, 3*len(fitRes)),
 		balBuf:      make([]int64, 3*len(balRes)),
 	}
+	lc.images = c.imageScoresOf(lc.imageSpread)
+	return lc
 }
 
 // score is node-local Score plugin p's raw score on n.
@@ -329,6 +332,9 @@ func (lc *localScorer) score(c *Compiled, p int, n *cluster.NodeInfo) int64 {
 		nodeAllocatableRequest(n, lc.balRes, c.balReqs, true, buf[:m], buf[m:2*m], buf[2*m:])
 		return balancedAllocationScore(c.opts.Version, buf[:m], buf[m:2*m], buf[2*m:])
 	case sImageLocality:
+		if im := lc.images; im != nil && n.Index >= 0 && n.Index < len(im.nodes) && im.nodes[n.Index] == n.Node {
+			return im.raw[n.Index]
+		}
 		return c.imageScore(n, lc.imageSpread)
 	}
 	return 0

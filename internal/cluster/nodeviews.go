@@ -194,6 +194,10 @@ func (s *Snapshot) reshape(drop []int, at int, replacement *corev1.Node, added [
 		extraLoc:   s.extraLoc,
 		recent:     s.recent,
 		imageNodes: imageNodes,
+		imageMemo:  s.imageMemo,
+	}
+	if copied || v.imageMemo == nil {
+		v.imageMemo = &imageMemo{}
 	}
 	v.in.Nodes = v.nodeObjects()
 	if len(bySlot) > 2*len(nodes)+64 {

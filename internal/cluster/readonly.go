@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // schedkit's packages read the snapshot's own values through NodesOf,
@@ -85,6 +87,50 @@ func NamespaceLabelsOf(s *Snapshot, ns string) map[string]string { return s.name
 // (ImageState.NumNodes, which s's own NodeInfos leave 0), for schedkit's
 // packages.
 func ImageNodesOf(s *Snapshot, name string) int { return s.imageNodes[name] }
+
+// ImageMemo returns the value fill returns for key, calling fill once per
+// key among the snapshots that share s's image counts (New's snapshot and
+// its views, until a node view changes which nodes list which images). It
+// is for answers that depend on the nodes' images alone, which pods
+// binding and leaving do not change: ImageLocality's per-node scores of
+// one set of images. It returns nil, without calling fill, once
+// maxImageMemo keys are held, so that a long run of varied pods does not
+// grow it without bound. Safe for concurrent use.
+func ImageMemo(s *Snapshot, key string, fill func() any) any {
+	m := s.imageMemo
+	if m == nil {
+		return nil
+	}
+	if e, ok := m.entries.Load(key); ok {
+		return e.(*imageMemoEntry).get(fill)
+	}
+	if m.size.Load() >= maxImageMemo {
+		return nil
+	}
+	e, loaded := m.entries.LoadOrStore(key, &imageMemoEntry{})
+	if !loaded {
+		m.size.Add(1)
+	}
+	return e.(*imageMemoEntry).get(fill)
+}
+
+// maxImageMemo bounds the keys of one ImageMemo.
+const maxImageMemo = 1024
+
+type imageMemo struct {
+	entries sync.Map // key -> *imageMemoEntry
+	size    atomic.Int32
+}
+
+type imageMemoEntry struct {
+	once sync.Once
+	v    any
+}
+
+func (e *imageMemoEntry) get(fill func() any) any {
+	e.once.Do(func() { e.v = fill() })
+	return e.v
+}
 
 // NamespaceLabels returns a copy of a namespace's labels (with
 // kubernetes.io/metadata.name), or nil when the namespace is unknown.

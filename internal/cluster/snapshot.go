@@ -75,6 +75,9 @@ type Snapshot struct {
 	// ImageStates so that adding or removing a node changes no other
 	// node. Never modified: a node view that changes it makes a copy.
 	imageNodes map[string]int
+	// imageMemo holds what ImageMemo keeps for the snapshots sharing
+	// imageNodes (a node view that makes a copy of it starts a new one).
+	imageMemo *imageMemo
 
 	// id numbers the snapshot (0 for one not made by New or a view);
 	// a view records its parent's id and the nodes it changed, so that
@@ -334,7 +337,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	for i, ni := range s.nodes {
 		ni.ImageStates = images[i]
 	}
-	s.imageNodes = imageNodes
+	s.imageNodes, s.imageMemo = imageNodes, &imageMemo{}
 	return s, warnings, nil
 }
 
