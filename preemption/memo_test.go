@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/stretchr/testify/require"
@@ -91,4 +93,42 @@ func placementsOf(snap *placement.Snapshot) map[string]string {
 		}
 	}
 	return out
+}
+
+// Pods of small workloads (fewer than minMemoClass pending pods each)
+// with one spec share a class when enough of them have it (specPrint), so
+// that they decide through one memo; pods whose specs differ do not.
+func TestSmallWorkloadsShareClasses(t *testing.T) {
+	var pending []*corev1.Pod
+	for i := range 2 * minMemoClass {
+		p := mkPod(fmt.Sprintf("p%d", i), cpu(100), labelled("app", fmt.Sprintf("a%d", i)))
+		p.OwnerReferences = []metav1.OwnerReference{{Kind: "ReplicaSet", Name: fmt.Sprintf("rs%d", i), UID: types.UID(fmt.Sprintf("rs%d", i)), Controller: new(true)}}
+		if i%2 == 1 {
+			p.Spec.Containers[0].Image = "other"
+		}
+		pending = append(pending, p)
+	}
+	lone := mkPod("lone", cpu(300))
+	lone.OwnerReferences = []metav1.OwnerReference{{Kind: "ReplicaSet", Name: "rs-lone", UID: "rs-lone", Controller: new(true)}}
+	pending = append(pending, lone)
+	q, err := PrepareQueue(pending, QueueOptions{})
+	require.NoError(t, err)
+	classOf := map[string]int{}
+	for pos, p := range q.order {
+		classOf[p.Name] = q.class[pos]
+	}
+	for i := 2; i < 2*minMemoClass; i++ {
+		require.Equal(t, classOf[fmt.Sprintf("p%d", i%2)], classOf[fmt.Sprintf("p%d", i)], "p%d", i)
+	}
+	require.NotEqual(t, classOf["p0"], classOf["p1"])
+	require.NotEqual(t, classOf["p0"], classOf["lone"])
+
+	// Equal specs give equal prints, whatever the pods' names, labels and
+	// owners, and whatever their maps' order.
+	a, b := pending[0].DeepCopy(), pending[2].DeepCopy()
+	a.Spec.NodeSelector = map[string]string{"x": "1", "y": "2", "z": "3"}
+	b.Spec.NodeSelector = map[string]string{"z": "3", "y": "2", "x": "1"}
+	require.Equal(t, specPrint(a), specPrint(b))
+	b.Spec.NodeSelector["z"] = "4"
+	require.NotEqual(t, specPrint(a), specPrint(b))
 }

@@ -203,13 +203,30 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 		stored: make([]*corev1.Pod, len(order)), opts: opts}
 	localKeys, topoKeys := make([]string, len(order)), make([]string, len(order))
 	// Encoding a pod for its keys costs more than a small class saves:
-	// only pods of a workload with enough pending pods (or of none) are
-	// encoded; the others are classes of their own.
+	// only pods of a workload with enough pending pods (or of none), and
+	// pods whose spec's cheap fingerprint enough pending pods share (many
+	// small workloads of one template), are encoded; the others are
+	// classes of their own.
 	workload := make([]string, len(order))
 	perWorkload := map[string]int{}
 	for i, p := range order {
 		workload[i] = workloadOf(p)
 		perWorkload[workload[i]]++
+	}
+	encode := make([]bool, len(order))
+	prints := map[uint64][]int{}
+	for i, p := range order {
+		if perWorkload[workload[i]] >= minMemoClass {
+			encode[i] = true
+			continue
+		}
+		f := specPrint(p)
+		prints[f] = append(prints[f], i)
+		if same := prints[f]; len(same) >= minMemoClass {
+			for _, j := range same {
+				encode[j] = true
+			}
+		}
 	}
 	opts.Placement.Workers.Run(opts.Placement.Parallelism, len(order), func(i int) {
 		q.keys[i] = podNamespace(order[i]) + "/" + order[i].Name
@@ -218,7 +235,7 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 		stored := placement.StoredPod(order[i])
 		q.prepared[i] = placement.Prepare(stored, opts.Placement)
 		q.stored[i] = stored
-		if perWorkload[workload[i]] >= minMemoClass {
+		if encode[i] {
 			localKeys[i], topoKeys[i] = fastpath.PodKeys(q.prepared[i])
 		} else {
 			localKeys[i] = "\x02" + strconv.Itoa(i)
@@ -227,6 +244,91 @@ func PrepareQueue(pending []*corev1.Pod, opts QueueOptions) (*Queue, error) {
 	})
 	q.classify(localKeys, topoKeys)
 	return q, nil
+}
+
+// specPrint is a cheap fingerprint of a pod's spec, from the fields that
+// usually tell templates apart (containers' images and requests, node
+// selector, tolerations, node affinity, priority class, scheduler):
+// pods whose specs are equal get equal prints (it reads nothing else), so
+// pods that could share a class are encoded together. Pods with equal
+// prints may still differ (their keys tell): the print only decides which
+// pods are worth encoding.
+func specPrint(p *corev1.Pod) uint64 {
+	h := uint64(fnvStart)
+	str := func(v string) { h = fnvString(h, v) }
+	num := func(v uint64) { h = fnvNum(h, v) }
+	// Maps are summed per entry: iteration order does not matter.
+	pairs := func(m map[string]string) uint64 {
+		var sum uint64
+		for k, v := range m {
+			sum += fnvString(fnvString(fnvStart, k), v)
+		}
+		return sum
+	}
+	resources := func(l corev1.ResourceList) uint64 {
+		var sum uint64
+		for name, q := range l {
+			sum += fnvNum(fnvString(fnvStart, string(name)), uint64(q.MilliValue()))
+		}
+		return sum
+	}
+	spec := &p.Spec
+	for _, list := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
+		num(uint64(len(list)))
+		for i := range list {
+			c := &list[i]
+			str(c.Image)
+			num(resources(c.Resources.Requests))
+			num(resources(c.Resources.Limits))
+			num(uint64(len(c.Ports)))
+		}
+	}
+	num(pairs(spec.NodeSelector))
+	for _, t := range spec.Tolerations {
+		str(t.Key)
+		str(string(t.Operator))
+		str(t.Value)
+		str(string(t.Effect))
+	}
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
+		if r := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution; r != nil {
+			for _, term := range r.NodeSelectorTerms {
+				for _, e := range term.MatchExpressions {
+					str(e.Key)
+					str(string(e.Operator))
+					for _, v := range e.Values {
+						str(v)
+					}
+				}
+			}
+		}
+		num(uint64(len(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution)))
+	}
+	str(spec.PriorityClassName)
+	str(spec.SchedulerName)
+	return h
+}
+
+// FNV-1a, 64 bits, over strings (each ended by a zero byte) and numbers
+// (eight bytes, little end first).
+const (
+	fnvStart uint64 = 14695981039346656037
+	fnvPrime uint64 = 1099511628211
+)
+
+func fnvString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	return h * fnvPrime // the zero byte
+}
+
+func fnvNum(h, v uint64) uint64 {
+	for range 8 {
+		h = (h ^ (v & 0xff)) * fnvPrime
+		v >>= 8
+	}
+	return h
 }
 
 // workloadOf names the pod's controller (namespace and the controller
