@@ -36,6 +36,7 @@ func (s *Spread) Score(feasible []*NodeInfo) (raw, normalized []int64, skipped b
 type SpreadScratch struct {
 	scores  scoreBuffers
 	doms    []int32
+	slots   []int32 // per feasible node: its slot of the indexed snapshot, or -1
 	ignored []bool
 	counts  [][]int32 // per selector: spreadCounts
 }
@@ -105,12 +106,25 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 	}
 	sc.doms = grow(sc.doms, len(feasible)*len(cs)) // feasible node x constraint
 	sc.ignored = grow(sc.ignored, len(feasible))
-	doms, ignored := sc.doms, sc.ignored
+	sc.slots = grow(sc.slots, len(feasible))
+	doms, ignored, slots := sc.doms, sc.ignored, sc.slots
 	nIgnored := 0
 	for fi, n := range feasible {
+		// A node of the indexed snapshot (the common case) is read by its
+		// slot from here on: domainOf's column load, countAt's count.
+		slot := int32(-1)
+		if x := &s.ix; x.nodeLabels(n) != nil {
+			slot = int32(n.Index)
+		}
+		slots[fi] = slot
 		missing := false
 		for i, c := range cols {
-			d := s.ix.domainOf(c, n)
+			var d int32
+			if slot >= 0 && int(slot) < len(c.Of) {
+				d = c.Of[slot]
+			} else {
+				d = s.ix.domainOf(c, n)
+			}
 			doms[fi*len(cs)+i] = d
 			if d == noLabel {
 				missing = true
@@ -207,7 +221,11 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 			switch {
 			case c.key == corev1.LabelHostname:
 				if counts[c.selID] < 0 {
-					counts[c.selID] = s.ix.countAt(nodeCounts[c.selID], n, &c.m, s.pod.Namespace, memos[c.selID])
+					if slot := slots[fi]; slot >= 0 {
+						counts[c.selID] = int(nodeCounts[c.selID][slot])
+					} else {
+						counts[c.selID] = s.ix.countAt(nodeCounts[c.selID], n, &c.m, s.pod.Namespace, memos[c.selID])
+					}
 				}
 				cnt = int64(counts[c.selID])
 			case d >= 0:
