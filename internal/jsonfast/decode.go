@@ -34,9 +34,8 @@ func Unmarshal(data []byte, v any) bool {
 // Valid reports whether data is one JSON value, white space around it
 // allowed. When it reports true, encoding/json's Valid does too; it reports
 // false for some valid documents (nested deeper than maxDepth), so a
-// caller that must be exact asks json.Valid when it says no. It reads the
-// bytes once, with no per-byte state function, several times faster
-// than json.Valid.
+// caller that must be exact asks json.Valid when it says no. It is
+// Unmarshal's reader: loops over bytes, no state function per byte.
 func Valid(data []byte) bool {
 	d := reader{b: data}
 	if _, ok := d.skip(0); !ok {
