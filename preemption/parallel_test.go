@@ -27,23 +27,30 @@ func withStartTies(t *rapid.T, c *placementtest.Cluster) {
 	}
 }
 
+// drawPreemptor draws a cluster and compiles its first pending pod; ok
+// is false when the pod fits somewhere or is gated (nothing to preempt
+// for).
+func drawPreemptor(t *rapid.T) (*placement.Compiled, placement.Decision, bool) {
+	cfg := wide
+	cfg.Overcommit = rapid.Bool().Draw(t, "overcommit")
+	kc := placementtest.ClusterOf(cfg).Draw(t, "cluster")
+	withStartTies(t, kc)
+	snap, _, err := placement.NewSnapshot(kc.SnapshotInput())
+	require.NoError(t, err)
+	c, err := placement.Compile(snap, kc.Pending[0], placement.Options{})
+	require.NoError(t, err)
+	d := c.Schedule()
+	return c, d, d.Feasible == 0 && d.Gated == nil && d.Statuses != nil
+}
+
 // TestParallelDryRunProperties: the dry run, and a whole queue run, give
 // the same result on one goroutine and on several (dryRuns: each node's
 // outcome is its own and the candidate loop takes them in visiting order).
 func TestParallelDryRunProperties(t *testing.T) {
 	t.Run("Preempt gives the same result on any number of goroutines", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			cfg := wide
-			cfg.Overcommit = rapid.Bool().Draw(t, "overcommit")
-			kc := placementtest.ClusterOf(cfg).Draw(t, "cluster")
-			withStartTies(t, kc)
-			pending := kc.Pending
-			snap, _, err := placement.NewSnapshot(kc.SnapshotInput())
-			require.NoError(t, err)
-			c, err := placement.Compile(snap, pending[0], placement.Options{})
-			require.NoError(t, err)
-			d := c.Schedule()
-			if d.Feasible > 0 || d.Gated != nil || d.Statuses == nil {
+			c, d, ok := drawPreemptor(t)
+			if !ok {
 				return
 			}
 			opts := Options{}
@@ -67,16 +74,8 @@ func TestParallelDryRunProperties(t *testing.T) {
 		// node-name order and ranks them with their dry runs' keys; both
 		// must give what sorting and keyOf give.
 		rapid.Check(t, func(t *rapid.T) {
-			cfg := wide
-			cfg.Overcommit = rapid.Bool().Draw(t, "overcommit")
-			kc := placementtest.ClusterOf(cfg).Draw(t, "cluster")
-			withStartTies(t, kc)
-			snap, _, err := placement.NewSnapshot(kc.SnapshotInput())
-			require.NoError(t, err)
-			c, err := placement.Compile(snap, kc.Pending[0], placement.Options{})
-			require.NoError(t, err)
-			d := c.Schedule()
-			if d.Feasible > 0 || d.Gated != nil || d.Statuses == nil {
+			c, d, ok := drawPreemptor(t)
+			if !ok {
 				return
 			}
 			opts := Options{Sampling: &Sampling{MinCandidateNodesPercentage: rapid.Int32Range(0, 100).Draw(t, "pct"),

@@ -392,83 +392,75 @@ func (d *reader) integer() ([]byte, bool) {
 	return s, true
 }
 
-func intDecoder(t reflect.Type) decodeFunc {
-	bits := t.Bits()
+// numberDecoder reads a literal with read (null leaves the zero value),
+// converts it with parse as encoding/json does (strconv, at the field's
+// size) and stores it with store; a literal that does not read or parse is
+// declined (encoding/json rejects it).
+func numberDecoder[T any](read func(*reader) ([]byte, bool), parse func(string) (T, error), store func(unsafe.Pointer, T)) decodeFunc {
 	return func(d *reader, p unsafe.Pointer) bool {
 		if d.next() == 'n' {
 			return d.literal("null")
 		}
-		s, ok := d.integer()
+		s, ok := read(d)
 		if !ok {
 			return false
 		}
-		n, err := strconv.ParseInt(string(s), 10, bits)
+		v, err := parse(string(s))
 		if err != nil {
 			return false
 		}
-		switch bits {
-		case 8:
-			*(*int8)(p) = int8(n)
-		case 16:
-			*(*int16)(p) = int16(n)
-		case 32:
-			*(*int32)(p) = int32(n)
-		default:
-			*(*int64)(p) = n
-		}
+		store(p, v)
 		return true
 	}
+}
+
+func intDecoder(t reflect.Type) decodeFunc {
+	bits := t.Bits()
+	return numberDecoder((*reader).integer,
+		func(s string) (int64, error) { return strconv.ParseInt(s, 10, bits) },
+		func(p unsafe.Pointer, n int64) {
+			switch bits {
+			case 8:
+				*(*int8)(p) = int8(n)
+			case 16:
+				*(*int16)(p) = int16(n)
+			case 32:
+				*(*int32)(p) = int32(n)
+			default:
+				*(*int64)(p) = n
+			}
+		})
 }
 
 func uintDecoder(t reflect.Type) decodeFunc {
 	bits := t.Bits()
-	return func(d *reader, p unsafe.Pointer) bool {
-		if d.next() == 'n' {
-			return d.literal("null")
-		}
-		s, ok := d.integer()
-		if !ok {
-			return false
-		}
-		n, err := strconv.ParseUint(string(s), 10, bits)
-		if err != nil {
-			return false
-		}
-		switch bits {
-		case 8:
-			*(*uint8)(p) = uint8(n)
-		case 16:
-			*(*uint16)(p) = uint16(n)
-		case 32:
-			*(*uint32)(p) = uint32(n)
-		default:
-			*(*uint64)(p) = n
-		}
-		return true
-	}
+	return numberDecoder((*reader).integer,
+		func(s string) (uint64, error) { return strconv.ParseUint(s, 10, bits) },
+		func(p unsafe.Pointer, n uint64) {
+			switch bits {
+			case 8:
+				*(*uint8)(p) = uint8(n)
+			case 16:
+				*(*uint16)(p) = uint16(n)
+			case 32:
+				*(*uint32)(p) = uint32(n)
+			default:
+				*(*uint64)(p) = n
+			}
+		})
 }
 
 func floatDecoder(t reflect.Type) decodeFunc {
 	bits := t.Bits()
-	return func(d *reader, p unsafe.Pointer) bool {
-		if d.next() == 'n' {
-			return d.literal("null")
-		}
-		s, ok := d.number()
-		if !ok {
-			return false
-		}
-		f, err := strconv.ParseFloat(string(s), bits)
-		if err != nil {
-			return false
-		}
-		if bits == 32 {
-			*(*float32)(p) = float32(f)
-		} else {
-			*(*float64)(p) = f
-		}
-		return true
-	}
+	return numberDecoder((*reader).number,
+		func(s string) (float64, error) { return strconv.ParseFloat(s, bits) },
+		func(p unsafe.Pointer, f float64) {
+			if bits == 32 {
+				*(*float32)(p) = float32(f)
+			} else {
+				*(*float64)(p) = f
+			}
+		})
 }
 
 // unmarshalerDecoder calls the type's own UnmarshalJSON with the value's

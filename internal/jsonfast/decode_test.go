@@ -245,18 +245,11 @@ func mutate(rt *rapid.T, b []byte, values []string) []byte {
 		repl := rapid.SampledFrom([]string{strings.ToUpper(name), strings.ToLower(name), name + "x", "metadata", "name", "spec"}).Draw(rt, "rename")
 		return []byte(s[:start+1] + repl + s[at:])
 	case 2: // repeat a member
-		cols := indexesOf(s, ":")
-		if len(cols) == 0 {
+		start, end, ok := someMember(rt, s)
+		if !ok {
 			return b
 		}
-		at := rapid.SampledFrom(cols).Draw(rt, "colon")
-		start := strings.LastIndexByte(s[:max(at-1, 0)], '"')
-		if start < 0 {
-			return b
-		}
-		end := valueEnd(s, at+1)
-		member := s[start:end]
-		return []byte(s[:end] + "," + member + s[end:])
+		return []byte(s[:end] + "," + s[start:end] + s[end:])
 	case 3: // delete a byte
 		i := rapid.IntRange(0, len(s)-1).Draw(rt, "at")
 		return []byte(s[:i] + s[i+1:])
@@ -265,21 +258,30 @@ func mutate(rt *rapid.T, b []byte, values []string) []byte {
 		c := rapid.SampledFrom([]string{" ", ",", "\"", "{", "}", "[", "]", "\\", "0", "n", ":", "\xff"}).Draw(rt, "byte")
 		return []byte(s[:i] + c + s[i:])
 	default: // drop a member
-		cols := indexesOf(s, ":")
-		if len(cols) == 0 {
+		start, end, ok := someMember(rt, s)
+		if !ok {
 			return b
 		}
-		at := rapid.SampledFrom(cols).Draw(rt, "colon")
-		start := strings.LastIndexByte(s[:max(at-1, 0)], '"')
-		if start < 0 {
-			return b
-		}
-		end := valueEnd(s, at+1)
 		if end < len(s) && s[end] == ',' {
 			end++
 		}
 		return []byte(s[:start] + s[end:])
 	}
+}
+
+// someMember draws an object member of s (best effort on broken input):
+// the offsets of its key's opening quote and of its value's end.
+func someMember(rt *rapid.T, s string) (start, end int, ok bool) {
+	cols := indexesOf(s, ":")
+	if len(cols) == 0 {
+		return 0, 0, false
+	}
+	at := rapid.SampledFrom(cols).Draw(rt, "colon")
+	start = strings.LastIndexByte(s[:max(at-1, 0)], '"')
+	if start < 0 {
+		return 0, 0, false
+	}
+	return start, valueEnd(s, at+1), true
 }
 
 func indexesOf(s, sub string) []int {
