@@ -183,6 +183,27 @@ func (x *interned) spreadCountsInto(buf []int32, m *matcher, mm memo, cs cands) 
 	return counts
 }
 
+// spreadCountsTouched is spreadCountsInto, and also lists in touched (its
+// array reused) the node slots whose count is above 0, in no particular
+// order.
+func (x *interned) spreadCountsTouched(buf, touched []int32, m *matcher, mm memo, cs cands) ([]int32, []int32) {
+	counts := grow(buf, len(x.nodes))
+	if m.empty() || m.Nothing() || x.snap == nil || x.view.NumNodes() == 0 {
+		return counts, touched
+	}
+	x.eachMatchingPod(x.snap.Occurrences(), cs,
+		func(id int32) bool { return x.setMatches(id, m, mm) },
+		func(i int32, deleting bool) {
+			if !deleting {
+				if counts[i] == 0 {
+					touched = append(touched, i)
+				}
+				counts[i]++
+			}
+		})
+	return counts, touched
+}
+
 // eachMatchingPod calls fn with the node slot of every pod of the indexed
 // snapshot whose label set match accepts (and whether the pod is being
 // deleted), asking match once per set with pods among the candidates cs

@@ -39,6 +39,7 @@ type SpreadScratch struct {
 	slots   []int32 // per feasible node: its slot of the indexed snapshot, or -1
 	ignored []bool
 	counts  [][]int32 // per selector: spreadCounts
+	touched [][]int32 // per selector: the node slots whose count is above 0
 }
 
 // scoreBuffers are a Score's raw and normalized results, reused call
@@ -173,31 +174,33 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 			if len(sc.counts) <= cs[i].selID {
 				sc.counts = append(sc.counts, make([][]int32, cs[i].selID+1-len(sc.counts))...)
 			}
-			sc.counts[cs[i].selID] = s.ix.spreadCountsInto(sc.counts[cs[i].selID], &cs[i].m, mm, cands)
-			nodeCounts[cs[i].selID] = sc.counts[cs[i].selID]
+			if len(sc.touched) <= cs[i].selID {
+				sc.touched = append(sc.touched, make([][]int32, cs[i].selID+1-len(sc.touched))...)
+			}
+			sel := cs[i].selID
+			sc.counts[sel], sc.touched[sel] = s.ix.spreadCountsTouched(sc.counts[sel], sc.touched[sel][:0], &cs[i].m, mm, cands)
+			nodeCounts[sel] = sc.counts[sel]
 		}
 	}
+	// PreScore's walk adds each node's count to its domain: only the nodes
+	// with a matching pod (touched) add anything, in any order.
 	if needWalk {
-		for ni, n := range nodes {
-			if n == nil || (s.requireAll && missingAny(cols, ni)) {
-				continue // an empty slot, or a node upstream skips
+		for i := range cs {
+			c := &cs[i]
+			if sizes[i] == 0 {
+				continue
 			}
-			for k := range counts {
-				counts[k] = -1
-			}
-			for i := range cs {
-				c := &cs[i]
-				if sizes[i] == 0 {
-					continue
+			for _, t := range sc.touched[c.selID] {
+				ni := int(t)
+				n := nodes[ni]
+				if n == nil || (s.requireAll && missingAny(cols, ni)) {
+					continue // an empty slot, or a node upstream skips
 				}
 				slot := slotOf(i, cols[i].Of[ni])
 				if !registered[i][slot] || !s.incl.includes(c, ni, n) {
 					continue
 				}
-				if counts[c.selID] < 0 {
-					counts[c.selID] = int(nodeCounts[c.selID][ni])
-				}
-				slotCounts[i][slot] += int64(counts[c.selID])
+				slotCounts[i][slot] += int64(nodeCounts[c.selID][ni])
 			}
 		}
 	}
