@@ -93,12 +93,32 @@ func build(t reflect.Type) decodeFunc {
 		return decodeString
 	case reflect.Bool:
 		return decodeBool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return intDecoder(t)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return uintDecoder(t)
-	case reflect.Float32, reflect.Float64:
-		return floatDecoder(t)
+	case reflect.Int:
+		return intDecoder[int]()
+	case reflect.Int8:
+		return intDecoder[int8]()
+	case reflect.Int16:
+		return intDecoder[int16]()
+	case reflect.Int32:
+		return intDecoder[int32]()
+	case reflect.Int64:
+		return intDecoder[int64]()
+	case reflect.Uint:
+		return uintDecoder[uint]()
+	case reflect.Uint8:
+		return uintDecoder[uint8]()
+	case reflect.Uint16:
+		return uintDecoder[uint16]()
+	case reflect.Uint32:
+		return uintDecoder[uint32]()
+	case reflect.Uint64:
+		return uintDecoder[uint64]()
+	case reflect.Uintptr:
+		return uintDecoder[uintptr]()
+	case reflect.Float32:
+		return floatDecoder[float32]()
+	case reflect.Float64:
+		return floatDecoder[float64]()
 	case reflect.Pointer:
 		return pointerDecoder(t)
 	case reflect.Slice:
@@ -147,6 +167,32 @@ func (d *reader) literal(word string) bool {
 
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '+'
+}
+
+// open reads a null (isNull) or the given opening delimiter of a list or
+// an object; ok is false for anything else.
+func (d *reader) open(delim byte) (isNull, ok bool) {
+	if d.null() {
+		return true, true
+	}
+	if d.next() != delim {
+		return false, false
+	}
+	d.i++
+	return false, true
+}
+
+// lazy is a type's decoder, found on first use (so that building a
+// decoder never builds another: a type may contain itself).
+type lazy struct {
+	t    reflect.Type
+	once sync.Once
+	dec  decodeFunc
+}
+
+func (l *lazy) get() decodeFunc {
+	l.once.Do(func() { l.dec = decoderFor(l.t) })
+	return l.dec
 }
 
 // null consumes a null literal if one is next.
@@ -414,53 +460,27 @@ func numberDecoder[T any](read func(*reader) ([]byte, bool), parse func(string) 
 	}
 }
 
-func intDecoder(t reflect.Type) decodeFunc {
-	bits := t.Bits()
+// intDecoder, uintDecoder and floatDecoder decode into a field of T's
+// size (a named type's too: the same memory), parsed at that size.
+func intDecoder[T int | int8 | int16 | int32 | int64]() decodeFunc {
+	bits := int(unsafe.Sizeof(T(0))) * 8
 	return numberDecoder((*reader).integer,
-		func(s string) (int64, error) { return strconv.ParseInt(s, 10, bits) },
-		func(p unsafe.Pointer, n int64) {
-			switch bits {
-			case 8:
-				*(*int8)(p) = int8(n)
-			case 16:
-				*(*int16)(p) = int16(n)
-			case 32:
-				*(*int32)(p) = int32(n)
-			default:
-				*(*int64)(p) = n
-			}
-		})
+		func(s string) (T, error) { n, err := strconv.ParseInt(s, 10, bits); return T(n), err },
+		func(p unsafe.Pointer, v T) { *(*T)(p) = v })
 }
 
-func uintDecoder(t reflect.Type) decodeFunc {
-	bits := t.Bits()
+func uintDecoder[T uint | uint8 | uint16 | uint32 | uint64 | uintptr]() decodeFunc {
+	bits := int(unsafe.Sizeof(T(0))) * 8
 	return numberDecoder((*reader).integer,
-		func(s string) (uint64, error) { return strconv.ParseUint(s, 10, bits) },
-		func(p unsafe.Pointer, n uint64) {
-			switch bits {
-			case 8:
-				*(*uint8)(p) = uint8(n)
-			case 16:
-				*(*uint16)(p) = uint16(n)
-			case 32:
-				*(*uint32)(p) = uint32(n)
-			default:
-				*(*uint64)(p) = n
-			}
-		})
+		func(s string) (T, error) { n, err := strconv.ParseUint(s, 10, bits); return T(n), err },
+		func(p unsafe.Pointer, v T) { *(*T)(p) = v })
 }
 
-func floatDecoder(t reflect.Type) decodeFunc {
-	bits := t.Bits()
+func floatDecoder[T float32 | float64]() decodeFunc {
+	bits := int(unsafe.Sizeof(T(0))) * 8
 	return numberDecoder((*reader).number,
-		func(s string) (float64, error) { return strconv.ParseFloat(s, bits) },
-		func(p unsafe.Pointer, f float64) {
-			if bits == 32 {
-				*(*float32)(p) = float32(f)
-			} else {
-				*(*float64)(p) = f
-			}
-		})
+		func(s string) (T, error) { f, err := strconv.ParseFloat(s, bits); return T(f), err },
+		func(p unsafe.Pointer, v T) { *(*T)(p) = v })
 }
 
 // unmarshalerDecoder calls the type's own UnmarshalJSON with the value's
@@ -485,15 +505,13 @@ func pointerDecoder(t reflect.Type) decodeFunc {
 		return decline
 	}
 	one := reflect.SliceOf(elem) // a new value is allocated as an array of one
-	var dec decodeFunc
-	var once sync.Once
+	lz := &lazy{t: elem}
 	return func(d *reader, p unsafe.Pointer) bool {
 		if d.null() {
 			return true
 		}
-		once.Do(func() { dec = decoderFor(elem) })
 		v := reflect.MakeSlice(one, 1, 1).UnsafePointer()
-		if !dec(d, v) {
+		if !lz.get()(d, v) {
 			return false
 		}
 		*(*unsafe.Pointer)(p) = v
@@ -511,19 +529,13 @@ type sliceHeader struct {
 // empty, not nil, as encoding/json does. The array doubles as it fills,
 // from one element.
 func sliceDecoder(t reflect.Type) decodeFunc {
-	elem := t.Elem()
-	size := elem.Size()
-	var dec decodeFunc
-	var once sync.Once
+	elem := &lazy{t: t.Elem()}
+	size := t.Elem().Size()
 	return func(d *reader, p unsafe.Pointer) bool {
-		if d.null() {
-			return true
+		if isNull, ok := d.open('['); isNull || !ok {
+			return ok
 		}
-		if d.next() != '[' {
-			return false
-		}
-		d.i++
-		once.Do(func() { dec = decoderFor(elem) })
+		dec := elem.get()
 		var s reflect.Value
 		var data unsafe.Pointer
 		n := 0
@@ -562,17 +574,12 @@ func mapDecoder(t reflect.Type) decodeFunc {
 	if t == reflect.TypeFor[map[string]string]() {
 		return decodeStringMap
 	}
-	var dec decodeFunc
-	var once sync.Once
+	lz := &lazy{t: elem}
 	return func(d *reader, p unsafe.Pointer) bool {
-		if d.null() {
-			return true
+		if isNull, ok := d.open('{'); isNull || !ok {
+			return ok
 		}
-		if d.next() != '{' {
-			return false
-		}
-		d.i++
-		once.Do(func() { dec = decoderFor(elem) })
+		dec := lz.get()
 		m := reflect.MakeMap(t)
 		kv := reflect.New(key).Elem()
 		ev := reflect.New(elem).Elem()
@@ -600,13 +607,9 @@ func mapDecoder(t reflect.Type) decodeFunc {
 // decodeStringMap is mapDecoder for map[string]string (labels,
 // annotations, node selectors), without reflection.
 func decodeStringMap(d *reader, p unsafe.Pointer) bool {
-	if d.null() {
-		return true
+	if isNull, ok := d.open('{'); isNull || !ok {
+		return ok
 	}
-	if d.next() != '{' {
-		return false
-	}
-	d.i++
 	m := map[string]string{}
 	if !d.members('}', func() bool {
 		k, plain, ok := d.key()
@@ -634,9 +637,7 @@ func decodeStringMap(d *reader, p unsafe.Pointer) bool {
 type field struct {
 	name   string
 	offset uintptr
-	typ    reflect.Type
-	dec    decodeFunc // nil until first used
-	once   sync.Once
+	dec    lazy
 }
 
 // structDecoder decodes an object into a struct. Fields are named as
@@ -657,13 +658,9 @@ func structDecoder(t reflect.Type) decodeFunc {
 		byName[f.name] = i
 	}
 	return func(d *reader, p unsafe.Pointer) bool {
-		if d.null() {
-			return true
+		if isNull, ok := d.open('{'); isNull || !ok {
+			return ok
 		}
-		if d.next() != '{' {
-			return false
-		}
-		d.i++
 		var seenSmall uint64
 		var seen []bool
 		if len(fields) > 64 {
@@ -690,8 +687,7 @@ func structDecoder(t reflect.Type) decodeFunc {
 				seenSmall |= 1 << i
 			}
 			f := fields[i]
-			f.once.Do(func() { f.dec = decoderFor(f.typ) })
-			return f.dec(d, unsafe.Add(p, f.offset))
+			return f.dec.get()(d, unsafe.Add(p, f.offset))
 		})
 	}
 }
@@ -744,7 +740,7 @@ func structFields(t reflect.Type, offset uintptr, depth int) (out []*field, ok b
 		if !validTagName(name) {
 			name = sf.Name
 		}
-		out = append(out, &field{name: name, offset: offset + sf.Offset, typ: sf.Type})
+		out = append(out, &field{name: name, offset: offset + sf.Offset, dec: lazy{t: sf.Type}})
 	}
 	return out, true
 }
