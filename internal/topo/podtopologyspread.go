@@ -325,7 +325,7 @@ const (
 // byte per node instead of matching the node again. A node a view
 // replaces (another Node object in the slot) is decided afresh.
 type inclusionCache struct {
-	affinity, taints bool // which policies some constraint honors
+	affinity, taints bool // which policies are decided per node (the others pass)
 	once             sync.Once
 	bits             []uint8
 }
@@ -340,10 +340,10 @@ func (ic *inclusionCache) verdicts(in *inclusion) []uint8 {
 				continue
 			}
 			var b uint8
-			if ic.affinity && in.affinityAt(i, n) {
+			if !ic.affinity || in.affinityAt(i, n) {
 				b |= passesAffinity
 			}
-			if ic.taints && isUntainted(n.Node, in.pod.Spec.Tolerations) {
+			if !ic.taints || isUntainted(n.Node, in.pod.Spec.Tolerations) {
 				b |= passesTaints
 			}
 			ic.bits[i] = b
@@ -434,7 +434,10 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 		s.incl.indexed = s.incl.affinity.index(snap)
 		s.incl.nodes = cluster.SlotsOf(snap)
 	}
-	if aff, taints := honorsAffinity(s.hard) || honorsAffinity(s.soft), honorsTaints(s.hard) || honorsTaints(s.soft); snap != nil && (aff || taints) {
+	// A pod without node affinity passes its affinity policy on every
+	// node: only what is left to decide is cached.
+	aff := (honorsAffinity(s.hard) || honorsAffinity(s.soft)) && s.incl.affinity.any()
+	if taints := honorsTaints(s.hard) || honorsTaints(s.soft); snap != nil && (aff || taints) {
 		s.incl.nodes = cluster.SlotsOf(snap)
 		s.incl.cache = &inclusionCache{affinity: aff, taints: taints}
 	}
@@ -469,32 +472,51 @@ func (s *Spread) countHard() {
 		s.domainCount[i] = make([]int, len(s.cols[i].Values))
 		eligible[i] = make([]bool, len(s.cols[i].Values))
 	}
-	counts := make([]int, nSel)
 	nodeCounts := make([][]int32, nSel) // per selector: spreadCounts
+	touched := make([][]int32, nSel)    // per selector: the slots counted above 0
 	for i := range s.hard {
-		if nodeCounts[s.hard[i].selID] == nil {
+		if sel := s.hard[i].selID; nodeCounts[sel] == nil {
 			mm, cs := s.ix.memoCands(s.ix.nsIs(s.pod.Namespace), &s.hard[i].m)
-			nodeCounts[s.hard[i].selID] = s.ix.spreadCounts(&s.hard[i].m, mm, cs)
+			nodeCounts[sel], touched[sel] = s.ix.spreadCountsTouched(nil, nil, &s.hard[i].m, mm, cs)
 		}
 	}
-	for ni, n := range nodes {
-		if n == nil || missingAny(s.cols, ni) {
-			continue // an empty slot, or a node upstream skips
+	// A node upstream counts: not an empty slot, every key present, and
+	// the constraint's inclusion policies passed.
+	counted := func(i, ni int) bool {
+		n := nodes[ni]
+		return n != nil && !missingAny(s.cols, ni) && s.incl.includes(&s.hard[i], ni, n)
+	}
+	// Each domain's count sums its counted nodes' matching pods: only the
+	// nodes with one add anything.
+	for i := range s.hard {
+		sel := s.hard[i].selID
+		for _, t := range touched[sel] {
+			if ni := int(t); counted(i, ni) {
+				s.domainCount[i][s.cols[i].Of[ni]] += int(nodeCounts[sel][ni])
+			}
 		}
-		for k := range counts {
-			counts[k] = -1
+	}
+	// A domain is eligible when some counted node has it; the walk stops
+	// once every constraint has all its domains (a zone's few are found
+	// among the first nodes).
+	left := make([]int, len(s.hard))
+	open := 0
+	for i := range s.hard {
+		if left[i] = len(s.cols[i].Values); left[i] > 0 {
+			open++
 		}
+	}
+	for ni := 0; ni < len(nodes) && open > 0; ni++ {
 		for i := range s.hard {
-			c := &s.hard[i]
-			if !s.incl.includes(c, ni, n) {
+			if left[i] == 0 || !counted(i, ni) {
 				continue
 			}
-			if counts[c.selID] < 0 {
-				counts[c.selID] = int(nodeCounts[c.selID][ni])
+			if d := s.cols[i].Of[ni]; !eligible[i][d] {
+				eligible[i][d] = true
+				if left[i]--; left[i] == 0 {
+					open--
+				}
 			}
-			d := s.cols[i].Of[ni]
-			s.domainCount[i][d] += counts[c.selID]
-			eligible[i][d] = true
 		}
 	}
 	s.eligible = eligible
