@@ -120,6 +120,7 @@ type Compiled struct {
 	// ImageLocality.
 	images        []string
 	numContainers int
+	imageKey      string // imageKeyOf(images, numContainers)
 
 	spread *topo.Spread
 	ipa    *topo.InterPodAffinity
@@ -342,6 +343,7 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 		c.images = append(c.images, normalizedImageName(image))
 	})
 	c.numContainers = len(pod.Spec.InitContainers) + len(pod.Spec.Containers)
+	c.imageKey = imageKeyOf(c.images, c.numContainers)
 
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%w %s: %w", ErrInvalidPod, pi.Key, &ValidationError{Errors: errs})

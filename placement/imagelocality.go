@@ -74,11 +74,7 @@ func (c *Compiled) imageScoresOf(imageSpread []float64) *imageScores {
 		return nil
 	}
 	slots := cluster.SlotsOf(c.snap)
-	// Each image length-prefixed: no two lists spell one key.
-	key := strconv.Itoa(c.numContainers) + "/" + strconv.Itoa(len(cluster.NodesOf(c.snap)))
-	for _, img := range c.images {
-		key += "/" + strconv.Itoa(len(img)) + ":" + img
-	}
+	key := strconv.Itoa(len(cluster.NodesOf(c.snap))) + c.imageKey
 	v := cluster.ImageMemo(c.snap, key, func() any {
 		s := &imageScores{nodes: make([]*corev1.Node, len(slots)), raw: make([]int64, len(slots))}
 		for i, n := range slots {
@@ -92,6 +88,16 @@ func (c *Compiled) imageScoresOf(imageSpread []float64) *imageScores {
 		return nil
 	}
 	return v.(*imageScores)
+}
+
+// imageKeyOf names a pod's images and containers for imageScoresOf, each
+// image length-prefixed so that no two lists spell one key.
+func imageKeyOf(images []string, numContainers int) string {
+	key := "/" + strconv.Itoa(numContainers)
+	for _, img := range images {
+		key += "/" + strconv.Itoa(len(img)) + ":" + img
+	}
+	return key
 }
 
 // normalizedImageName is imagelocality's normalizedImageName: a reference

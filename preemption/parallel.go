@@ -33,9 +33,7 @@ type dryRuns struct {
 	// per pod), else results[i], computed for this call.
 	refs      []*dryRun
 	results   []dryRun
-	dirty     []int // positions whose results entry was written, when not all
-	allDirty  bool  // every results entry may have been written
-	next      int   // positions below next are computed
+	next      int // positions below next are computed
 	round     int
 	par       int
 	helpers   *placement.Workers // nil: par.Run's per-call helpers
@@ -58,7 +56,7 @@ func newDryRuns(pr *preemptor, potential []*cluster.NodeInfo, offset, limit int,
 	buf := dryRunBuffers.Get().(*dryRunBuffer)
 	results := slices.Grow(buf.results[:0], len(potential))[:len(potential)]
 	refs := slices.Grow(buf.refs[:0], len(potential))[:len(potential)]
-	d := &dryRuns{pr: pr, potential: potential, offset: offset, results: results, refs: refs, dirty: buf.dirty[:0],
+	d := &dryRuns{pr: pr, potential: potential, offset: offset, results: results, refs: refs,
 		round: len(potential), par: par, helpers: workers, newTrials: newTrials, memo: memo}
 	memo.size(potential)
 	if sampled {
@@ -76,23 +74,20 @@ var dryRunBuffers = sync.Pool{New: func() any { return new(dryRunBuffer) }}
 type dryRunBuffer struct {
 	results []dryRun
 	refs    []*dryRun
-	dirty   []int
 }
 
 // release returns the arrays for the next preemptor's dry runs, once
 // preempt has copied out what it keeps (victim lists and statuses are
-// referenced, not the arrays). What was written is cleared, so that the
-// pool keeps no reference alive.
+// referenced, not the arrays). The results entries that were used (those
+// refs points at) are cleared, so that the pool keeps no reference alive.
 func (d *dryRuns) release() {
-	clear(d.refs)
-	if d.allDirty {
-		clear(d.results)
-	} else {
-		for _, i := range d.dirty {
+	for i, r := range d.refs {
+		if r == &d.results[i] {
 			d.results[i] = dryRun{}
 		}
 	}
-	dryRunBuffers.Put(&dryRunBuffer{results: d.results[:0], refs: d.refs[:0], dirty: d.dirty[:0]})
+	clear(d.refs)
+	dryRunBuffers.Put(&dryRunBuffer{results: d.results[:0], refs: d.refs[:0]})
 	d.results, d.refs = nil, nil
 }
 
@@ -114,7 +109,6 @@ func (d *dryRuns) at(i int) (*cluster.NodeInfo, *dryRun) {
 			if d.seq == nil {
 				d.seq = d.newTrials()
 			}
-			d.dirty = append(d.dirty, i)
 			d.compute(i, d.pr, d.seq)
 			hi = i + 1
 		}
@@ -134,15 +128,14 @@ func (d *dryRuns) compute(i int, pr *preemptor, newTrial func(n *cluster.NodeInf
 // positions it has no entry for (on d.par goroutines when there are enough
 // of them).
 func (d *dryRuns) fillMemo(lo, hi int) {
-	start := len(d.dirty)
+	var misses []int
 	for i := lo; i < hi; i++ {
 		if r := d.memo.lookup(d.node(i)); r != nil {
 			d.refs[i] = r
 		} else {
-			d.dirty = append(d.dirty, i)
+			misses = append(misses, i)
 		}
 	}
-	misses := d.dirty[start:]
 	if d.par > 1 && len(misses) >= minParallelDryRuns {
 		d.fillParallel(misses)
 		return
@@ -157,7 +150,6 @@ func (d *dryRuns) fillMemo(lo, hi int) {
 
 // fillRange computes positions [lo, hi) on d.par goroutines.
 func (d *dryRuns) fillRange(lo, hi int) {
-	d.allDirty = true
 	positions := make([]int, hi-lo)
 	for k := range positions {
 		positions[k] = lo + k
