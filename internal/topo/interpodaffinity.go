@@ -104,6 +104,38 @@ type topoCounts struct {
 	keys     []*keyCounts
 	nonEmpty bool
 	positive int
+	arrays   *countArrays // where dense counts come from (nil: allocated)
+}
+
+// countArrays keeps the dense count arrays of finished topoCounts for the
+// next ones: a scoring pass's counts live for one pod, and a hostname key
+// turned dense is an array as long as the cluster.
+type countArrays struct{ free [][]int64 }
+
+// take returns a zeroed array of n counts.
+func (p *countArrays) take(n int) []int64 {
+	if p != nil {
+		for i := len(p.free) - 1; i >= 0; i-- {
+			if a := p.free[i]; cap(a) >= n {
+				p.free[i] = p.free[len(p.free)-1]
+				p.free = p.free[:len(p.free)-1]
+				a = a[:n]
+				clear(a)
+				return a
+			}
+		}
+	}
+	return make([]int64, n)
+}
+
+// recycle keeps c's dense arrays (c is not read again).
+func (p *countArrays) recycle(c *topoCounts) {
+	for _, k := range c.keys {
+		if k.counts != nil && !k.shared {
+			p.free = append(p.free, k.counts)
+			k.counts = nil
+		}
+	}
 }
 
 // keyCounts are one key's counts. A view's copy shares its parent's counts
@@ -146,7 +178,7 @@ func (c *topoCounts) forKey(ix *interned, key string) *keyCounts {
 	if len(col.Values) >= minSparseValues {
 		k.nz = make([]uint64, (len(col.Values)+63)/64)
 	} else {
-		k.counts = make([]int64, len(col.Values))
+		k.counts = c.arrays.take(len(col.Values))
 	}
 	c.keys = append(c.keys, k)
 	return k
@@ -174,7 +206,7 @@ func (c *topoCounts) add(k *keyCounts, d int32, n int64) {
 		k.nz, k.ids, k.vals = slices.Clone(k.nz), slices.Clone(k.ids), slices.Clone(k.vals)
 	}
 	old := k.get(d)
-	k.set(d, old+n)
+	k.set(d, old+n, c.arrays)
 	switch {
 	case old <= 0 && old+n > 0:
 		c.positive++
@@ -184,8 +216,9 @@ func (c *topoCounts) add(k *keyCounts, d int32, n int64) {
 	c.nonEmpty = true
 }
 
-// set makes value d's count v (the arrays are k's own).
-func (k *keyCounts) set(d int32, v int64) {
+// set makes value d's count v (the arrays are k's own); a dense array
+// is taken from arrays.
+func (k *keyCounts) set(d int32, v int64, arrays *countArrays) {
 	if k.nz == nil {
 		k.counts[d] = v
 		return
@@ -199,7 +232,7 @@ func (k *keyCounts) set(d int32, v int64) {
 		}
 	}
 	if len(k.ids) == maxSparse {
-		k.counts = make([]int64, len(k.col.Values))
+		k.counts = arrays.take(len(k.col.Values))
 		for j, id := range k.ids {
 			k.counts[id] = k.vals[j]
 		}

@@ -32,6 +32,7 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 // next call.
 type AffinityScratch struct {
 	scores scoreBuffers
+	arrays countArrays
 }
 
 // ScoreWith is Score with its per-node buffers taken from sc (nil: new
@@ -50,7 +51,8 @@ func (a *InterPodAffinity) ScoreWith(feasible []*NodeInfo, sc *AffinityScratch) 
 	if w := a.opts.HardPodAffinityWeight; w != nil {
 		hard = *w
 	}
-	var topo topoCounts
+	topo := topoCounts{arrays: &sc.arrays}
+	defer sc.arrays.recycle(&topo)
 	cache := nsCache{}
 	ix := &a.ix
 	termMemo, termCands := a.termMemo(ix)

@@ -334,6 +334,7 @@ func TestSparseKeyCounts(t *testing.T) {
 	t.Run("a trial equals its view", TestTrialEqualsOnView)
 	t.Run("filter", TestAffinityFilter)
 	t.Run("score", TestAffinityScore)
+	t.Run("a reused scratch scores as a fresh one", TestScoreWithReusedScratch)
 
 	k := &keyCounts{col: &cluster.Column{Values: make([]string, 10)}, nz: make([]uint64, 1)}
 	var c topoCounts

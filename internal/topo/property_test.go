@@ -296,7 +296,7 @@ func TestScoreWithReusedScratch(t *testing.T) {
 		var spread SpreadScratch
 		var affinity AffinityScratch
 		own := func(v []int64) []int64 { return append([]int64{}, v...) }
-		for range rapid.IntRange(1, 3).Draw(t, "pods") {
+		for range rapid.IntRange(2, 6).Draw(t, "pods") {
 			pod := genIncoming(t)
 			genNodeAffinity(t, pod)
 			_, s, a := plugins(t, snap, pod)
