@@ -25,7 +25,11 @@ var Shapes = []string{
 	"spread",                  // pod-with-topology-spreading.yaml: zone, DoNotSchedule
 	"preferred-spread",        // pod-with-preferred-topology-spreading.yaml: zone, ScheduleAnyway
 	"preemption",              // pod-low-priority.yaml filling nodes, pod-high-priority.yaml pending
+	"mixed",                   // each group one of the templates above but preemption, a third of them with a second, and its own requests
 }
+
+// mixedKinds are the templates a mixed shape's groups draw from.
+var mixedKinds = Shapes[:8]
 
 // Shape generates a scheduler_perf-shaped cluster, deterministically from
 // seed: nodes like node-default.yaml (4 cpu, 32Gi, 110 pods, three zones),
@@ -95,6 +99,7 @@ type nodeLeft struct {
 
 type shapeGroup struct {
 	idx      int
+	kinds    []string // the templates of its pods: the shape's, or a mixed shape's draw
 	name, ns string
 	cpu      int64 // milli
 	mem      int64
@@ -116,11 +121,22 @@ func (g *shapeGen) newGroup(pending bool) *shapeGroup {
 	if pending || g.r.IntN(10) < 3 {
 		grp.ns = "sched-1"
 	}
-	if g.shape == "preemption" {
+	grp.kinds = []string{g.shape}
+	switch g.shape {
+	case "preemption":
 		grp.cpu, grp.high = g.lowCPU, pending
 		if pending {
 			grp.cpu = 3000
 		}
+	case "mixed":
+		grp.kinds = []string{mixedKinds[g.r.IntN(len(mixedKinds))]}
+		if g.r.IntN(3) == 0 {
+			if k := mixedKinds[g.r.IntN(len(mixedKinds))]; k != grp.kinds[0] && k != "basic" {
+				grp.kinds = append(grp.kinds, k)
+			}
+		}
+		grp.cpu = 50 * int64(1+g.r.IntN(8))
+		grp.mem = int64(1+g.r.IntN(8)) << 27
 	}
 	g.groups = append(g.groups, grp)
 	return grp
@@ -138,19 +154,8 @@ func (g *shapeGen) place(grp *shapeGroup) int {
 		if l.pods < 1 || l.cpu < grp.cpu || l.mem < grp.mem {
 			continue
 		}
-		switch g.shape {
-		case "anti-affinity":
-			if l.groups[grp.idx] {
-				continue
-			}
-		case "affinity":
-			if grp.zone >= 0 && l.zone != grp.zone {
-				continue
-			}
-		case "node-affinity":
-			if l.zone == 2 {
-				continue
-			}
+		if !g.allows(grp, l) {
+			continue
 		}
 		l.pods--
 		l.cpu -= grp.cpu
@@ -162,6 +167,28 @@ func (g *shapeGen) place(grp *shapeGroup) int {
 		return k
 	}
 	return -1
+}
+
+// allows reports whether the hard constraints of grp's templates let one
+// more of its pods onto the node l.
+func (g *shapeGen) allows(grp *shapeGroup, l *nodeLeft) bool {
+	for _, kind := range grp.kinds {
+		switch kind {
+		case "anti-affinity":
+			if l.groups[grp.idx] {
+				return false
+			}
+		case "affinity":
+			if grp.zone >= 0 && l.zone != grp.zone {
+				return false
+			}
+		case "node-affinity":
+			if l.zone == 2 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (g *shapeGen) pod(grp *shapeGroup, name string) *corev1.Pod {
@@ -187,28 +214,53 @@ func (g *shapeGen) pod(grp *shapeGroup, name string) *corev1.Pod {
 	term := func(key string) corev1.PodAffinityTerm {
 		return corev1.PodAffinityTerm{LabelSelector: sel, TopologyKey: key, Namespaces: []string{"sched-1", "sched-0"}}
 	}
-	switch g.shape {
-	case "anti-affinity":
-		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term(hostnameKey)}}}
-	case "affinity":
-		p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{term(zoneKey)}}}
-	case "preferred-affinity":
-		p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 1, PodAffinityTerm: term(hostnameKey)}}}}
-	case "preferred-anti-affinity":
-		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 1, PodAffinityTerm: term(hostnameKey)}}}}
-	case "node-affinity":
-		p.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
-			NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"zone1", "zone2"}}}}}}}}
-	case "spread", "preferred-spread":
-		when := corev1.DoNotSchedule
-		if g.shape == "preferred-spread" {
-			when = corev1.ScheduleAnyway
+	aff := func() *corev1.Affinity {
+		if p.Spec.Affinity == nil {
+			p.Spec.Affinity = &corev1.Affinity{}
 		}
-		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: zoneKey, WhenUnsatisfiable: when, LabelSelector: sel}}
-	case "preemption":
-		if !grp.high {
-			zero := int64(0)
-			p.Spec.TerminationGracePeriodSeconds = &zero
+		return p.Spec.Affinity
+	}
+	podAff := func() *corev1.PodAffinity {
+		if a := aff(); a.PodAffinity == nil {
+			a.PodAffinity = &corev1.PodAffinity{}
+		}
+		return p.Spec.Affinity.PodAffinity
+	}
+	podAnti := func() *corev1.PodAntiAffinity {
+		if a := aff(); a.PodAntiAffinity == nil {
+			a.PodAntiAffinity = &corev1.PodAntiAffinity{}
+		}
+		return p.Spec.Affinity.PodAntiAffinity
+	}
+	for _, kind := range grp.kinds {
+		switch kind {
+		case "anti-affinity":
+			a := podAnti()
+			a.RequiredDuringSchedulingIgnoredDuringExecution = append(a.RequiredDuringSchedulingIgnoredDuringExecution, term(hostnameKey))
+		case "affinity":
+			a := podAff()
+			a.RequiredDuringSchedulingIgnoredDuringExecution = append(a.RequiredDuringSchedulingIgnoredDuringExecution, term(zoneKey))
+		case "preferred-affinity":
+			a := podAff()
+			a.PreferredDuringSchedulingIgnoredDuringExecution = append(a.PreferredDuringSchedulingIgnoredDuringExecution, corev1.WeightedPodAffinityTerm{Weight: 1, PodAffinityTerm: term(hostnameKey)})
+		case "preferred-anti-affinity":
+			a := podAnti()
+			a.PreferredDuringSchedulingIgnoredDuringExecution = append(a.PreferredDuringSchedulingIgnoredDuringExecution, corev1.WeightedPodAffinityTerm{Weight: 1, PodAffinityTerm: term(hostnameKey)})
+		case "node-affinity":
+			aff().NodeAffinity = &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+				NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpIn, Values: []string{"zone1", "zone2"}}}}}}}
+		case "spread", "preferred-spread":
+			when := corev1.DoNotSchedule
+			if kind == "preferred-spread" {
+				when = corev1.ScheduleAnyway
+			}
+			p.Spec.TopologySpreadConstraints = append(p.Spec.TopologySpreadConstraints,
+				corev1.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: zoneKey, WhenUnsatisfiable: when, LabelSelector: sel})
+		case "preemption":
+			if !grp.high {
+				zero := int64(0)
+				p.Spec.TerminationGracePeriodSeconds = &zero
+			}
 		}
 	}
 	return p
