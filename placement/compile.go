@@ -542,11 +542,12 @@ func (c *Compiled) compileTopology() error {
 			})
 		}
 	}
-	if c.spread == nil && c.ipa == nil && c.opts.Parallelism > 1 && c.snap != nil {
+	if c.spread == nil && c.ipa == nil && c.opts.Parallelism > 1 && c.snap != nil &&
+		(cluster.MayHavePodAffinity(c.snap) || c.pi.HasPodAffinityTerms()) {
 		// Both PreFilters read the label index's view of this snapshot
-		// (InterPodAffinity always does); build it here, once, instead of
-		// having one of them wait on the index's lock while the other
-		// builds it.
+		// (InterPodAffinity does unless no pod has a pod affinity term);
+		// build it here, once, instead of having one of them wait on the
+		// index's lock while the other builds it.
 		c.snap.Labels()
 	}
 	if c.spread != nil && c.ipa != nil {

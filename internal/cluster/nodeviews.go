@@ -195,6 +195,9 @@ func (s *Snapshot) reshape(drop []int, at int, replacement *corev1.Node, added [
 		recent:     s.recent,
 		imageNodes: imageNodes,
 		imageMemo:  s.imageMemo,
+		// The nodes keep their pods (a replaced node's are re-counted
+		// on it, added nodes have none).
+		podAffinity: s.podAffinity,
 	}
 	if copied || v.imageMemo == nil {
 		v.imageMemo = &imageMemo{}

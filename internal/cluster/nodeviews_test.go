@@ -310,6 +310,12 @@ func TestNodeViewChainsEqualNew(t *testing.T) {
 				require.Equal(t, n, ImageNodesOf(next, name))
 			}
 			require.Len(t, next.imageNodes, len(want.imageNodes))
+			// MayHavePodAffinity is exact for New and may only err on the
+			// side of true for a view.
+			require.Equal(t, anyPodAffinity(want), MayHavePodAffinity(want), "step %d: New's MayHavePodAffinity", step)
+			if anyPodAffinity(next) {
+				require.True(t, MayHavePodAffinity(next), "step %d: a view's MayHavePodAffinity", step)
+			}
 			cur = next
 		}
 	})
@@ -456,4 +462,14 @@ func inputOf(nodes []*corev1.Node, order map[string][]*corev1.Pod) Input {
 		in.Pods = append(in.Pods, order[n.Name]...)
 	}
 	return in
+}
+
+// anyPodAffinity reports whether a node of s has a pod with pod affinity.
+func anyPodAffinity(s *Snapshot) bool {
+	for _, n := range s.nodes {
+		if len(n.PodsWithAffinity) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -79,6 +79,13 @@ type Snapshot struct {
 	// imageNodes (a node view that makes a copy of it starts a new one).
 	imageMemo *imageMemo
 
+	// podAffinity is false when no bound pod has a pod affinity or
+	// anti-affinity term (no node has PodsWithAffinity): New decides it,
+	// a view that binds such a pod sets it, and a view that only removes
+	// pods or changes nodes keeps it (it may then be true with no such pod
+	// left, which only costs InterPodAffinity its shortcut).
+	podAffinity bool
+
 	// id numbers the snapshot (0 for one not made by New or a view);
 	// a view records its parent's id and the nodes it changed, so that
 	// state kept for the parent can be moved to the view by those nodes
@@ -326,6 +333,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		ni.setPods(pods)
 		ni.Order = order
 		s.nodes[i] = ni
+		s.podAffinity = s.podAffinity || len(ni.PodsWithAffinity) > 0
 	}
 	if interned != nil {
 		// A large input: index what the first topology question needs
@@ -857,6 +865,13 @@ func (s *Snapshot) Input() *Input {
 // modified.
 func InputOf(s *Snapshot) *Input { return &s.in }
 
+// MayHavePodAffinity reports whether a bound pod of s may have a pod
+// affinity or anti-affinity term; false means that none has (New's count,
+// kept by every view: only binding such a pod turns it on). The topology
+// plugins then know, without a walk, that no existing pod's term can
+// match or reject an incoming pod.
+func MayHavePodAffinity(s *Snapshot) bool { return s.podAffinity }
+
 // NumPods returns the number of bound pods in the snapshot (or view).
 func (s *Snapshot) NumPods() int {
 	n := 0
@@ -1016,6 +1031,7 @@ func (s *Snapshot) WithPodInfoReusing(pi *PodInfo, spare []*NodeInfo) (*Snapshot
 
 	v := s.viewReusing(spare)
 	v.setNode(i, &ni)
+	v.podAffinity = s.podAffinity || len(ni.PodsWithAffinity) > len(old.PodsWithAffinity)
 	v.changed = []int32{int32(ni.Index)}
 	v.recent = &recentLoc{next: s.recent, key: pi.Key, node: nodeName, n: s.recent.len() + 1}
 	if v.recent.n >= recentLimit {

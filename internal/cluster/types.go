@@ -137,6 +137,14 @@ func (p *PodInfo) extras() *podExtras {
 // must not be modified.
 func (p *PodInfo) HostPorts() []HostPort { return p.extras().hostPorts }
 
+// HasPodAffinityTerms reports whether the pod has any pod affinity or
+// anti-affinity term, required or preferred.
+func (p *PodInfo) HasPodAffinityTerms() bool {
+	e := p.extras()
+	return len(e.requiredAffinity) > 0 || len(e.requiredAntiAffinity) > 0 ||
+		len(e.preferredAffinity) > 0 || len(e.preferredAntiAffinity) > 0
+}
+
 // RequiredAffinityTerms returns the pod's compiled required pod affinity
 // terms (nil when none); the slice must not be modified.
 func (p *PodInfo) RequiredAffinityTerms() []AffinityTerm { return p.extras().requiredAffinity }

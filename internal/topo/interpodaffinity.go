@@ -292,6 +292,9 @@ type InterPodAffinity struct {
 	affKeys, antiKeys  []*keyCounts // per required term
 	selfMatchesAll     bool         // the first-pod rule's second half
 	skip               bool
+	// bare: neither the pod nor any bound pod has a pod affinity term, so
+	// every count is empty and nothing was indexed (ix is unset).
+	bare bool
 }
 
 // NewInterPodAffinity compiles the pod's affinity terms and walks the
@@ -306,6 +309,12 @@ func NewInterPodAffinity(pod *PodInfo, snap *Snapshot, opts AffinityOptions) (*I
 		return nil, errors.New("topology: NewInterPodAffinity needs a pod")
 	}
 	p := pod.Pod
+	if snap != nil && !cluster.MayHavePodAffinity(snap) && !pod.HasPodAffinityTerms() {
+		// Nothing can count: PreFilter's walk would find no term on
+		// either side and Skip, PreScore would find nothing to score. The
+		// snapshot's label index is not read.
+		return &InterPodAffinity{pi: pod, pod: p, snap: snap, opts: opts, skip: true, bare: true}, nil
+	}
 	a := &InterPodAffinity{pi: pod, pod: p, snap: snap, ix: newInterned(snap), opts: opts}
 	if snap != nil {
 		if l := cluster.NamespaceLabelsOf(snap, p.Namespace); l != nil {

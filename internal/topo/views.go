@@ -203,6 +203,9 @@ func (a *InterPodAffinity) On(view *Snapshot) (*InterPodAffinity, error) {
 	if view == a.snap {
 		return a, nil
 	}
+	if a.bare {
+		return NewInterPodAffinity(a.pi, view, a.opts)
+	}
 	changed, ok := changedNodes(a.snap, &a.ix, view)
 	if !ok {
 		return NewInterPodAffinity(a.pi, view, a.opts)

@@ -165,3 +165,46 @@ func TestOnDecidesRetaintedNodesAfresh(t *testing.T) {
 	raw2, _, _ := s.Score(cluster.NodesOf(snap))
 	assert.Equal(t, raw1, raw2)
 }
+
+// TestAffinityWithoutTermsAnywhere: a pod without pod affinity terms on a
+// snapshot where no bound pod has any gets a skipped state that reads no
+// index; once a view binds a pod whose required anti-affinity rejects it,
+// the state moved onto that view (On) and a fresh one both reject the
+// node, and preferred terms of a bound pod make the score count.
+func TestAffinityWithoutTermsAnywhere(t *testing.T) {
+	nodes := []*corev1.Node{zoned("a", "z1"), zoned("b", "z2")}
+	snap := snapshotOf(t, cluster.Input{Nodes: nodes, Pods: []*corev1.Pod{mkPod("a1", "a", lbl("app", "web"))}})
+	require.False(t, cluster.MayHavePodAffinity(snap))
+	pi := podInfo(t, mkPod("in", "", lbl("app", "db")))
+	a, err := NewInterPodAffinity(pi, snap, AffinityOptions{})
+	require.NoError(t, err)
+	assert.True(t, a.FilterSkipped())
+	assert.True(t, a.bare)
+	_, _, skipped := a.Score(cluster.NodesOf(snap))
+	assert.True(t, skipped)
+
+	guard := mkPod("guard", "b", lbl("app", "cache"), requiredAntiAffinity(term(corev1.LabelTopologyZone, selector("app", "db"))))
+	view, err := snap.WithPod(guard)
+	require.NoError(t, err)
+	require.True(t, cluster.MayHavePodAffinity(view))
+	on, err := a.On(view)
+	require.NoError(t, err)
+	fresh, err := NewInterPodAffinity(pi, view, AffinityOptions{})
+	require.NoError(t, err)
+	for _, st := range []*InterPodAffinity{on, fresh} {
+		assert.False(t, st.bare)
+		assert.False(t, st.FilterSkipped())
+		vnodes := cluster.NodesOf(view)
+		assert.True(t, st.Filter(vnodes[0]).Code.Passes(), "zone z1 has no guard")
+		assert.Equal(t, sched.Unschedulable, st.Filter(vnodes[1]).Code, "zone z2 has the guard")
+	}
+	// A view that removes the guard again keeps the flag (it only errs
+	// toward walking) and still answers as a fresh state does.
+	back := view.WithoutPods(guard.Namespace + "/" + guard.Name)
+	assert.True(t, cluster.MayHavePodAffinity(back))
+	st, err := on.On(back)
+	require.NoError(t, err)
+	for _, n := range cluster.NodesOf(back) {
+		assert.True(t, st.Filter(n).Code.Passes())
+	}
+}
