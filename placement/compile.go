@@ -322,16 +322,23 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 
 	// NodeResourcesFit: computePodResourceRequest (no resize status for the
 	// incoming pod), then SetMaxResource which clamps at zero.
-	reqList := cluster.PodRequests(pod, cluster.RequestOptions{})
-	c.req = maxResource(cluster.ResourceFromList(reqList))
+	if req, nonZero, ok := fastRequests(pod); ok {
+		// The common pod shape: the requests come out of int64 sums, as
+		// the snapshot's own bound pods' do, without three request lists.
+		c.req = maxResource(req)
+		c.fitReqs = requestsOf(opts.fitResources(), req, nonZero, true)
+		c.balReqs = requestsOf(opts.balancedResources(), req, nonZero, false)
+	} else {
+		c.req = maxResource(cluster.ResourceFromList(cluster.PodRequests(pod, cluster.RequestOptions{})))
+		c.fitReqs = scoringRequests(pod, opts.fitResources(), true, opts.Version)
+		c.balReqs = scoringRequests(pod, opts.balancedResources(), false, opts.Version)
+	}
 	for _, name := range c.req.ScalarNames() {
 		if c.req.Scalar[name] == 0 || c.ignoredScalar(name) {
 			continue
 		}
 		c.reqScalars = append(c.reqScalars, name)
 	}
-	c.fitReqs = scoringRequests(pod, opts.fitResources(), true, opts.Version)
-	c.balReqs = scoringRequests(pod, opts.balancedResources(), false, opts.Version)
 
 	// NodeDeclaredFeatures.
 	if opts.Version.RunsNodeDeclaredFeatures() {
@@ -399,6 +406,37 @@ func scoringRequests(pod *corev1.Pod, resources []ResourceSpec, useDefaults bool
 			out[i] = q.MilliValue()
 		} else {
 			out[i] = q.Value()
+		}
+	}
+	return out
+}
+
+// fastRequests is cluster.FastRequests (a variable so that the tests can
+// send every pod down the general path).
+var fastRequests = cluster.FastRequests
+
+// requestsOf is scoringRequests for a pod of the fast path's shape, from
+// its requests and non-zero requests: with defaults (NodeResourcesFit's
+// scorer) cpu and memory are the non-zero ones; pod-level requests and
+// resize status, which set the two calls apart, are absent.
+func requestsOf(resources []ResourceSpec, req, nonZero cluster.Resource, useDefaults bool) []int64 {
+	out := make([]int64, len(resources))
+	for i, r := range resources {
+		switch r.Name {
+		case corev1.ResourceCPU:
+			out[i] = req.MilliCPU
+			if useDefaults {
+				out[i] = nonZero.MilliCPU
+			}
+		case corev1.ResourceMemory:
+			out[i] = req.Memory
+			if useDefaults {
+				out[i] = nonZero.Memory
+			}
+		case corev1.ResourceEphemeralStorage:
+			out[i] = req.EphemeralStorage
+		default:
+			out[i] = req.Scalar[r.Name]
 		}
 	}
 	return out

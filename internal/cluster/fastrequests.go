@@ -157,6 +157,15 @@ func (a vec) withDefaults() vec {
 	return a
 }
 
+// FastRequests is the fast path for a pod of the common shape (see above):
+// its requests (PodRequests without options: containers, restartable and
+// plain init containers, overhead) and its non-zero requests (cpu and
+// memory with the scoring defaults for a container naming neither, as
+// ScoringRequests with defaults gives them). ok is false when the pod is
+// not of that shape: pod-level requests, resize status, or a quantity not
+// exact in its unit; the general functions must then be used.
+func FastRequests(pod *corev1.Pod) (req, nonZero Resource, ok bool) { return fastPodResources(pod) }
+
 // fastPodResources is podResources for the common pod shape (see above);
 // ok is false when the general path must be taken.
 func fastPodResources(pod *corev1.Pod) (req, nonZero Resource, ok bool) {
