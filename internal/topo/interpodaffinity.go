@@ -508,8 +508,11 @@ func (w *walker) countSets(sets []int32) (aff int64) {
 // and a candidate whose selector is its single anchor (so it matches the
 // pod's labels) is decided by its namespaces alone: the full match runs on
 // the other candidates only, on first use. It returns the candidates too.
-func (a *InterPodAffinity) termMemo(ix *interned) (memo, cands) {
-	mm := make(memo, len(ix.view.Terms))
+func (a *InterPodAffinity) termMemo(ix *interned) (memo, cands) { return a.termMemoIn(ix, nil) }
+
+// termMemoIn is termMemo with the memos taken from p.
+func (a *InterPodAffinity) termMemoIn(ix *interned, p *memoPool) (memo, cands) {
+	mm := p.take(len(ix.view.Terms))
 	if len(mm) == 0 {
 		return mm, cands{}
 	}
@@ -517,7 +520,7 @@ func (a *InterPodAffinity) termMemo(ix *interned) (memo, cands) {
 		mm[i] = 2
 	}
 	cs := cands(ix.view.TermCandidates(a.pod.Labels, make(cands, 0, 8)))
-	rules := make(memo, ix.view.NamespaceRules) // the pod's namespace, per rule
+	rules := p.take(ix.view.NamespaceRules) // the pod's namespace, per rule
 	for _, l := range cs {
 		for _, id := range l {
 			t := &ix.view.TermMatchers[id]

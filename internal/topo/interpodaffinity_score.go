@@ -33,6 +33,7 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 type AffinityScratch struct {
 	scores scoreBuffers
 	arrays countArrays
+	memos  memoPool
 }
 
 // ScoreWith is Score with its per-node buffers taken from sc (nil: new
@@ -53,22 +54,23 @@ func (a *InterPodAffinity) ScoreWith(feasible []*NodeInfo, sc *AffinityScratch) 
 	}
 	topo := topoCounts{arrays: &sc.arrays}
 	defer sc.arrays.recycle(&topo)
+	defer sc.memos.release()
 	cache := nsCache{}
 	ix := &a.ix
-	termMemo, termCands := a.termMemo(ix)
+	termMemo, termCands := a.termMemoIn(ix, &sc.memos)
 	keys := newTermKeys(ix)
 	prefAffMemos := make([]memo, len(a.prefAff))
 	prefAffCands := make([]cands, len(a.prefAff))
 	prefAffKeys := make([]*keyCounts, len(a.prefAff))
 	for i := range a.prefAff {
-		prefAffMemos[i], prefAffCands[i] = ix.memoCands(a.prefAff[i].nsOK(ix, cache), &a.prefAff[i].m)
+		prefAffMemos[i], prefAffCands[i] = ix.memoCandsIn(&sc.memos, a.prefAff[i].nsOK(ix, cache), &a.prefAff[i].m)
 		prefAffKeys[i] = topo.forKey(ix, a.prefAff[i].key)
 	}
 	prefAntiMemos := make([]memo, len(a.prefAnti))
 	prefAntiCands := make([]cands, len(a.prefAnti))
 	prefAntiKeys := make([]*keyCounts, len(a.prefAnti))
 	for i := range a.prefAnti {
-		prefAntiMemos[i], prefAntiCands[i] = ix.memoCands(a.prefAnti[i].nsOK(ix, cache), &a.prefAnti[i].m)
+		prefAntiMemos[i], prefAntiCands[i] = ix.memoCandsIn(&sc.memos, a.prefAnti[i].nsOK(ix, cache), &a.prefAnti[i].m)
 		prefAntiKeys[i] = topo.forKey(ix, a.prefAnti[i].key)
 	}
 	if ix.snap != nil && ix.view.NumNodes() > 0 {

@@ -40,6 +40,7 @@ type SpreadScratch struct {
 	ignored []bool
 	counts  [][]int32 // per selector: spreadCounts
 	touched [][]int32 // per selector: the node slots whose count is above 0
+	memos   memoPool
 }
 
 // scoreBuffers are a Score's raw and normalized results, reused call
@@ -75,6 +76,7 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 	if s.snap == nil || len(cluster.NodesOf(s.snap)) == 0 || len(s.soft) == 0 {
 		return raw, normalized, true
 	}
+	defer sc.memos.release()
 	cs, nSel := s.soft, s.softSel
 	cols := make([]*cluster.Column, len(cs))
 	for i := range cs {
@@ -169,7 +171,7 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 	nodeCounts := make([][]int32, nSel) // per selector: spreadCounts
 	for i := range cs {
 		if memos[cs[i].selID] == nil {
-			mm, cands := s.ix.memoCands(s.ix.nsIs(s.pod.Namespace), &cs[i].m)
+			mm, cands := s.ix.memoCandsIn(&sc.memos, s.ix.nsIs(s.pod.Namespace), &cs[i].m)
 			memos[cs[i].selID] = mm
 			if len(sc.counts) <= cs[i].selID {
 				sc.counts = append(sc.counts, make([][]int32, cs[i].selID+1-len(sc.counts))...)

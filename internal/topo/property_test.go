@@ -49,6 +49,12 @@ func genWorld(t *rapid.T) world {
 			opts = append(opts, requiredAntiAffinity(term(rapid.SampledFrom(keyPool).Draw(t, "antiKey"),
 				selector("app", rapid.SampledFrom(apps).Draw(t, "antiApp")))))
 		}
+		// Preferred terms of bound pods, which InterPodAffinity's score
+		// matches against the incoming pod.
+		if rapid.IntRange(0, 5).Draw(t, "preferred") == 0 {
+			opts = append(opts, preferredAffinity(int32(rapid.IntRange(1, 100).Draw(t, "boundWeight")),
+				term(rapid.SampledFrom(keyPool).Draw(t, "boundPrefKey"), selector("app", rapid.SampledFrom(apps).Draw(t, "boundPrefApp")))))
+		}
 		w.pods = append(w.pods, mkPod(fmt.Sprintf("p%d", i), node, lbl("app", rapid.SampledFrom(apps).Draw(t, "app")), opts...))
 	}
 	return w
@@ -299,6 +305,9 @@ func TestScoreWithReusedScratch(t *testing.T) {
 		for range rapid.IntRange(2, 6).Draw(t, "pods") {
 			pod := genIncoming(t)
 			genNodeAffinity(t, pod)
+			// Pods of several namespaces: a memo of namespace verdicts
+			// left over from the last pod would answer for the wrong one.
+			pod.Namespace = rapid.SampledFrom(nsPool).Draw(t, "incoming namespace")
 			_, s, a := plugins(t, snap, pod)
 			var feasible []*cluster.NodeInfo
 			for _, n := range cluster.NodesOf(snap) {
