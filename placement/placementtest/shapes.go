@@ -14,7 +14,9 @@ import (
 
 // Shapes are the workload shapes of kube-scheduler's scheduler_perf suite
 // (test/integration/scheduler_perf, the pod templates named), which
-// Shape generates: every bound and pending pod of one shape.
+// Shape generates: every bound and pending pod of one shape. The last,
+// "mixed", is not one of scheduler_perf's: its groups each draw their
+// templates and requests, for a queue whose pods seldom share a spec.
 var Shapes = []string{
 	"basic",                   // pod-default.yaml
 	"anti-affinity",           // pod-with-pod-anti-affinity.yaml: required, hostname
