@@ -41,41 +41,6 @@ type memo []int8
 
 func (x *interned) newMemo() memo { return make(memo, len(x.view.Sets)) }
 
-// memoPool keeps the memos of a finished scoring pass for the next one: a
-// pass's memos live for one pod, and there is one per term or selector, as
-// long as the view has label sets (or terms).
-type memoPool struct{ free, used []memo }
-
-// take returns a memo of n unknown entries (nil pool: a new one).
-func (p *memoPool) take(n int) memo {
-	if p == nil {
-		return make(memo, n)
-	}
-	var mm memo
-	for i := len(p.free) - 1; i >= 0; i-- {
-		if cap(p.free[i]) >= n {
-			mm = p.free[i][:n]
-			p.free[i] = p.free[len(p.free)-1]
-			p.free = p.free[:len(p.free)-1]
-			clear(mm)
-			break
-		}
-	}
-	if mm == nil {
-		mm = make(memo, n)
-	}
-	p.used = append(p.used, mm)
-	return mm
-}
-
-// release makes every memo taken since the last release free again (none
-// of them is read after).
-func (p *memoPool) release() {
-	p.free = append(p.free, p.used...)
-	clear(p.used)
-	p.used = p.used[:0]
-}
-
 // nsIs returns the namespace rule "namespace ns" ("" for any namespace)
 // per namespace ID of the view.
 func (x *interned) nsIs(ns string) []bool {
@@ -105,9 +70,9 @@ func (x *interned) memoCands(nsOK []bool, ms ...*matcher) (memo, cands) {
 }
 
 // memoCandsIn is memoCands with the memo taken from p.
-func (x *interned) memoCandsIn(p *memoPool, nsOK []bool, ms ...*matcher) (memo, cands) {
+func (x *interned) memoCandsIn(p *passPool[int8], nsOK []bool, ms ...*matcher) (memo, cands) {
 	sets := x.view.Sets
-	mm := p.take(len(sets))
+	mm := memo(p.take(len(sets)))
 	var best [][]int32
 	bestTotal := -1
 	for _, m := range ms {

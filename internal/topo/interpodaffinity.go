@@ -104,38 +104,7 @@ type topoCounts struct {
 	keys     []*keyCounts
 	nonEmpty bool
 	positive int
-	arrays   *countArrays // where dense counts come from (nil: allocated)
-}
-
-// countArrays keeps the dense count arrays of finished topoCounts for the
-// next ones: a scoring pass's counts live for one pod, and a hostname key
-// turned dense is an array as long as the cluster.
-type countArrays struct{ free [][]int64 }
-
-// take returns a zeroed array of n counts.
-func (p *countArrays) take(n int) []int64 {
-	if p != nil {
-		for i := len(p.free) - 1; i >= 0; i-- {
-			if a := p.free[i]; cap(a) >= n {
-				p.free[i] = p.free[len(p.free)-1]
-				p.free = p.free[:len(p.free)-1]
-				a = a[:n]
-				clear(a)
-				return a
-			}
-		}
-	}
-	return make([]int64, n)
-}
-
-// recycle keeps c's dense arrays (c is not read again).
-func (p *countArrays) recycle(c *topoCounts) {
-	for _, k := range c.keys {
-		if k.counts != nil && !k.shared {
-			p.free = append(p.free, k.counts)
-			k.counts = nil
-		}
-	}
+	arrays   *passPool[int64] // where dense counts come from (nil: allocated)
 }
 
 // keyCounts are one key's counts. A view's copy shares its parent's counts
@@ -218,7 +187,7 @@ func (c *topoCounts) add(k *keyCounts, d int32, n int64) {
 
 // set makes value d's count v (the arrays are k's own); a dense array
 // is taken from arrays.
-func (k *keyCounts) set(d int32, v int64, arrays *countArrays) {
+func (k *keyCounts) set(d int32, v int64, arrays *passPool[int64]) {
 	if k.nz == nil {
 		k.counts[d] = v
 		return
@@ -511,8 +480,8 @@ func (w *walker) countSets(sets []int32) (aff int64) {
 func (a *InterPodAffinity) termMemo(ix *interned) (memo, cands) { return a.termMemoIn(ix, nil) }
 
 // termMemoIn is termMemo with the memos taken from p.
-func (a *InterPodAffinity) termMemoIn(ix *interned, p *memoPool) (memo, cands) {
-	mm := p.take(len(ix.view.Terms))
+func (a *InterPodAffinity) termMemoIn(ix *interned, p *passPool[int8]) (memo, cands) {
+	mm := memo(p.take(len(ix.view.Terms)))
 	if len(mm) == 0 {
 		return mm, cands{}
 	}
@@ -520,7 +489,7 @@ func (a *InterPodAffinity) termMemoIn(ix *interned, p *memoPool) (memo, cands) {
 		mm[i] = 2
 	}
 	cs := cands(ix.view.TermCandidates(a.pod.Labels, make(cands, 0, 8)))
-	rules := p.take(ix.view.NamespaceRules) // the pod's namespace, per rule
+	rules := memo(p.take(ix.view.NamespaceRules)) // the pod's namespace, per rule
 	for _, l := range cs {
 		for _, id := range l {
 			t := &ix.view.TermMatchers[id]

@@ -32,8 +32,8 @@ func (a *InterPodAffinity) Score(feasible []*NodeInfo) (raw, normalized []int64,
 // next call.
 type AffinityScratch struct {
 	scores scoreBuffers
-	arrays countArrays
-	memos  memoPool
+	arrays passPool[int64]
+	memos  passPool[int8]
 }
 
 // ScoreWith is Score with its per-node buffers taken from sc (nil: new
@@ -53,7 +53,7 @@ func (a *InterPodAffinity) ScoreWith(feasible []*NodeInfo, sc *AffinityScratch) 
 		hard = *w
 	}
 	topo := topoCounts{arrays: &sc.arrays}
-	defer sc.arrays.recycle(&topo)
+	defer sc.arrays.release()
 	defer sc.memos.release()
 	cache := nsCache{}
 	ix := &a.ix

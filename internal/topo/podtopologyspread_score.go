@@ -40,7 +40,7 @@ type SpreadScratch struct {
 	ignored []bool
 	counts  [][]int32 // per selector: spreadCounts
 	touched [][]int32 // per selector: the node slots whose count is above 0
-	memos   memoPool
+	memos   passPool[int8]
 }
 
 // scoreBuffers are a Score's raw and normalized results, reused call
