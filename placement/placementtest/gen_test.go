@@ -341,3 +341,39 @@ func TestShapes(t *testing.T) {
 	_, err := Shape("bogus", 1, 0, 0, 1)
 	require.Error(t, err)
 }
+
+// TestMixedShapeMixes: a mixed cluster's pods carry the constraints of
+// several templates, some of them two at once, and several requests.
+func TestMixedShapeMixes(t *testing.T) {
+	c, err := Shape("mixed", 30, 200, 60, 1)
+	require.NoError(t, err)
+	kinds, requests := map[string]bool{}, map[string]bool{}
+	combined := false
+	for _, p := range append(append([]*corev1.Pod{}, c.Pods...), c.Pending...) {
+		var has []string
+		if a := p.Spec.Affinity; a != nil {
+			if a.PodAffinity != nil {
+				has = append(has, "pod affinity")
+			}
+			if a.PodAntiAffinity != nil {
+				has = append(has, "pod anti-affinity")
+			}
+			if a.NodeAffinity != nil {
+				has = append(has, "node affinity")
+			}
+		}
+		if len(p.Spec.TopologySpreadConstraints) > 0 {
+			has = append(has, "spread")
+		}
+		for _, k := range has {
+			kinds[k] = true
+		}
+		combined = combined || len(has) > 1
+		requests[p.Spec.Containers[0].Resources.Requests.Cpu().String()] = true
+	}
+	require.Len(t, kinds, 4, "every kind of constraint appears: %v", kinds)
+	require.True(t, combined, "some pod carries two templates")
+	require.Greater(t, len(requests), 2, "requests vary across groups")
+	require.NotContains(t, mixedKinds, "preemption")
+	require.NotContains(t, mixedKinds, "mixed")
+}

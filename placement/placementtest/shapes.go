@@ -3,6 +3,7 @@ package placementtest
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -30,8 +31,10 @@ var Shapes = []string{
 	"mixed",                   // each group one of the templates above but preemption, a third of them with a second, and its own requests
 }
 
-// mixedKinds are the templates a mixed shape's groups draw from.
-var mixedKinds = Shapes[:8]
+// mixedKinds are the templates a mixed shape's groups draw from: every
+// shape's but preemption's (its priorities and sizes make a shape of their
+// own) and mixed itself.
+var mixedKinds = slices.DeleteFunc(slices.Clone(Shapes), func(s string) bool { return s == "preemption" || s == "mixed" })
 
 // Shape generates a scheduler_perf-shaped cluster, deterministically from
 // seed: nodes like node-default.yaml (4 cpu, 32Gi, 110 pods, three zones),
