@@ -154,3 +154,36 @@ func ExampleQueue_Schedule() {
 	// 1 nodes: default/web-1->"n1" default/web-2->""
 	// 2 nodes: default/web-1->"n1" default/web-2->"n2"
 }
+
+// Why a pod found no node: with KeepNodeStatuses, every node's filter
+// status at the pod's turn, by name or in node-name order.
+func ExampleNodeStatuses() {
+	node := func(name, cpu string) *corev1.Node {
+		return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name},
+			Status: corev1.NodeStatus{Allocatable: corev1.ResourceList{
+				corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourcePods: resource.MustParse("110")}}}
+	}
+	snap, _, err := placement.NewSnapshot(placement.SnapshotInput{
+		Nodes: []*corev1.Node{node("n2", "1"), node("n1", "500m")},
+	})
+	if err != nil {
+		panic(err)
+	}
+	big := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "big", Namespace: "default"},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c",
+			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}}}}}}
+	res, err := preemption.ScheduleQueue(snap, []*corev1.Pod{big}, preemption.QueueOptions{KeepNodeStatuses: true})
+	if err != nil {
+		panic(err)
+	}
+	statuses := res.Results[0].NodeStatuses
+	for node, st := range statuses.All() {
+		fmt.Println(node, st.Code, st.Plugin, st.Reasons)
+	}
+	st, ok := statuses.Get("n2")
+	fmt.Println(statuses.Len(), statuses.At(1).Node, st.Reasons, ok)
+	// Output:
+	// n1 UnschedulableAndUnresolvable NodeResourcesFit [Insufficient cpu]
+	// n2 UnschedulableAndUnresolvable NodeResourcesFit [Insufficient cpu]
+	// 2 n2 [Insufficient cpu] true
+}

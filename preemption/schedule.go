@@ -2,6 +2,7 @@ package preemption
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -78,7 +79,7 @@ type PodOutcome struct {
 	// NodeStatuses are every node's filter status, in node-name order, for
 	// a pod that found no feasible node (only with
 	// QueueOptions.KeepNodeStatuses).
-	NodeStatuses []NodeStatus
+	NodeStatuses NodeStatuses
 	// Preemption is set when the pod went through PostFilter.
 	Preemption *Result
 }
@@ -468,6 +469,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	// One memo per class of equivalent pods, for this run only (a Queue
 	// may be scheduled on several snapshots at once).
 	memos := make([]any, q.numClasses)
+	var names nodeNames
 	dryRunMemos := make([]*dryRunMemo, q.numClasses)
 	lastCompiled := make([]*placement.Compiled, q.numTopoClasses)
 	lastPos := make([]int, q.numTopoClasses)
@@ -527,7 +529,8 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			continue
 		}
 		lastCompiled[q.topoClass[pos]], lastPos[q.topoClass[pos]] = c, pos
-		if !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass {
+		memoized := !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass
+		if memoized {
 			if memos[q.class[pos]] == nil {
 				memos[q.class[pos]] = fastpath.NewMemo(c)
 			}
@@ -569,14 +572,13 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			continue
 		}
 		if opts.KeepNodeStatuses {
-			out.NodeStatuses = make([]NodeStatus, len(d.Statuses))
-			nodes := cluster.NodesOf(cur)
-			const chunk = 256
-			workers.Run(opts.Placement.Parallelism, (len(nodes)+chunk-1)/chunk, func(k int) {
-				for i := k * chunk; i < min((k+1)*chunk, len(nodes)); i++ {
-					out.NodeStatuses[i] = NodeStatus{Node: nodes[i].Name, Status: d.Statuses[i]}
-				}
-			})
+			statuses := d.Statuses
+			if memoized {
+				// A class's memo hands every pod of the class the same
+				// array (valid until the class's next pod).
+				statuses = slices.Clone(statuses)
+			}
+			out.NodeStatuses = NodeStatuses{nodes: names.of(cur), statuses: statuses}
 		}
 		if !opts.Placement.Preempts() {
 			// No PostFilter plugin: the fit error alone (RunPostFilterPlugins
@@ -651,4 +653,27 @@ func cycleError(d *placement.Decision) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// nodeNames holds a queue's node names in node order, listed once: a queue
+// binds and evicts pods but adds or removes no node, so the NodeStatuses
+// of all its pods share one list.
+type nodeNames struct{ list []string }
+
+// of returns the names of snap's nodes. It lists them again when their
+// number, first or last name differs from the list's (a queue's views all
+// have the same nodes, so one check at each end is enough).
+func (n *nodeNames) of(snap *cluster.Snapshot) []string {
+	nodes := cluster.NodesOf(snap)
+	same := len(n.list) == len(nodes)
+	for i := 0; same && i < len(nodes); i += max(1, len(nodes)-1) {
+		same = n.list[i] == nodes[i].Name
+	}
+	if !same {
+		n.list = make([]string, len(nodes))
+		for i, ni := range nodes {
+			n.list[i] = ni.Name
+		}
+	}
+	return n.list
 }

@@ -174,14 +174,11 @@ func convertResult(r *preemption.PodOutcome, reasons bool) scheduleResult {
 	if r.Outcome != preemption.Failed || r.PreFilter.Code != sched.Success {
 		sr.PreFilter = &preFilterOut{Status: statusOut(r.PreFilter)}
 	}
-	if len(r.NodeStatuses) > 0 && r.PreFilter.Code == sched.Success {
-		sr.NodeStatuses = make([]nodeStatusOut, 0, len(r.NodeStatuses))
-	}
-	for _, ns := range r.NodeStatuses {
-		if r.PreFilter.Code != sched.Success {
-			break
+	if r.NodeStatuses.Len() > 0 && r.PreFilter.Code == sched.Success {
+		sr.NodeStatuses = make([]nodeStatusOut, 0, r.NodeStatuses.Len())
+		for node, st := range r.NodeStatuses.All() {
+			sr.NodeStatuses = append(sr.NodeStatuses, nodeStatusOut{Node: node, Status: statusOut(st)})
 		}
-		sr.NodeStatuses = append(sr.NodeStatuses, nodeStatusOut{Node: ns.Node, Status: statusOut(ns.Status)})
 	}
 	if p := r.Preemption; p != nil {
 		po := &preemptionOut{Status: statusOut(p.Status), NominatedNode: p.NominatedNode,

@@ -137,9 +137,9 @@ func appendResult(b []byte, r *preemption.PodOutcome) []byte {
 	if p := r.Preemption; p != nil && !gated {
 		b = appendPreemption(b, p)
 	}
-	if !gated && len(r.NodeStatuses) > 0 && r.PreFilter.Code == sched.Success {
+	if !gated && r.NodeStatuses.Len() > 0 && r.PreFilter.Code == sched.Success {
 		b = append(b, `,"nodeStatuses":`...)
-		b = appendNodeStatuses(b, r.NodeStatuses)
+		b = appendAllNodeStatuses(b, r.NodeStatuses)
 	}
 	if r.Error != "" {
 		b = append(b, `,"error":`...)
@@ -223,16 +223,32 @@ func appendPreemption(b []byte, p *preemption.Result) []byte {
 func appendNodeStatuses(b []byte, ss []preemption.NodeStatus) []byte {
 	b = append(b, '[')
 	for i := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"node":`...)
-		b = appendString(b, ss[i].Node)
-		b = append(b, `,"status":`...)
-		b = appendStatus(b, ss[i].Status)
-		b = append(b, '}')
+		b = appendNodeStatus(b, i, ss[i].Node, ss[i].Status)
 	}
 	return append(b, ']')
+}
+
+// appendAllNodeStatuses is appendNodeStatuses for a pod's NodeStatuses.
+func appendAllNodeStatuses(b []byte, ss preemption.NodeStatuses) []byte {
+	b = append(b, '[')
+	i := 0
+	for node, st := range ss.All() {
+		b = appendNodeStatus(b, i, node, st)
+		i++
+	}
+	return append(b, ']')
+}
+
+// appendNodeStatus appends the i-th element of a list of nodeStatusOut.
+func appendNodeStatus(b []byte, i int, node string, st framework.Status) []byte {
+	if i > 0 {
+		b = append(b, ',')
+	}
+	b = append(b, `{"node":`...)
+	b = appendString(b, node)
+	b = append(b, `,"status":`...)
+	b = appendStatus(b, st)
+	return append(b, '}')
 }
 
 // appendStatus appends s as pluginStatus (statusOut).
