@@ -205,8 +205,14 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch) *S
 		chunks = max(1, min(8, k/(minChunk/2)))
 	}
 	size := (k + chunks - 1) / chunks
+	// What the node ranges share (resource lists, image scores) is made
+	// once per pass; each range gets its own buffers (localScorer.fork).
+	var lc *localScorer
+	if used > 0 {
+		lc = c.newLocalScorer()
+	}
 	for lo := 0; lo < k; lo += size {
-		tasks = append(tasks, func() { c.scoreLocal(s, feasible, lo, min(lo+size, k)) })
+		tasks = append(tasks, func() { c.scoreLocal(s, feasible, lo, min(lo+size, k), lc) })
 	}
 	tasks = append(tasks, func() {
 		if ipaOn && c.ipa != nil && !c.ipaPreScoreSkips() {
@@ -262,9 +268,13 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch) *S
 
 // scoreLocal fills the raw scores of the node-local plugins
 // (TaintToleration, NodeAffinity, NodeResourcesFit, BalancedAllocation,
-// ImageLocality) whose arrays Score allocated in s, for feasible[lo:hi].
-func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi int) {
-	lc := c.newLocalScorer()
+// ImageLocality) whose arrays Score allocated in s, for feasible[lo:hi],
+// with a fork of shared (nil when no such plugin runs: nothing to fill).
+func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi int, shared *localScorer) {
+	if shared == nil || lo >= hi {
+		return
+	}
+	lc := shared.fork()
 	if c.memo != nil {
 		var want [numMemoScores]bool
 		for k, p := range memoScores {
@@ -311,6 +321,15 @@ func (c *Compiled) newLocalScorer() *localScorer {
 	}
 	lc.images = c.imageScoresOf(lc.imageSpread)
 	return lc
+}
+
+// fork returns a scorer that shares lc's read-only parts (resource lists,
+// scoring function, image scores) and has buffers of its own, for another
+// goroutine.
+func (lc *localScorer) fork() *localScorer {
+	f := *lc
+	f.fitBuf, f.balBuf = make([]int64, len(lc.fitBuf)), make([]int64, len(lc.balBuf))
+	return &f
 }
 
 // score is node-local Score plugin p's raw score on n.
