@@ -76,12 +76,37 @@ func TestQueueMemoMatchesFromScratch(t *testing.T) {
 			return r
 		}
 		with, without := run(true), run(false)
+		for _, r := range with.Results {
+			requireNodeStatusesReadable(t, r.NodeStatuses, len(snap.Nodes()))
+		}
 		require.Equal(t, without.QueueOrder, with.QueueOrder)
 		require.Equal(t, without.Results, with.Results)
 		require.Equal(t, without.Placements, with.Placements)
 		require.Equal(t, without.Evicted, with.Evicted)
 		require.Equal(t, placementsOf(without.Final), placementsOf(with.Final))
 	})
+}
+
+// requireNodeStatusesReadable checks a pod's NodeStatuses against their
+// own accessors: none, or one per node in strictly increasing name order,
+// with All, At and Get agreeing.
+func requireNodeStatusesReadable(t require.TestingT, s NodeStatuses, numNodes int) {
+	if s.Len() == 0 {
+		return
+	}
+	require.Equal(t, numNodes, s.Len())
+	i := 0
+	prev := ""
+	for node, st := range s.All() {
+		require.Equal(t, NodeStatus{Node: node, Status: st}, s.At(i))
+		got, ok := s.Get(node)
+		require.True(t, ok, node)
+		require.Equal(t, st, got)
+		require.Less(t, prev, node)
+		prev = node
+		i++
+	}
+	require.Equal(t, s.Len(), i)
 }
 
 // placementsOf maps every bound pod of snap to its node.
