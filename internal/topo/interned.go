@@ -27,10 +27,17 @@ func newInterned(snap *cluster.Snapshot) interned {
 // nodeLabels returns the interned pods of n when n belongs to the indexed
 // snapshot, nil otherwise (a node from another view).
 func (x *interned) nodeLabels(n *cluster.NodeInfo) *cluster.NodeLabels {
-	if n.Index >= 0 && n.Index < len(x.nodes) && n.Index < x.view.NumNodes() && x.nodes[n.Index] == n {
+	if x.indexes(n) {
 		return x.view.Node(n.Index)
 	}
 	return nil
+}
+
+// indexes reports whether n belongs to the indexed snapshot, as
+// nodeLabels(n) != nil without looking the node up in the label view (a
+// view's patched nodes are found by a search).
+func (x *interned) indexes(n *cluster.NodeInfo) bool {
+	return n.Index >= 0 && n.Index < len(x.nodes) && n.Index < x.view.NumNodes() && x.nodes[n.Index] == n
 }
 
 // memo caches a yes/no per label-set ID: 0 unknown, 1 yes, 2 no. A memo
@@ -300,7 +307,7 @@ func (x *interned) eachMatchingUse(occ *cluster.Occurrences, kind cluster.TermKi
 // countAt is countSpread on node n read from counts (spreadCounts of the
 // same matcher and memo) when n belongs to the indexed snapshot.
 func (x *interned) countAt(counts []int32, n *cluster.NodeInfo, m *matcher, ns string, mm memo) int {
-	if x.nodeLabels(n) != nil {
+	if x.indexes(n) {
 		return int(counts[n.Index])
 	}
 	return x.countSpread(n, m, ns, mm)

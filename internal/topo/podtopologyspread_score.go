@@ -116,7 +116,7 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 		// A node of the indexed snapshot (the common case) is read by its
 		// slot from here on: domainOf's column load, countAt's count.
 		slot := int32(-1)
-		if x := &s.ix; x.nodeLabels(n) != nil {
+		if s.ix.indexes(n) {
 			slot = int32(n.Index)
 		}
 		slots[fi] = slot
