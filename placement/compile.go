@@ -195,7 +195,10 @@ func (p *Prepared) Compile(s *Snapshot) (*Compiled, error) {
 // the prepared options' own): the same result. A queue that prepares its
 // pods once and schedules them in several runs gives each run its Workers.
 func (p *Prepared) CompileWith(s *Snapshot, w *Workers) (*Compiled, error) {
-	snap := internalOf(s)
+	return p.compileWith(internalOf(s), w)
+}
+
+func (p *Prepared) compileWith(snap *cluster.Snapshot, w *Workers) (*Compiled, error) {
 	if snap == nil {
 		return nil, fmt.Errorf("%w: nil snapshot", ErrInvalidPod)
 	}

@@ -121,7 +121,12 @@
 // ScheduleQueue and Queue.Schedule keep helper goroutines for their run
 // (a placement.Workers, unless Placement.Workers lends one), so that each
 // pod's short fork-joins find them awake; they exit before the call
-// returns. Preempt starts its helpers per call, or uses Options.Workers.
+// returns. On snapshots of up to about 2000 nodes, a pod of a memoized class
+// (several pods with equal specs) without a required topology term of its
+// own is compiled on the calling goroutine, and decided there too when no
+// topology filter runs: its per-node work is memo lookups, shorter than a
+// fork-join's hand-over. Preempt starts its helpers per call, or uses
+// Options.Workers.
 //
 // # Deliberate differences from upstream
 //

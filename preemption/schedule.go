@@ -520,6 +520,16 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			if cc != nil {
 				c = cc.(*placement.Compiled)
 			}
+		} else if !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass && !ownTopologyFilter(pod) {
+			// A memoized pod without a required topology term of its own:
+			// its PreFilters are short (a fork-join would cost more than it
+			// shares), and so is its decision when no topology filter runs
+			// (fastpath.WithMemo below).
+			var cc any
+			cc, err = fastpath.CompileSerial(prepared[pos], cur, workers)
+			if cc != nil {
+				c = cc.(*placement.Compiled)
+			}
 		} else {
 			c, err = prepared[pos].CompileWith(publicSnapshot(cur), workers)
 		}
@@ -635,6 +645,25 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	}
 	res.Final = publicSnapshot(cur)
 	return res, nil
+}
+
+// ownTopologyFilter reports whether the pod's own spec asks for a topology
+// filter: a DoNotSchedule spread constraint or a required pod affinity or
+// anti-affinity term. (Existing pods' required anti-affinity terms, or a
+// profile's default constraints, may add one: this only chooses how a
+// pod's PreFilters are run, not what they decide.)
+func ownTopologyFilter(pod *corev1.Pod) bool {
+	for _, c := range pod.Spec.TopologySpreadConstraints {
+		if c.WhenUnsatisfiable == corev1.DoNotSchedule {
+			return true
+		}
+	}
+	a := pod.Spec.Affinity
+	if a == nil {
+		return false
+	}
+	return (a.PodAffinity != nil && len(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0) ||
+		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0)
 }
 
 // cycleError reports a scheduling cycle that ended in an Error status: a

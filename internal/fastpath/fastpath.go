@@ -37,6 +37,10 @@ var (
 	// Its Decision's Codes and Statuses share one array each among the
 	// memo's pods: they are valid until the next of them is decided.
 	WithMemo func(c, m any) any
+	// CompileSerial is (*placement.Prepared).CompileWith(snap, w) with the
+	// PreFilters run on the calling goroutine alone; the decision shares
+	// its work as before. The result is the same.
+	CompileSerial func(p any, snap *cluster.Snapshot, w any) (any, error)
 	// CompileAfter is (*placement.Prepared).CompileWith(snap, w) for a pod
 	// with the topology key of the *placement.Compiled prev: prev's topology
 	// PreFilter states are moved onto snap (derived from the nodes that

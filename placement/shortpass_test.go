@@ -1,0 +1,73 @@
+package placement
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+// A pod compiled through compileSerial decides as CompileWith's does, and
+// keeps the options' parallelism and the given workers for its decision;
+// on a small snapshot its PreFilters ran on the caller alone, on a large
+// one it is CompileWith.
+func TestCompileSerialKeepsDecisionOptions(t *testing.T) {
+	w := NewWorkers()
+	defer w.Close()
+	for _, nodes := range []int{8, maxShortPassNodes + 1} {
+		snap := bigCluster(t, nodes, 1)
+		pod := mkPod("p", requests("cpu", "100m"))
+		pod.Namespace = "default"
+		p := Prepare(pod, Options{Parallelism: 2})
+		want, err := p.CompileWith(snap, w)
+		require.NoError(t, err)
+		got, err := p.compileSerial(internalOf(snap), w)
+		require.NoError(t, err)
+		require.Equal(t, 2, got.opts.Parallelism, "%d nodes", nodes)
+		require.Same(t, w, got.opts.Workers, "%d nodes", nodes)
+		require.Equal(t, want.Decide(), got.Decide(), "%d nodes", nodes)
+		require.Equal(t, nodes <= maxShortPassNodes, shortPass(internalOf(snap)))
+	}
+	_, err := Prepare(mkPod("p"), Options{}).compileSerial(nil, nil)
+	require.ErrorIs(t, err, ErrInvalidPod)
+}
+
+// A memoized pod is decided on the calling goroutine when no topology
+// filter runs and the snapshot is small; otherwise its options stay.
+func TestSetMemoShortPass(t *testing.T) {
+	spreadPod := func() *corev1.Pod {
+		p := mkPod("p", requests("cpu", "100m"))
+		p.Namespace = "default"
+		p.Labels = map[string]string{"app": "a"}
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
+			MaxSkew: 1, TopologyKey: corev1.LabelHostname, WhenUnsatisfiable: corev1.DoNotSchedule,
+			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "a"}},
+		}}
+		return p
+	}
+	tests := []struct {
+		name    string
+		nodes   int
+		pod     *corev1.Pod
+		wantPar int
+	}{
+		{"small, no topology filter", 8, mkPod("p", requests("cpu", "100m")), 1},
+		{"small, spread filter", 8, spreadPod(), 2},
+		{"large, no topology filter", maxShortPassNodes + 1, mkPod("p", requests("cpu", "100m")), 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap := bigCluster(t, tt.nodes, 0)
+			if tt.pod.Namespace == "" {
+				tt.pod.Namespace = "default"
+			}
+			c, err := Compile(snap, tt.pod, Options{Parallelism: 2})
+			require.NoError(t, err)
+			m := c.setMemo(newMemo(cluster.NodesOf(c.snap)))
+			require.Equal(t, tt.wantPar, m.opts.Parallelism)
+		})
+	}
+}
