@@ -520,10 +520,11 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			if cc != nil {
 				c = cc.(*placement.Compiled)
 			}
-		} else if !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass && !ownTopologyFilter(pod) {
-			// A memoized pod without a required topology term of its own:
-			// its PreFilters are short (a fork-join would cost more than it
-			// shares), and so is its decision when no topology filter runs
+		} else if !ownTopologyFilter(pod) {
+			// A pod without a required topology term of its own: its
+			// PreFilters are short, a fork-join would cost more than it
+			// shares (placement decides by the snapshot's size). A memoized
+			// pod's decision is short too when no topology filter runs
 			// (fastpath.WithMemo below).
 			var cc any
 			cc, err = fastpath.CompileSerial(prepared[pos], cur, workers)
