@@ -113,23 +113,24 @@ func (c *Compiled) setMemo(m *memo) *Compiled {
 		}
 	}
 	c.memo = m
-	if !c.topologyFilters() && shortPass(c.snap) {
-		// Its filter verdicts and node-local scores are memo lookups:
-		// handing a share to another core costs more than it takes over.
+	if shortPass(c.snap) {
+		// Its node-local verdicts and scores are memo lookups: handing a
+		// share of the nodes to another core costs more than it takes over.
 		c.opts.Parallelism, c.opts.Workers = 1, nil
 	}
 	return c
 }
 
-// maxShortPassNodes is the most nodes on which a memoized pod without
-// topology filters, and the PreFilters of a pod without a required
-// topology term, are run on the calling goroutine alone: their per-node
-// work is a few nanoseconds, and a fork-join's hand-over costs
-// microseconds. Measured on 2 cores (whole queues of scheduler_perf
-// shapes): at 1000 nodes basic 0.067 -> 0.045 s, node-affinity
-// 0.057 -> 0.054, preferred-spread 0.060 -> 0.054, preemption
-// 0.166 -> 0.157; at 5000 nodes the shares pay (preferred-spread
-// 0.107 -> 0.110, preferred-anti-affinity 0.124 -> 0.132 serially).
+// maxShortPassNodes is the most nodes on which a memoized pod is compiled
+// and decided, and a pod without a required topology term of its own is
+// compiled, on the calling goroutine alone: their per-node work is a few
+// nanoseconds, and a fork-join's hand-over costs microseconds. Measured on
+// 2 cores (whole queues of scheduler_perf shapes, best of 10 or more): at
+// 1000 nodes basic 0.067 -> 0.045 s, node-affinity 0.057 -> 0.054,
+// preferred-spread 0.060 -> 0.054, preemption 0.166 -> 0.157, affinity
+// 0.090 -> 0.070, anti-affinity 0.175 -> 0.155, spread 0.053 -> 0.051; at
+// 5000 nodes the shares pay (preferred-spread 0.107 -> 0.110,
+// preferred-anti-affinity 0.124 -> 0.132 serially).
 const maxShortPassNodes = 2048
 
 // shortPass reports whether snap is small enough for maxShortPassNodes.

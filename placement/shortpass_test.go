@@ -35,8 +35,8 @@ func TestCompileSerialKeepsDecisionOptions(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidPod)
 }
 
-// A memoized pod is decided on the calling goroutine when no topology
-// filter runs and the snapshot is small; otherwise its options stay.
+// A memoized pod is decided on the calling goroutine when the snapshot is
+// small, topology filters or not; on a large one its options stay.
 func TestSetMemoShortPass(t *testing.T) {
 	spreadPod := func() *corev1.Pod {
 		p := mkPod("p", requests("cpu", "100m"))
@@ -55,7 +55,8 @@ func TestSetMemoShortPass(t *testing.T) {
 		wantPar int
 	}{
 		{"small, no topology filter", 8, mkPod("p", requests("cpu", "100m")), 1},
-		{"small, spread filter", 8, spreadPod(), 2},
+		{"small, spread filter", 8, spreadPod(), 1},
+		{"large, spread filter", maxShortPassNodes + 1, spreadPod(), 2},
 		{"large, no topology filter", maxShortPassNodes + 1, mkPod("p", requests("cpu", "100m")), 2},
 	}
 	for _, tt := range tests {

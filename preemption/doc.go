@@ -121,12 +121,11 @@
 // ScheduleQueue and Queue.Schedule keep helper goroutines for their run
 // (a placement.Workers, unless Placement.Workers lends one), so that each
 // pod's short fork-joins find them awake; they exit before the call
-// returns. On snapshots of up to about 2000 nodes, a pod without a required
-// topology term of its own has its PreFilters run on the calling goroutine,
-// and a pod of a memoized class (several pods with equal specs) is decided
-// there too when no topology filter runs: that work is shorter than a
-// fork-join's hand-over. Preempt starts its helpers per call, or uses
-// Options.Workers.
+// returns. On snapshots of up to about 2000 nodes, a pod of a memoized class
+// (several pods with equal specs) is compiled and decided on the calling
+// goroutine, and so are the PreFilters of a pod without a required topology
+// term of its own: that work is shorter than a fork-join's hand-over.
+// Preempt starts its helpers per call, or uses Options.Workers.
 //
 // # Deliberate differences from upstream
 //

@@ -514,17 +514,18 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		var err error
 		// A state is carried over a few bindings only: past them, deriving
 		// it from every changed node costs what building it does.
+		memoized := !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass
 		if prev := lastCompiled[q.topoClass[pos]]; prev != nil && !q.noMemo && pos-lastPos[q.topoClass[pos]] <= q.carryLimit() {
 			var cc any
 			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, prev)
 			if cc != nil {
 				c = cc.(*placement.Compiled)
 			}
-		} else if !ownTopologyFilter(pod) {
-			// A pod without a required topology term of its own: its
-			// PreFilters are short, a fork-join would cost more than it
-			// shares (placement decides by the snapshot's size). A memoized
-			// pod's decision is short too when no topology filter runs
+		} else if memoized || !ownTopologyFilter(pod) {
+			// A memoized pod, or one without a required topology term of
+			// its own: its PreFilters are short, a fork-join would cost
+			// more than it shares (placement decides by the snapshot's
+			// size). A memoized pod's decision is short too
 			// (fastpath.WithMemo below).
 			var cc any
 			cc, err = fastpath.CompileSerial(prepared[pos], cur, workers)
@@ -540,7 +541,6 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			continue
 		}
 		lastCompiled[q.topoClass[pos]], lastPos[q.topoClass[pos]] = c, pos
-		memoized := !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass
 		if memoized {
 			if memos[q.class[pos]] == nil {
 				memos[q.class[pos]] = fastpath.NewMemo(c)
