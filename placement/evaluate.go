@@ -88,26 +88,26 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		d.Message = fitErrorMessage(len(nodes), &c.preFilter, nil)
 		return d
 	}
-	// With a memo and no topology filter, a node's verdict is a lookup:
-	// sharing the pass would cost more than it saves.
-	r := c.opts.runner()
 	if c.memo != nil && !c.topologyFilters() {
-		r = runner{n: 1}
+		// With a memo and no topology filter, a node's verdict is a lookup:
+		// sharing the pass would cost more than it saves.
+		c.filterCodesMemo(nodes, d.Codes)
+	} else {
+		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				n := nodes[i]
+				if !c.InPreFilterResult(n.Name) {
+					d.Codes[i] = c.absent.Code
+					continue
+				}
+				if c.memo != nil {
+					d.Codes[i] = c.filterCodeMemo(n)
+				} else {
+					d.Codes[i] = c.filterCode(n)
+				}
+			}
+		})
 	}
-	forChunks(len(nodes), r, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			n := nodes[i]
-			if !c.InPreFilterResult(n.Name) {
-				d.Codes[i] = c.absent.Code
-				continue
-			}
-			if c.memo != nil {
-				d.Codes[i] = c.filterCodeMemo(n)
-			} else {
-				d.Codes[i] = c.filterCode(n)
-			}
-		}
-	})
 	// The feasible nodes are listed in a memo's array, else in a recycled
 	// scratch's (cleared before it is put back, so that the pool holds no
 	// node).

@@ -188,6 +188,33 @@ func (c *Compiled) topologyFilters() bool {
 	return false
 }
 
+// filterCodesMemo writes every node's filter code for a pod with a memo and
+// no topology filter: its verdict is the first failing node-local filter's,
+// read straight from the memo's entry when that entry is for the node's
+// current state (filterCodeMemo without the walk over the active filters),
+// computed by filterCodeMemo otherwise. The preFilter has passed.
+func (c *Compiled) filterCodesMemo(nodes []*cluster.NodeInfo, codes []sched.Code) {
+	m := c.memo
+	for i, n := range nodes {
+		if !c.InPreFilterResult(n.Name) {
+			codes[i] = c.absent.Code
+			continue
+		}
+		if j := n.Index; j >= 0 && j < len(m.failed) && m.filterAt[j] == n {
+			switch f := m.failed[j]; f {
+			case memoPass:
+				codes[i] = sched.Success
+				continue
+			case memoUncached:
+			default:
+				codes[i] = localStatusCode(int(f), m.code[j])
+				continue
+			}
+		}
+		codes[i] = c.filterCodeMemo(n)
+	}
+}
+
 // filterCodeMemo is filterCode through the memo: the node-local filters'
 // first failure comes from it, the topology filters before that failure in
 // profile order are run. The preFilter has passed.

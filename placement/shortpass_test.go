@@ -8,6 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/internal/testbuild"
 )
 
 // A pod compiled through compileSerial decides as CompileWith's does, and
@@ -70,5 +72,48 @@ func TestSetMemoShortPass(t *testing.T) {
 			m := c.setMemo(newMemo(cluster.NodesOf(c.snap)))
 			require.Equal(t, tt.wantPar, m.opts.Parallelism)
 		})
+	}
+}
+
+// A memoized pod without topology filters reads its filter codes from the
+// memo (filterCodesMemo): the codes equal a decision without a memo, for
+// the pod that fills the memo and for the next one, which reads it, with
+// nodes failing for reasons of different codes (resources: Unschedulable;
+// taint, node affinity: UnschedulableAndUnresolvable; host port:
+// Unschedulable).
+func TestMemoFilterCodes(t *testing.T) {
+	nodes := []*corev1.Node{
+		mkNode("a", "4", "8Gi"),
+		mkNode("b", "1", "8Gi"),
+		mkNode("c", "4", "8Gi", withTaint("k", "v", corev1.TaintEffectNoSchedule)),
+		mkNode("d", "4", "8Gi", withLabels("zone", "z2")),
+		mkNode("e", "4", "8Gi"),
+	}
+	for _, n := range nodes[:3] {
+		testbuild.AddLabels(n.Labels, "zone", "z1")
+	}
+	testbuild.AddLabels(nodes[4].Labels, "zone", "z1")
+	busy := mkPod("busy", onNode("e"), hostPort(80, "", corev1.ProtocolTCP))
+	busy.Namespace = "default"
+	full := mkPod("full", onNode("b"), requests("cpu", "800m"))
+	full.Namespace = "default"
+	snap := snapshotOf(t, nodes, busy, full)
+	pod := func() *corev1.Pod {
+		p := mkPod("p", requests("cpu", "500m"), hostPort(80, "", corev1.ProtocolTCP), withNodeSelector("zone", "z1"))
+		p.Namespace = "default"
+		return p
+	}
+	plain, err := Compile(snap, pod(), Options{})
+	require.NoError(t, err)
+	want := plain.Decide()
+	require.Equal(t, []sched.Code{sched.Success, sched.Unschedulable, sched.UnschedulableAndUnresolvable,
+		sched.UnschedulableAndUnresolvable, sched.Unschedulable}, want.Codes)
+	m := newMemo(cluster.NodesOf(internalOf(snap)))
+	for round := range 2 {
+		c, err := Compile(snap, pod(), Options{})
+		require.NoError(t, err)
+		got := c.setMemo(m).Decide()
+		require.Equal(t, want.Codes, got.Codes, "round %d", round)
+		require.Equal(t, want.Node, got.Node, "round %d", round)
 	}
 }
