@@ -114,8 +114,10 @@ func (c *Compiled) setMemo(m *memo) *Compiled {
 	}
 	c.memo = m
 	if shortPass(c.snap) {
-		// Its node-local verdicts and scores are memo lookups: handing a
-		// share of the nodes to another core costs more than it takes over.
+		// Its node-local verdicts and scores are memo lookups, and on a
+		// small snapshot its topology filters and scores are short too:
+		// handing a share of the nodes to another core costs more than it
+		// takes over (maxShortPassNodes).
 		c.opts.Parallelism, c.opts.Workers = 1, nil
 	}
 	return c
@@ -552,8 +554,9 @@ func (p *Prepared) compileAfter(snap *cluster.Snapshot, w *Workers, prev *Compil
 
 // compileSerial is CompileWith(snap, w) with the PreFilters run on the
 // calling goroutine alone when snap is small (shortPass): for a pod whose
-// PreFilters are too short to share (no required topology term of its
-// own). Its decision still shares its work as the options say.
+// PreFilters are too short to share (in Queue.Schedule: a memoized pod, or
+// one without a required topology term of its own). Its decision shares
+// its work as the options say, unless a memo makes it serial (setMemo).
 func (p *Prepared) compileSerial(snap *cluster.Snapshot, w *Workers) (*Compiled, error) {
 	if snap == nil || p.err != nil || !shortPass(snap) {
 		return p.compileWith(snap, w)
