@@ -362,6 +362,7 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 	// (defaultNormalize: their tops), and the weighted sum of the others.
 	m := c.memo
 	m.taintRaw, m.affinityRaw, m.localSum = reuse(m.taintRaw, len(feasible)), reuse(m.affinityRaw, len(feasible)), reuse(m.localSum, len(feasible))
+	taintRaw, affinityRaw, localSum := m.taintRaw, m.affinityRaw, m.localSum
 	var topTaint, topAffinity int64
 	localInRange := true
 	// The weights of the summed plugins in memo order: a plugin want
@@ -378,7 +379,6 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 		var tt, ta int64
 		var tmp [numMemoScores]int64
 		ok := true
-		taintRaw, affinityRaw, localSum := m.taintRaw[:len(feasible)], m.affinityRaw[:len(feasible)], m.localSum[:len(feasible)]
 		for k, n := range feasible {
 			raw := c.rawLocalIn(&want, n, lc, &tmp)
 			tt, ta = max(tt, raw[0]), max(ta, raw[1])
@@ -407,7 +407,6 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 	if !localInRange {
 		return 0, 0, false
 	}
-	taintRaw, affinityRaw, localSum := m.taintRaw[:len(feasible)], m.affinityRaw[:len(feasible)], m.localSum[:len(feasible)]
 	wTaint, wAffinity, wSpread, wIPA := w[sTaintToleration], w[sNodeAffinity], w[sPodTopologySpread], w[sInterPodAffinity]
 	for k := range feasible {
 		sum := localSum[k]
@@ -553,28 +552,41 @@ func (p *Prepared) compileAfter(snap *cluster.Snapshot, w *Workers, prev *Compil
 }
 
 // compileSerial is CompileWith(snap, w) with the PreFilters run on the
-// calling goroutine alone when snap is small (shortPass): for a pod whose
-// PreFilters are too short to share (in Queue.Schedule: a memoized pod, or
-// one without a required topology term of its own). Its decision shares
-// its work as the options say, unless a memo makes it serial (setMemo).
-func (p *Prepared) compileSerial(snap *cluster.Snapshot, w *Workers) (*Compiled, error) {
-	if snap == nil || p.err != nil || !shortPass(snap) {
+// calling goroutine alone when they are short: on a small snapshot
+// (shortPass), for a pod of a memo class or one without a required
+// topology term of its own (ownTopologyFilter), they take less than a
+// fork-join's hand-over. Its decision shares its work as the options say,
+// unless a memo makes it serial (setMemo).
+func (p *Prepared) compileSerial(snap *cluster.Snapshot, w *Workers, memoized bool) (*Compiled, error) {
+	if snap == nil || p.err != nil || !shortPass(snap) || (!memoized && p.c.ownTopologyFilter()) {
 		return p.compileWith(snap, w)
 	}
 	c := *p.c
-	par := c.opts.Parallelism
+	if w != nil {
+		c.opts.Workers = w
+	}
+	par, workers := c.opts.Parallelism, c.opts.Workers
 	c.opts.Parallelism, c.opts.Workers = 1, nil
 	v, err := c.onSnapshot(snap)
 	if err != nil {
 		return nil, err
 	}
-	v.opts.Parallelism = par
-	if w != nil {
-		v.opts.Workers = w
-	} else {
-		v.opts.Workers = p.c.opts.Workers
-	}
+	v.opts.Parallelism, v.opts.Workers = par, workers
 	return v, nil
+}
+
+// ownTopologyFilter reports whether the pod's own spec asks for a topology
+// filter: a DoNotSchedule spread constraint or a required pod affinity or
+// anti-affinity term. (Existing pods' required anti-affinity terms, or a
+// profile's default constraints, may add one: this only chooses how the
+// PreFilters are run, not what they decide.)
+func (c *Compiled) ownTopologyFilter() bool {
+	for _, sc := range c.pod.Spec.TopologySpreadConstraints {
+		if sc.WhenUnsatisfiable == corev1.DoNotSchedule {
+			return true
+		}
+	}
+	return len(c.pi.RequiredAffinityTerms()) > 0 || len(c.pi.RequiredAntiAffinityTerms()) > 0
 }
 
 // localSpec is spec without what only the topology plugins read.
@@ -603,9 +615,9 @@ func init() {
 	}
 	fastpath.NewMemo = func(c any) any { return newMemo(cluster.NodesOf(c.(*Compiled).snap)) }
 	fastpath.WithMemo = func(c, m any) any { return c.(*Compiled).setMemo(m.(*memo)) }
-	fastpath.CompileSerial = func(p any, snap *cluster.Snapshot, w any) (any, error) {
+	fastpath.CompileSerial = func(p any, snap *cluster.Snapshot, w any, memoized bool) (any, error) {
 		ww, _ := w.(*Workers)
-		c, err := p.(*Prepared).compileSerial(snap, ww)
+		c, err := p.(*Prepared).compileSerial(snap, ww, memoized)
 		if err != nil {
 			return nil, err
 		}

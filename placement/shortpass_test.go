@@ -13,27 +13,29 @@ import (
 )
 
 // A pod compiled through compileSerial decides as CompileWith's does, and
-// keeps the options' parallelism and the given workers for its decision;
-// on a small snapshot its PreFilters ran on the caller alone, on a large
-// one it is CompileWith.
+// keeps the options' parallelism and the given workers for its decision,
+// memoized or not, on a small snapshot (its PreFilters ran on the caller
+// alone) and on a large one (it is CompileWith).
 func TestCompileSerialKeepsDecisionOptions(t *testing.T) {
 	w := NewWorkers()
 	defer w.Close()
 	for _, nodes := range []int{8, maxShortPassNodes + 1} {
-		snap := bigCluster(t, nodes, 1)
-		pod := mkPod("p", requests("cpu", "100m"))
-		pod.Namespace = "default"
-		p := Prepare(pod, Options{Parallelism: 2})
-		want, err := p.CompileWith(snap, w)
-		require.NoError(t, err)
-		got, err := p.compileSerial(internalOf(snap), w)
-		require.NoError(t, err)
-		require.Equal(t, 2, got.opts.Parallelism, "%d nodes", nodes)
-		require.Same(t, w, got.opts.Workers, "%d nodes", nodes)
-		require.Equal(t, want.Decide(), got.Decide(), "%d nodes", nodes)
-		require.Equal(t, nodes <= maxShortPassNodes, shortPass(internalOf(snap)))
+		for _, memoized := range []bool{false, true} {
+			snap := bigCluster(t, nodes, 1)
+			pod := mkPod("p", requests("cpu", "100m"))
+			pod.Namespace = "default"
+			p := Prepare(pod, Options{Parallelism: 2})
+			want, err := p.CompileWith(snap, w)
+			require.NoError(t, err)
+			got, err := p.compileSerial(internalOf(snap), w, memoized)
+			require.NoError(t, err)
+			require.Equal(t, 2, got.opts.Parallelism, "%d nodes", nodes)
+			require.Same(t, w, got.opts.Workers, "%d nodes", nodes)
+			require.Equal(t, want.Decide(), got.Decide(), "%d nodes", nodes)
+			require.Equal(t, nodes <= maxShortPassNodes, shortPass(internalOf(snap)))
+		}
 	}
-	_, err := Prepare(mkPod("p"), Options{}).compileSerial(nil, nil)
+	_, err := Prepare(mkPod("p"), Options{}).compileSerial(nil, nil, false)
 	require.ErrorIs(t, err, ErrInvalidPod)
 }
 

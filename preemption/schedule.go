@@ -512,28 +512,20 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
 		var c *placement.Compiled
 		var err error
+		memoized := !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass
+		var cc any
 		// A state is carried over a few bindings only: past them, deriving
 		// it from every changed node costs what building it does.
-		memoized := !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass
 		if prev := lastCompiled[q.topoClass[pos]]; prev != nil && !q.noMemo && pos-lastPos[q.topoClass[pos]] <= q.carryLimit() {
-			var cc any
 			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, prev)
-			if cc != nil {
-				c = cc.(*placement.Compiled)
-			}
-		} else if memoized || !ownTopologyFilter(pod) {
-			// A memoized pod, or one without a required topology term of
-			// its own: its PreFilters are short, a fork-join would cost
-			// more than it shares (placement decides by the snapshot's
-			// size). A memoized pod's decision is short too
-			// (fastpath.WithMemo below).
-			var cc any
-			cc, err = fastpath.CompileSerial(prepared[pos], cur, workers)
-			if cc != nil {
-				c = cc.(*placement.Compiled)
-			}
 		} else {
-			c, err = prepared[pos].CompileWith(publicSnapshot(cur), workers)
+			// Short PreFilters run on this goroutine alone (placement
+			// decides which); a memoized pod's decision does too
+			// (fastpath.WithMemo below).
+			cc, err = fastpath.CompileSerial(prepared[pos], cur, workers, memoized)
+		}
+		if cc != nil {
+			c = cc.(*placement.Compiled)
 		}
 		if err != nil {
 			out.Outcome, out.Error = Failed, err.Error()
@@ -646,25 +638,6 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	}
 	res.Final = publicSnapshot(cur)
 	return res, nil
-}
-
-// ownTopologyFilter reports whether the pod's own spec asks for a topology
-// filter: a DoNotSchedule spread constraint or a required pod affinity or
-// anti-affinity term. (Existing pods' required anti-affinity terms, or a
-// profile's default constraints, may add one: this only chooses how a
-// pod's PreFilters are run, not what they decide.)
-func ownTopologyFilter(pod *corev1.Pod) bool {
-	for _, c := range pod.Spec.TopologySpreadConstraints {
-		if c.WhenUnsatisfiable == corev1.DoNotSchedule {
-			return true
-		}
-	}
-	a := pod.Spec.Affinity
-	if a == nil {
-		return false
-	}
-	return (a.PodAffinity != nil && len(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0) ||
-		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0)
 }
 
 // cycleError reports a scheduling cycle that ended in an Error status: a

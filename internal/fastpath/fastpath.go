@@ -38,9 +38,11 @@ var (
 	// memo's pods: they are valid until the next of them is decided.
 	WithMemo func(c, m any) any
 	// CompileSerial is (*placement.Prepared).CompileWith(snap, w) with the
-	// PreFilters run on the calling goroutine alone; the decision shares
-	// its work as before. The result is the same.
-	CompileSerial func(p any, snap *cluster.Snapshot, w any) (any, error)
+	// PreFilters run on the calling goroutine alone when they are short
+	// (a small snapshot, and a pod of a memo class, memoized, or without a
+	// required topology term of its own); the decision shares its work as
+	// before. The result is the same.
+	CompileSerial func(p any, snap *cluster.Snapshot, w any, memoized bool) (any, error)
 	// CompileAfter is (*placement.Prepared).CompileWith(snap, w) for a pod
 	// with the topology key of the *placement.Compiled prev: prev's topology
 	// PreFilter states are moved onto snap (derived from the nodes that

@@ -1,9 +1,10 @@
-package preemption
+package placement
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -35,7 +36,10 @@ func TestOwnTopologyFilter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, ownTopologyFilter(&corev1.Pod{Spec: tt.spec}))
+			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default"}, Spec: tt.spec}
+			p := Prepare(pod, Options{})
+			require.NoError(t, p.Err())
+			assert.Equal(t, tt.want, p.c.ownTopologyFilter())
 		})
 	}
 }
