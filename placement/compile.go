@@ -104,6 +104,7 @@ type Compiled struct {
 	preferred         *nodeaffinity.Preferred
 	addedPreferred    *nodeaffinity.Preferred
 	naIndex           *nodeAffinityIndex // the same, through node label columns; nil: none
+	taintVerdicts     []taintVerdict     // by the snapshot's taint list IDs (indexTaints); nil: none
 
 	// NodePorts.
 	ports []cluster.HostPort
@@ -230,6 +231,7 @@ func (c *Compiled) onSnapshot(snap *cluster.Snapshot) (*Compiled, error) {
 	if err := v.runPreFilter(); err != nil {
 		return nil, err
 	}
+	v.taintVerdicts = v.indexTaints()
 	return &v, nil
 }
 

@@ -1,6 +1,9 @@
 package placement
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 
@@ -25,6 +28,44 @@ func CheckAgainstReference(t require.TestingT, c *Compiled, limit int) {
 
 // CheckFilterCode asserts that Schedule's code-only pass agrees with Filter.
 func CheckFilterCode(t require.TestingT, c *Compiled) { checkFilterCode(t, c) }
+
+// CheckTaintIndex asserts that, for pod compiled with opts against snap,
+// TaintToleration's answers read through the snapshot's distinct taint
+// lists (every list, whatever indexTaints's rule) are the node's own
+// taints' answers, that every tainted node of a snapshot from New has a
+// list, and that no two lists are equal.
+func CheckTaintIndex(t require.TestingT, snap *Snapshot, pod *corev1.Pod, opts Options) {
+	c, err := Compile(snap, pod, opts)
+	require.NoError(t, err)
+	s := internalOf(snap)
+	sets := cluster.TaintSetsOf(s)
+	seen := map[string]bool{}
+	for _, l := range sets[1:] {
+		require.NotEmpty(t, l)
+		require.False(t, seen[taintsKey(l)], "list %v twice", l)
+		seen[taintsKey(l)] = true
+	}
+	c.taintVerdicts = c.taintVerdictsOf(sets)
+	for _, n := range cluster.NodesOf(s) {
+		if len(n.Taints) == 0 {
+			require.Zero(t, n.TaintSet, n.Name)
+			continue
+		}
+		require.Positive(t, n.TaintSet, n.Name)
+		require.Equal(t, taintsKey(n.Taints), taintsKey(sets[n.TaintSet]), n.Name)
+		require.Equal(t, c.hasUntoleratedTaint(n.Taints), c.untoleratedOn(n), n.Name)
+		require.Equal(t, c.intolerablePreferTaints(n.Taints), c.preferTaintsOn(n), n.Name)
+	}
+}
+
+// taintsKey is what TaintToleration reads of a taint list.
+func taintsKey(l []corev1.Taint) string {
+	var b strings.Builder
+	for _, t := range l {
+		fmt.Fprintf(&b, "%q=%q:%q;", t.Key, t.Value, t.Effect)
+	}
+	return b.String()
+}
 
 // CheckNodeAffinityIndex asserts that, for pod compiled with opts against
 // snap, NodeAffinity's label-column index (the snapshot's own nodes) and

@@ -195,7 +195,7 @@ func (c *Compiled) localCode(p int, n *cluster.NodeInfo) (code uint8, ok bool) {
 			return 1, true
 		}
 	case fTaintToleration:
-		if len(n.Taints) > 0 && c.hasUntoleratedTaint(n.Taints) {
+		if c.untoleratedOn(n) {
 			return 1, true
 		}
 	case fNodeAffinity:

@@ -448,6 +448,19 @@ func TestNodeAffinityIndexAgreesWithMaps(t *testing.T) {
 	})
 }
 
+// TaintToleration's answers through the snapshot's distinct taint lists
+// are each node's own, on random clusters (placementtest's taints repeat
+// across nodes) and pods with and without tolerations.
+func TestTaintIndexAgreesWithTaints(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := placementtest.ClusterOf(world).Draw(t, "cluster")
+		snap := snapshotOfKit(t, c, c.Nodes, c.Pods)
+		for _, p := range c.Pending {
+			placement.CheckTaintIndex(t, snap, p, placement.Options{})
+		}
+	})
+}
+
 // TestFilterCodeMatchesFilterOnKitClusters: on random clusters (extended
 // resources included), filterCode gives Filter's code.
 func TestFilterCodeMatchesFilterOnKitClusters(t *testing.T) {

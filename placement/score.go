@@ -337,7 +337,7 @@ func (lc *localScorer) score(c *Compiled, p int, n *cluster.NodeInfo) int64 {
 	switch p {
 	case sTaintToleration:
 		// Untolerated PreferNoSchedule taints.
-		return c.intolerablePreferTaints(n.Taints)
+		return c.preferTaintsOn(n)
 	case sNodeAffinity:
 		// Weights of the matching preferred terms.
 		return c.preferredScore(n)

@@ -3,6 +3,7 @@ package placement
 import (
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/taints"
 )
 
@@ -15,6 +16,54 @@ import (
 
 // reasonTaint is the Filter's reason (tainttoleration Filter).
 var reasonTaint = []string{"node(s) had untolerated taint(s)"}
+
+// taintVerdict is the pod's TaintToleration answer for one of the
+// snapshot's distinct taint lists (cluster.TaintSetsOf).
+type taintVerdict struct {
+	untolerated bool  // Filter: a NoSchedule or NoExecute taint is not tolerated
+	prefer      int64 // Score: the untolerated PreferNoSchedule taints
+}
+
+// indexTaints answers the pod's tolerations against each distinct taint
+// list of the snapshot, once, so that the filter and score passes read a
+// node's answer by its NodeInfo.TaintSet instead of matching its taints
+// (which, on a large cluster, also means a cache miss per node). nil,
+// leaving every node to its own taints, when the lists are not many fewer
+// than the nodes or a PreFilter result keeps the pass to a few nodes.
+func (c *Compiled) indexTaints() []taintVerdict {
+	sets := cluster.TaintSetsOf(c.snap)
+	if len(sets) <= 1 || c.restricted || 4*(len(sets)-1) > len(cluster.NodesOf(c.snap)) {
+		return nil
+	}
+	return c.taintVerdictsOf(sets)
+}
+
+// taintVerdictsOf is the pod's taintVerdict for each of sets (by ID).
+func (c *Compiled) taintVerdictsOf(sets [][]corev1.Taint) []taintVerdict {
+	v := make([]taintVerdict, len(sets))
+	for id := 1; id < len(sets); id++ {
+		v[id] = taintVerdict{untolerated: c.hasUntoleratedTaint(sets[id]), prefer: c.intolerablePreferTaints(sets[id])}
+	}
+	return v
+}
+
+// untoleratedOn is hasUntoleratedTaint for n's taints, through the
+// snapshot's taint lists when n's is one of them.
+func (c *Compiled) untoleratedOn(n *cluster.NodeInfo) bool {
+	if id := int(n.TaintSet); id > 0 && id < len(c.taintVerdicts) {
+		return c.taintVerdicts[id].untolerated
+	}
+	return len(n.Taints) > 0 && c.hasUntoleratedTaint(n.Taints)
+}
+
+// preferTaintsOn is intolerablePreferTaints for n's taints, as
+// untoleratedOn reads them.
+func (c *Compiled) preferTaintsOn(n *cluster.NodeInfo) int64 {
+	if id := int(n.TaintSet); id > 0 && id < len(c.taintVerdicts) {
+		return c.taintVerdicts[id].prefer
+	}
+	return c.intolerablePreferTaints(n.Taints)
+}
 
 // hasUntoleratedTaint is FindMatchingUntoleratedTaint over the NoSchedule and
 // NoExecute taints.

@@ -53,6 +53,7 @@ func (s *Snapshot) WithNode(node *corev1.Node) (*Snapshot, error) {
 	ni.Node = node
 	ni.Unschedulable = node.Spec.Unschedulable
 	ni.Taints = slices.Clone(node.Spec.Taints)
+	ni.TaintSet = 0 // read from Taints
 	v := s.view()
 	v.setNode(i, &ni)
 	v.changed = []int32{int32(ni.Index)}
@@ -195,6 +196,7 @@ func (s *Snapshot) reshape(drop []int, at int, replacement *corev1.Node, added [
 		recent:     s.recent,
 		imageNodes: imageNodes,
 		imageMemo:  s.imageMemo,
+		taintSets:  s.taintSets,
 		// The nodes keep their pods (a replaced node's are re-counted
 		// on it, added nodes have none).
 		podAffinity: s.podAffinity,

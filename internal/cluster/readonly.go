@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
 // schedkit's packages read the snapshot's own values through NodesOf,
@@ -87,6 +89,12 @@ func NamespaceLabelsOf(s *Snapshot, ns string) map[string]string { return s.name
 // (ImageState.NumNodes, which s's own NodeInfos leave 0), for schedkit's
 // packages.
 func ImageNodesOf(s *Snapshot, name string) int { return s.imageNodes[name] }
+
+// TaintSetsOf returns the distinct taint lists of s's nodes by
+// NodeInfo.TaintSet (entry 0 is nil; a node whose TaintSet is 0 has its own
+// list in Taints), for schedkit's packages. The lists are shared: never
+// modified.
+func TaintSetsOf(s *Snapshot) [][]corev1.Taint { return s.taintSets }
 
 // ImageMemo returns the value fill returns for key, calling fill once per
 // key among the snapshots that share s's image counts (New's snapshot and

@@ -78,6 +78,9 @@ type Snapshot struct {
 	// imageMemo holds what ImageMemo keeps for the snapshots sharing
 	// imageNodes (a node view that makes a copy of it starts a new one).
 	imageMemo *imageMemo
+	// taintSets lists the distinct taint lists of New's nodes, by
+	// NodeInfo.TaintSet (entry 0 unused); shared by every view of them.
+	taintSets [][]corev1.Taint
 
 	// podAffinity is false when no bound pod has a pod affinity or
 	// anti-affinity term (no node has PodsWithAffinity): New decides it,
@@ -335,6 +338,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		s.nodes[i] = ni
 		s.podAffinity = s.podAffinity || len(ni.PodsWithAffinity) > 0
 	}
+	s.taintSets = internTaints(s.nodes)
 	if interned != nil {
 		// A large input: index what the first topology question needs
 		// while the other goroutine interns the label sets.
@@ -700,6 +704,40 @@ func fillNodeInfo(ni *NodeInfo, index int, n *corev1.Node) {
 	}
 	*ni = NodeInfo{Index: index, Node: n, Name: n.Name, Allocatable: ResourceFromList(alloc),
 		Unschedulable: n.Spec.Unschedulable, Taints: n.Spec.Taints}
+}
+
+// internTaints gives each node with taints the ID of its list among the
+// distinct lists (equal keys, values and effects in the same order), and
+// returns the lists by ID. Nodes usually come in a few kinds (pools, GPU
+// nodes, control planes): a filter then checks a pod's tolerations against
+// each kind once, and reads no node's taints.
+func internTaints(nodes []*NodeInfo) [][]corev1.Taint {
+	sets := [][]corev1.Taint{nil}
+	ids := map[string]int32{}
+	var key []byte
+	for _, ni := range nodes {
+		if len(ni.Taints) == 0 {
+			continue
+		}
+		key = key[:0]
+		for i := range ni.Taints {
+			t := &ni.Taints[i]
+			key = append(key, t.Key...)
+			key = append(key, 0)
+			key = append(key, t.Value...)
+			key = append(key, 0)
+			key = append(key, t.Effect...)
+			key = append(key, 0)
+		}
+		id, ok := ids[string(key)]
+		if !ok {
+			id = int32(len(sets))
+			ids[string(key)] = id
+			sets = append(sets, ni.Taints)
+		}
+		ni.TaintSet = id
+	}
+	return sets
 }
 
 // imageStates returns each node's image states, by index in nodes

@@ -279,6 +279,11 @@ type NodeInfo struct {
 	// sums so that the per-node filters touch one object.
 	Unschedulable bool
 	Taints        []corev1.Taint
+	// TaintSet is the ID of Taints among the snapshot's distinct taint
+	// lists (TaintSetsOf), so that a pod's taint verdicts are computed once
+	// per distinct list rather than once per node; 0 when the node has no
+	// taint or its list is not interned (a node a view changed or added).
+	TaintSet int32
 
 	Pods                         []*PodInfo // ordered by Key; never modified in place
 	PodsWithAffinity             []*PodInfo // pods with any pod affinity or anti-affinity
