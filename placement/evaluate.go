@@ -88,6 +88,24 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		d.Message = fitErrorMessage(len(nodes), &c.preFilter, nil)
 		return d
 	}
+	// The feasible nodes are listed in a memo's array, else in a recycled
+	// scratch's (cleared before it is put back, so that the pool holds no
+	// node). Without a memo, the scratch also keeps what failed on each
+	// node, from which the statuses are rebuilt when no node fits.
+	var feasible []*cluster.NodeInfo
+	var scr *scoreScratch
+	var why []failure
+	if c.memo == nil {
+		scr = scoreScratches.Get().(*scoreScratch)
+		defer func() {
+			clear(scr.feasible[:cap(scr.feasible)])
+			scoreScratches.Put(scr)
+		}()
+		if cap(scr.why) < len(nodes) {
+			scr.why = make([]failure, len(nodes))
+		}
+		why = scr.why[:len(nodes)]
+	}
 	if c.memo != nil && !c.topologyFilters() {
 		// With a memo and no topology filter, a node's verdict is a lookup:
 		// sharing the pass would cost more than it saves.
@@ -103,22 +121,10 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 				if c.memo != nil {
 					d.Codes[i] = c.filterCodeMemo(n)
 				} else {
-					d.Codes[i] = c.filterCode(n)
+					d.Codes[i], why[i] = c.filterWhy(n)
 				}
 			}
 		})
-	}
-	// The feasible nodes are listed in a memo's array, else in a recycled
-	// scratch's (cleared before it is put back, so that the pool holds no
-	// node).
-	var feasible []*cluster.NodeInfo
-	var scr *scoreScratch
-	if c.memo == nil {
-		scr = scoreScratches.Get().(*scoreScratch)
-		defer func() {
-			clear(scr.feasible[:cap(scr.feasible)])
-			scoreScratches.Put(scr)
-		}()
 	}
 	hasErr := false
 	for i, code := range d.Codes {
@@ -173,7 +179,7 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 				case c.memo != nil:
 					d.Statuses[i] = c.filterMemo(n)
 				default:
-					d.Statuses[i] = c.filter(n)
+					d.Statuses[i] = c.statusOf(n, why[i])
 				}
 				if statusAt != nil {
 					statusAt[i] = n

@@ -26,7 +26,8 @@ func CheckAgainstReference(t require.TestingT, c *Compiled, limit int) {
 	checkAgainstReference(t, c, limit)
 }
 
-// CheckFilterCode asserts that Schedule's code-only pass agrees with Filter.
+// CheckFilterCode asserts that Schedule's code-only pass agrees with Filter,
+// and that the statuses it rebuilds when no node fits are Filter's.
 func CheckFilterCode(t require.TestingT, c *Compiled) { checkFilterCode(t, c) }
 
 // CheckTaintIndex asserts that, for pod compiled with opts against snap,

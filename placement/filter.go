@@ -46,37 +46,83 @@ func (c *Compiled) filter(n *cluster.NodeInfo) framework.Status {
 // node: the node-local plugins' verdicts stay small codes and no status is
 // built.
 func (c *Compiled) filterCode(n *cluster.NodeInfo) sched.Code {
+	code, _ := c.filterWhy(n)
+	return code
+}
+
+// failure is what filterWhy records of a node's first failing filter, so
+// that Filter's status can be rebuilt from it (statusOf) without running
+// the filters again: the filter's index plus one in the low byte (0: none
+// failed), its local code, failScalar or failNoState in the high byte.
+type failure uint16
+
+const (
+	failScalar  = 0xff // NodeResourcesFit's extended-resource shortfall (fitsResources)
+	failNoState = 0xfe // the filter's PreFilter did not run
+)
+
+func newFailure(p int, lc uint8) failure { return failure(p+1) | failure(lc)<<8 }
+
+// filterWhy is filterCode with the failure that decided the code.
+func (c *Compiled) filterWhy(n *cluster.NodeInfo) (sched.Code, failure) {
 	if !c.preFilter.Code.Passes() {
-		return c.preFilter.Code
+		return c.preFilter.Code, 0
 	}
 	for _, i := range c.active {
+		p := int(i)
 		if c.noState[i] {
-			return sched.Error
+			return sched.Error, newFailure(p, failNoState)
 		}
-		switch p := int(i); p {
+		switch p {
 		case fPodTopologySpread:
 			if c.spread != nil {
 				if code := c.spread.Filter(n).Code; !code.Passes() {
-					return code
+					return code, newFailure(p, 0)
 				}
 			}
 		case fInterPodAffinity:
 			if c.ipa != nil {
 				if code := c.ipa.Filter(n).Code; !code.Passes() {
-					return code
+					return code, newFailure(p, 0)
 				}
 			}
 		default:
 			lc, ok := c.localCode(p, n)
 			if !ok {
-				return c.scalarShortCode(n)
+				return c.scalarShortCode(n), newFailure(p, failScalar)
 			}
 			if lc != 0 {
-				return localStatusCode(p, lc)
+				return localStatusCode(p, lc), newFailure(p, lc)
 			}
 		}
 	}
-	return sched.Success
+	return sched.Success, 0
+}
+
+// statusOf is filter(n) for a node whose filterWhy gave f: a node-local
+// status is rebuilt from its code, and only a failing topology filter
+// runs again (its reasons depend on the node).
+func (c *Compiled) statusOf(n *cluster.NodeInfo, f failure) sched.Status {
+	if f == 0 {
+		if !c.preFilter.Code.Passes() {
+			return c.preFilter
+		}
+		return sched.Status{}
+	}
+	p, lc := int(f&0xff)-1, uint8(f>>8)
+	var st sched.Status
+	switch {
+	case lc == failNoState:
+		return noStateRun[p]
+	case !isLocal(p):
+		st = c.filterOne(p, n)
+	case lc == failScalar:
+		st = c.fitsResources(n)
+	default:
+		st = localStatus(p, lc)
+	}
+	st.Plugin = filterNames[p]
+	return st
 }
 
 // Fits reports whether the pod passes every Filter plugin on the node and

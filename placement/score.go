@@ -108,6 +108,7 @@ func (c *Compiled) score(feasible []*cluster.NodeInfo) *Scores {
 // scheduling loop's allocation for pods without a memo.
 type scoreScratch struct {
 	feasible           []*cluster.NodeInfo // decide's feasible nodes, without a memo
+	why                []failure           // decide's failures by node, without a memo (filterWhy)
 	s                  Scores
 	total, block, norm []int64
 	spread             topo.SpreadScratch

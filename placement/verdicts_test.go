@@ -137,7 +137,13 @@ func TestParallelHelpers(t *testing.T) {
 // on every node, and each node-local code with its status.
 func checkFilterCode(t require.TestingT, c *Compiled) {
 	for _, n := range cluster.NodesOf(c.snap) {
-		require.Equal(t, c.filter(n).Code, c.filterCode(n), n.Name)
+		st := c.filter(n)
+		require.Equal(t, st.Code, c.filterCode(n), n.Name)
+		// The status rebuilt from what failed is Filter's, reasons and
+		// plugin included.
+		code, why := c.filterWhy(n)
+		require.Equal(t, st.Code, code, n.Name)
+		require.Equal(t, st, c.statusOf(n, why), n.Name)
 		for p := range numFilters {
 			if !isLocal(p) {
 				continue
@@ -150,7 +156,7 @@ func checkFilterCode(t require.TestingT, c *Compiled) {
 }
 
 // TestFilterCodeMatchesFilter: on the upstream scenarios filterCode gives
-// Filter's code (TestFilterCodeMatchesFilterOnKitClusters: on random
+// Filter's code, and statusOf rebuilds Filter's status from filterWhy (TestFilterCodeMatchesFilterOnKitClusters: on random
 // clusters).
 func TestFilterCodeMatchesFilter(t *testing.T) {
 	for _, name := range filterScoreCases(t) {
