@@ -28,6 +28,12 @@ func (c *Compiled) imageScore(n *cluster.NodeInfo, imageSpread []float64) int64 
 			}
 		}
 	}
+	return c.imageScoreOfSum(sum)
+}
+
+// imageScoreOfSum is imageScore for a node whose scaled image sizes add up
+// to sum.
+func (c *Compiled) imageScoreOfSum(sum int64) int64 {
 	maxThreshold := maxContainerThreshold * int64(c.numContainers)
 	if sum < minImageThreshold {
 		sum = minImageThreshold
@@ -74,13 +80,33 @@ func (c *Compiled) imageScoresOf(imageSpread []float64) *imageScores {
 		return nil
 	}
 	slots := cluster.SlotsOf(c.snap)
-	key := strconv.Itoa(len(cluster.NodesOf(c.snap))) + c.imageKey
-	v := cluster.ImageMemo(c.snap, key, func() any {
+	numNodes := strconv.Itoa(len(cluster.NodesOf(c.snap)))
+	v := cluster.ImageMemo(c.snap, numNodes+c.imageKey, func() any {
+		// Each image's sizes come from its column (a few images make
+		// the many sets the pods ask for); a slot the column has for
+		// another node object is read from the node.
+		cols := make([]*imageColumn, len(c.images))
+		for j, img := range c.images {
+			cols[j] = imageColumnOf(c.snap, slots, numNodes, img)
+		}
 		s := &imageScores{nodes: make([]*corev1.Node, len(slots)), raw: make([]int64, len(slots))}
 		for i, n := range slots {
-			if n != nil {
-				s.nodes[i], s.raw[i] = n.Node, c.imageScore(n, imageSpread)
+			if n == nil {
+				continue
 			}
+			var sum int64
+			if len(n.ImageStates) > 0 {
+				for j, col := range cols {
+					if col != nil && i < len(col.nodes) && col.nodes[i] == n.Node {
+						if col.has[i] {
+							sum += int64(float64(col.size[i]) * imageSpread[j])
+						}
+					} else if st, ok := n.ImageStates[c.images[j]]; ok {
+						sum += int64(float64(st.Size) * imageSpread[j])
+					}
+				}
+			}
+			s.nodes[i], s.raw[i] = n.Node, c.imageScoreOfSum(sum)
 		}
 		return s
 	})
@@ -88,6 +114,35 @@ func (c *Compiled) imageScoresOf(imageSpread []float64) *imageScores {
 		return nil
 	}
 	return v.(*imageScores)
+}
+
+// imageColumn is one image's size on every node slot of a snapshot:
+// nodes[i] is the Node slot i held, has[i] whether it lists the image,
+// size[i] the size it lists.
+type imageColumn struct {
+	nodes []*corev1.Node
+	has   []bool
+	size  []int64
+}
+
+// imageColumnOf returns image img's column over slots, kept among the
+// snapshots sharing snap's image counts as imageScoresOf's sets are, or nil
+// when the memo is full.
+func imageColumnOf(snap *cluster.Snapshot, slots []*cluster.NodeInfo, numNodes, img string) *imageColumn {
+	v := cluster.ImageMemo(snap, "image "+numNodes+" "+img, func() any {
+		col := &imageColumn{nodes: make([]*corev1.Node, len(slots)), has: make([]bool, len(slots)), size: make([]int64, len(slots))}
+		for i, n := range slots {
+			if n != nil {
+				st, ok := n.ImageStates[img]
+				col.nodes[i], col.has[i], col.size[i] = n.Node, ok, st.Size
+			}
+		}
+		return col
+	})
+	if v == nil {
+		return nil
+	}
+	return v.(*imageColumn)
 }
 
 // imageKeyOf names a pod's images and containers for imageScoresOf, each

@@ -70,19 +70,7 @@ func TestImageScoresFollowViews(t *testing.T) {
 	}
 	pod := mkPod("p")
 	pod.Spec.Containers = []corev1.Container{{Name: "a", Image: "redis:7"}, {Name: "b", Image: "nginx"}}
-	imageScores := func(snap *Snapshot) map[string]int64 {
-		r, err := Evaluate(snap, pod, Options{})
-		require.NoError(t, err)
-		out := map[string]int64{}
-		for _, n := range r.Nodes {
-			for _, s := range n.Scores {
-				if s.Plugin == sched.ImageLocality {
-					out[n.Node] = s.Raw
-				}
-			}
-		}
-		return out
-	}
+	imageScores := func(snap *Snapshot) map[string]int64 { return imageLocalityRaw(t, snap, pod) }
 	fresh := func(nodes ...*corev1.Node) map[string]int64 {
 		snap, _, err := NewSnapshot(SnapshotInput{Nodes: nodes})
 		require.NoError(t, err)
@@ -98,6 +86,7 @@ func TestImageScoresFollowViews(t *testing.T) {
 	relabelled.Labels["tier"] = "x"
 	tainted := mkNode("b", "4", "8Gi", withImage(400*mb, "redis:7"), withImage(300*mb, "nginx:latest"),
 		withTaint("k", "", corev1.TaintEffectPreferNoSchedule))
+	d := mkNode("d", "4", "8Gi")
 	for _, tc := range []struct {
 		name  string
 		view  func() (*Snapshot, error)
@@ -108,11 +97,43 @@ func TestImageScoresFollowViews(t *testing.T) {
 		{"a node is tainted", func() (*Snapshot, error) { return base.WithNode(tainted) }, []*corev1.Node{nodes[0], tainted, nodes[2]}},
 		{"a node leaves", func() (*Snapshot, error) { return base.WithoutNodes("c") }, nodes[:2]},
 		{"a node holding the images leaves", func() (*Snapshot, error) { return base.WithoutNodes("a") }, nodes[1:]},
+		// Nodes without images come and go: the view keeps base's image
+		// counts, and as many nodes on one slot more.
+		{"a node without images replaces another", func() (*Snapshot, error) {
+			v, err := base.WithNodes(d)
+			if err != nil {
+				return nil, err
+			}
+			return v.WithoutNodes("c")
+		}, []*corev1.Node{nodes[0], nodes[1], d}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			view, err := tc.view()
 			require.NoError(t, err)
 			assert.Equal(t, fresh(tc.nodes...), imageScores(view))
+			// Another set of images, first asked on the view: the
+			// images' columns kept from base serve it where they hold.
+			other := mkPod("q")
+			other.Spec.Containers = []corev1.Container{{Name: "a", Image: "redis:7"}}
+			snap, _, err := NewSnapshot(SnapshotInput{Nodes: tc.nodes})
+			require.NoError(t, err)
+			assert.Equal(t, imageLocalityRaw(t, snap, other), imageLocalityRaw(t, view, other))
 		})
 	}
+}
+
+// imageLocalityRaw is pod's ImageLocality raw score on each of snap's nodes.
+func imageLocalityRaw(t *testing.T, snap *Snapshot, pod *corev1.Pod) map[string]int64 {
+	t.Helper()
+	r, err := Evaluate(snap, pod, Options{})
+	require.NoError(t, err)
+	out := map[string]int64{}
+	for _, n := range r.Nodes {
+		for _, s := range n.Scores {
+			if s.Plugin == sched.ImageLocality {
+				out[n.Node] = s.Raw
+			}
+		}
+	}
+	return out
 }
