@@ -92,14 +92,14 @@ func (r *requiredNodeAffinity) matches(node *corev1.Node) bool {
 	return r.affinity == nil || r.affinity.Matches(node)
 }
 
-// isUntainted reports whether every NoSchedule / NoExecute taint of the node
-// is tolerated, as v1helper.FindMatchingUntoleratedTaint with
+// isUntainted reports whether every NoSchedule / NoExecute taint of a
+// node's taints is tolerated, as v1helper.FindMatchingUntoleratedTaint with
 // helper.DoNotScheduleTaintsFilterFunc finds none. The Lt / Gt toleration
 // operators never match: TaintTolerationComparisonOperators is off by default
 // in v1.36.
-func isUntainted(node *corev1.Node, tolerations []corev1.Toleration) bool {
-	for i := range node.Spec.Taints {
-		taint := &node.Spec.Taints[i]
+func isUntainted(nodeTaints []corev1.Taint, tolerations []corev1.Toleration) bool {
+	for i := range nodeTaints {
+		taint := &nodeTaints[i]
 		if taint.Effect != corev1.TaintEffectNoSchedule && taint.Effect != corev1.TaintEffectNoExecute {
 			continue
 		}

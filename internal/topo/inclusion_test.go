@@ -92,7 +92,7 @@ func TestIsUntainted(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			n := mkNode("n1")
 			n.Spec.Taints = tt.taints
-			assert.Equal(t, tt.want, isUntainted(n, tt.tols))
+			assert.Equal(t, tt.want, isUntainted(n.Spec.Taints, tt.tols))
 		})
 	}
 }
@@ -124,4 +124,41 @@ func TestIndexedNodeAffinityAgrees(t *testing.T) {
 			}
 		})
 	})
+}
+
+// The taint policy is decided once per distinct taint list of the
+// snapshot (cluster.TaintSetsOf) and gives each node what its own taints
+// give; a node a view replaces is decided from its own taints.
+func TestInclusionTaintsPerList(t *testing.T) {
+	var nodes []*corev1.Node
+	for i, key := range []string{"dedicated", "dedicated", "gpu", "", "dedicated", ""} {
+		n := mkNode(string(rune('a'+i)), corev1.LabelHostname, string(rune('a'+i)))
+		if key != "" {
+			tainted(n, key)
+		}
+		nodes = append(nodes, n)
+	}
+	snap, _, err := cluster.New(cluster.Input{Nodes: nodes})
+	require.NoError(t, err)
+	require.Len(t, cluster.TaintSetsOf(snap), 3)
+	for _, tols := range [][]string{nil, {"dedicated"}, {"gpu"}, {"dedicated", "gpu"}} {
+		opts := []podOpt{spreadOn(1, corev1.LabelHostname, corev1.DoNotSchedule, selector("app", "web"), policies("", corev1.NodeInclusionPolicyHonor))}
+		for _, k := range tols {
+			opts = append(opts, tolerate(k))
+		}
+		pod := mkPod("p", "", lbl("app", "web"), opts...)
+		s, err := NewSpread(podInfo(t, pod), snap, SpreadOptions{})
+		require.NoError(t, err)
+		require.NotNil(t, s.incl.cache)
+		c := &s.hard[0]
+		for _, n := range cluster.NodesOf(snap) {
+			want := isUntainted(n.Node.Spec.Taints, pod.Spec.Tolerations)
+			assert.Equal(t, want, s.incl.includes(c, n.Index, n), "tolerations %v, node %s", tols, n.Name)
+		}
+		// Node a loses its taint in a view.
+		view, err := snap.WithNode(mkNode("a", corev1.LabelHostname, "a"))
+		require.NoError(t, err)
+		a := cluster.NodesOf(view)[0]
+		assert.True(t, s.incl.includes(c, a.Index, a), "tolerations %v", tols)
+	}
 }

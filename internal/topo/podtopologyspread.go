@@ -305,7 +305,7 @@ func (in *inclusion) decide(affinity, taints bool, i int, n *cluster.NodeInfo) b
 	if affinity && !in.affinityAt(i, n) {
 		return false
 	}
-	if taints && !isUntainted(n.Node, in.pod.Spec.Tolerations) {
+	if taints && !isUntainted(n.Node.Spec.Taints, in.pod.Spec.Tolerations) {
 		return false
 	}
 	return true
@@ -326,8 +326,11 @@ const (
 // replaces (another Node object in the slot) is decided afresh.
 type inclusionCache struct {
 	affinity, taints bool // which policies are decided per node (the others pass)
-	once             sync.Once
-	bits             []uint8
+	// taintSets are the snapshot's distinct taint lists (by
+	// NodeInfo.TaintSet): the taint policy is decided once per list.
+	taintSets [][]corev1.Taint
+	once      sync.Once
+	bits      []uint8
 }
 
 // verdicts returns the cache's verdicts, deciding every node of in.nodes
@@ -335,6 +338,23 @@ type inclusionCache struct {
 func (ic *inclusionCache) verdicts(in *inclusion) []uint8 {
 	ic.once.Do(func() {
 		ic.bits = make([]uint8, len(in.nodes))
+		var listOK []uint8 // by taint list ID: 0 not decided, 1 tolerated, 2 not
+		if ic.taints {
+			listOK = make([]uint8, len(ic.taintSets))
+		}
+		untainted := func(n *cluster.NodeInfo) bool {
+			id := int(n.TaintSet)
+			if id <= 0 || id >= len(listOK) {
+				return isUntainted(n.Node.Spec.Taints, in.pod.Spec.Tolerations)
+			}
+			if listOK[id] == 0 {
+				listOK[id] = 2
+				if isUntainted(ic.taintSets[id], in.pod.Spec.Tolerations) {
+					listOK[id] = 1
+				}
+			}
+			return listOK[id] == 1
+		}
 		for i, n := range in.nodes {
 			if n == nil {
 				continue
@@ -343,7 +363,7 @@ func (ic *inclusionCache) verdicts(in *inclusion) []uint8 {
 			if !ic.affinity || in.affinityAt(i, n) {
 				b |= passesAffinity
 			}
-			if !ic.taints || isUntainted(n.Node, in.pod.Spec.Tolerations) {
+			if !ic.taints || untainted(n) {
 				b |= passesTaints
 			}
 			ic.bits[i] = b
@@ -439,7 +459,7 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 	aff := (honorsAffinity(s.hard) || honorsAffinity(s.soft)) && s.incl.affinity.any()
 	if taints := honorsTaints(s.hard) || honorsTaints(s.soft); snap != nil && (aff || taints) {
 		s.incl.nodes = cluster.SlotsOf(snap)
-		s.incl.cache = &inclusionCache{affinity: aff, taints: taints}
+		s.incl.cache = &inclusionCache{affinity: aff, taints: taints, taintSets: cluster.TaintSetsOf(snap)}
 	}
 	if len(hard) > 0 {
 		s.countHard()

@@ -52,7 +52,7 @@ func refSpreadFilter(snap *cluster.Snapshot, pod *corev1.Pod, node *corev1.Node)
 			if honorAff && !aff.matches(n.Node) {
 				continue
 			}
-			if honorTaints && !isUntainted(n.Node, pod.Spec.Tolerations) {
+			if honorTaints && !isUntainted(n.Node.Spec.Taints, pod.Spec.Tolerations) {
 				continue
 			}
 			cnt := 0
