@@ -132,6 +132,9 @@ type Compiled struct {
 	// memo, when set, holds the node-local answers of a scheduling loop's
 	// earlier pods of the same class (see memo.go); only Decide reads it.
 	memo *memo
+	// bufs, when set, are the arrays a decision without a memo fills
+	// (withBuffers).
+	bufs *decisionBuffers
 }
 
 // Compile compiles pod against snap with the given profile options. It

@@ -72,11 +72,16 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 	}
 	d.PreFilter = c.preFilter
 	nodes := cluster.NodesOf(c.snap)
-	if c.memo != nil {
+	switch {
+	case c.memo != nil:
 		// As its statuses below: valid until the class's next pod.
 		c.memo.codes = reuse(c.memo.codes, len(nodes))
 		d.Codes = c.memo.codes
-	} else {
+	case c.bufs != nil:
+		// Every node's code is written below.
+		c.bufs.codes = reuse(c.bufs.codes, len(nodes))
+		d.Codes = c.bufs.codes
+	default:
 		d.Codes = make([]sched.Code, len(nodes))
 	}
 	if !c.preFilter.Code.Passes() {
@@ -166,6 +171,10 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 			} else {
 				statusAt = m.statusAt
 			}
+		} else if c.bufs != nil {
+			// Every node's status is written below.
+			c.bufs.statuses = reuse(c.bufs.statuses, len(nodes))
+			d.Statuses = c.bufs.statuses
 		} else {
 			d.Statuses = make([]sched.Status, len(nodes))
 		}

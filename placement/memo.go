@@ -100,6 +100,24 @@ func newMemo(nodes []*cluster.NodeInfo) *memo {
 	}
 }
 
+// decisionBuffers are the per-node arrays a scheduling loop's decisions
+// without a memo fill, one pod after another: a large cluster's statuses
+// are a quarter of a megabyte per unschedulable pod, and fresh memory costs
+// a page fault per page on its first write.
+type decisionBuffers struct {
+	codes    []sched.Code
+	statuses []sched.Status
+}
+
+// withBuffers makes c's decisions without a memo fill b's arrays, and
+// returns c, which must be its caller's own (as for setMemo). The
+// Decision's Codes and Statuses are then valid until the next decision
+// through b.
+func (c *Compiled) withBuffers(b *decisionBuffers) *Compiled {
+	c.bufs = b
+	return c
+}
+
 // setMemo makes c answer Decide through m, and returns it. c must be its
 // caller's own: a scheduling loop compiles each pod afresh, so that
 // setting the memo in place spares a copy of the whole Compiled per pod (a
@@ -615,6 +633,8 @@ func init() {
 	}
 	fastpath.NewMemo = func(c any) any { return newMemo(cluster.NodesOf(c.(*Compiled).snap)) }
 	fastpath.WithMemo = func(c, m any) any { return c.(*Compiled).setMemo(m.(*memo)) }
+	fastpath.NewBuffers = func() any { return &decisionBuffers{} }
+	fastpath.WithBuffers = func(c, b any) any { return c.(*Compiled).withBuffers(b.(*decisionBuffers)) }
 	fastpath.CompileSerial = func(p any, snap *cluster.Snapshot, w any, memoized bool) (any, error) {
 		ww, _ := w.(*Workers)
 		c, err := p.(*Prepared).compileSerial(snap, ww, memoized)

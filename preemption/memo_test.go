@@ -18,9 +18,10 @@ import (
 
 // A scheduling loop reuses, per class of equivalent pods, the node-local
 // verdicts and raw scores of the nodes no binding or eviction changed
-// (placement's memo). The run must be the one that computes every pod from
-// scratch: same outcomes, nodes, scores, messages, node statuses,
-// preemptions and final placements.
+// (placement's memo), and hands the other pods' decisions one set of
+// per-node arrays. The run must be the one that computes every pod from
+// scratch, each decision with arrays of its own: same outcomes, nodes,
+// scores, messages, node statuses, preemptions and final placements.
 func TestQueueMemoMatchesFromScratch(t *testing.T) {
 	families := []placementtest.Family{placementtest.AnyFamily, placementtest.Resources, placementtest.NodeSelection,
 		placementtest.Spread, placementtest.InterPod, placementtest.HostPorts, placementtest.PriorityClasses}
@@ -69,7 +70,7 @@ func TestQueueMemoMatchesFromScratch(t *testing.T) {
 		run := func(memo bool) *QueueResult {
 			q, err := PrepareQueue(c.Pending, opts)
 			require.NoError(t, err)
-			q.noMemo = !memo
+			q.noMemo, q.noBuffers = !memo, !memo
 			q.carry = carry
 			r, err := q.Schedule(snap)
 			require.NoError(t, err)

@@ -173,8 +173,10 @@ type Queue struct {
 	topoClass      []int
 	numTopoClasses int
 	opts           QueueOptions
-	// noMemo schedules every pod from scratch (the tests' reference).
-	noMemo bool
+	// noMemo schedules every pod from scratch (the tests' reference), and
+	// noBuffers gives every decision arrays of its own.
+	noMemo    bool
+	noBuffers bool
 	// carry, when set, replaces maxCarry (the tests draw shorter ones, so
 	// that short queues retire views too).
 	carry int
@@ -469,6 +471,9 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	// One memo per class of equivalent pods, for this run only (a Queue
 	// may be scheduled on several snapshots at once).
 	memos := make([]any, q.numClasses)
+	// The other pods' decisions share one set of per-node arrays, each
+	// read before the next pod is decided.
+	bufs := fastpath.NewBuffers()
 	var names nodeNames
 	dryRunMemos := make([]*dryRunMemo, q.numClasses)
 	lastCompiled := make([]*placement.Compiled, q.numTopoClasses)
@@ -538,6 +543,8 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 				memos[q.class[pos]] = fastpath.NewMemo(c)
 			}
 			c = fastpath.WithMemo(c, memos[q.class[pos]]).(*placement.Compiled)
+		} else if !q.noBuffers {
+			c = fastpath.WithBuffers(c, bufs).(*placement.Compiled)
 		}
 		d := c.Decide() // a single feasible node's score is not reported
 		if nm != nil {
@@ -575,12 +582,10 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			continue
 		}
 		if opts.KeepNodeStatuses {
-			statuses := d.Statuses
-			if memoized {
-				// A class's memo hands every pod of the class the same
-				// array (valid until the class's next pod).
-				statuses = slices.Clone(statuses)
-			}
+			// A class's memo hands every pod of the class the same array
+			// (valid until the class's next pod), and the buffers every
+			// other pod theirs.
+			statuses := slices.Clone(d.Statuses)
 			out.NodeStatuses = NodeStatuses{nodes: names.of(cur), statuses: statuses}
 		}
 		if !opts.Placement.Preempts() {

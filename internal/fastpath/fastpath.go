@@ -37,6 +37,13 @@ var (
 	// Its Decision's Codes and Statuses share one array each among the
 	// memo's pods: they are valid until the next of them is decided.
 	WithMemo func(c, m any) any
+	// NewBuffers returns the per-node arrays for a scheduling loop's
+	// decisions without a memo, and WithBuffers makes the
+	// *placement.Compiled c, which must be the caller's own, fill them and
+	// returns it: its Decision's Codes and Statuses are valid until the
+	// next decision through the same buffers.
+	NewBuffers  func() any
+	WithBuffers func(c, b any) any
 	// CompileSerial is (*placement.Prepared).CompileWith(snap, w) with the
 	// PreFilters run on the calling goroutine alone when they are short
 	// (a small snapshot, and a pod of a memo class, memoized, or without a
