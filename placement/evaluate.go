@@ -60,7 +60,11 @@ func (c *Compiled) Decide() Decision { return c.schedule(false) }
 func (c *Compiled) schedule(scoreSingle bool) Decision {
 	d := c.decide(scoreSingle)
 	d.PreFilter = d.PreFilter.Clone()
-	sched.OwnReasons(len(d.Statuses), func(i int) *sched.Status { return &d.Statuses[i] })
+	if c.memo == nil && c.bufs == nil {
+		// A scheduling loop's memo or buffers lend their statuses until
+		// its next pod, reasons shared; it copies what it keeps.
+		sched.OwnReasons(len(d.Statuses), func(i int) *sched.Status { return &d.Statuses[i] })
+	}
 	return d
 }
 

@@ -112,7 +112,8 @@ type decisionBuffers struct {
 // withBuffers makes c's decisions without a memo fill b's arrays, and
 // returns c, which must be its caller's own (as for setMemo). The
 // Decision's Codes and Statuses are then valid until the next decision
-// through b.
+// through b, and the statuses' reasons are the filters' shared texts (as a
+// memo's are): a caller keeping them copies both.
 func (c *Compiled) withBuffers(b *decisionBuffers) *Compiled {
 	c.bufs = b
 	return c

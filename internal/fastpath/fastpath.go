@@ -35,13 +35,15 @@ var (
 	// own (compiled for it, read by no one else), decide through memo m,
 	// and returns it.
 	// Its Decision's Codes and Statuses share one array each among the
-	// memo's pods: they are valid until the next of them is decided.
+	// memo's pods: they are valid until the next of them is decided, and
+	// the statuses' reasons are shared texts, never to be modified.
 	WithMemo func(c, m any) any
 	// NewBuffers returns the per-node arrays for a scheduling loop's
 	// decisions without a memo, and WithBuffers makes the
 	// *placement.Compiled c, which must be the caller's own, fill them and
 	// returns it: its Decision's Codes and Statuses are valid until the
-	// next decision through the same buffers.
+	// next decision through the same buffers (reasons shared, as with a
+	// memo).
 	NewBuffers  func() any
 	WithBuffers func(c, b any) any
 	// CompileSerial is (*placement.Prepared).CompileWith(snap, w) with the
