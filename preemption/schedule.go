@@ -585,9 +585,11 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			// A class's memo hands every pod of the class the same array
 			// (valid until the class's next pod), and the buffers every
 			// other pod theirs, with the filters' shared reason texts: the
-			// kept statuses are a copy with reasons of their own.
+			// kept statuses are a copy whose reasons are the pod's own
+			// (one copy of each shared text, read-only as NodeStatuses
+			// says).
 			statuses := slices.Clone(d.Statuses)
-			sched.OwnReasons(len(statuses), func(i int) *sched.Status { return &statuses[i] })
+			sched.OwnSharedReasons(len(statuses), func(i int) *sched.Status { return &statuses[i] })
 			out.NodeStatuses = NodeStatuses{nodes: names.of(cur), statuses: statuses}
 		}
 		if !opts.Placement.Preempts() {

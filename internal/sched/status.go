@@ -1,6 +1,10 @@
 package sched
 
-import "github.com/schedkit/schedkit/placement/framework"
+import (
+	"slices"
+
+	"github.com/schedkit/schedkit/placement/framework"
+)
 
 // The framework's vocabulary is public (placement/framework); schedkit's
 // packages name it here too.
@@ -69,6 +73,41 @@ func OwnReasons(n int, status func(i int) *Status) {
 			k := len(buf)
 			buf = append(buf, st.Reasons...)
 			st.Reasons = buf[k:len(buf):len(buf)]
+		}
+	}
+}
+
+// OwnSharedReasons is OwnReasons for read-only results with many statuses
+// (every node's, per pod): statuses whose reasons are one slice (the same
+// first element and length, as the filters' shared texts are) get one copy
+// of it, shared among them, so that the result shares nothing with the
+// filters or another result for a few strings instead of every node's.
+func OwnSharedReasons(n int, status func(i int) *Status) {
+	type copied struct {
+		first *string
+		n     int
+		own   []string
+	}
+	// The distinct slices are few, so a short list beats a map; past it
+	// (reasons built per node), each status gets its own copy.
+	const maxSeen = 32
+	var seen []copied
+	for i := range n {
+		st := status(i)
+		if len(st.Reasons) == 0 {
+			continue
+		}
+		first, k := &st.Reasons[0], len(st.Reasons)
+		j := slices.IndexFunc(seen, func(c copied) bool { return c.first == first && c.n == k })
+		switch {
+		case j >= 0:
+			st.Reasons = seen[j].own
+		case len(seen) < maxSeen:
+			own := slices.Clip(slices.Clone(st.Reasons))
+			seen = append(seen, copied{first: first, n: k, own: own})
+			st.Reasons = own
+		default:
+			st.Reasons = slices.Clip(slices.Clone(st.Reasons))
 		}
 	}
 }
