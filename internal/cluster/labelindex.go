@@ -607,6 +607,18 @@ func (x *LabelIndex) buildColumns(nodes []*corev1.Node) {
 func (x *LabelIndex) internPods(prep []podPrep) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if len(x.setByKey) == 0 {
+		// Each worker's first pod of a set brings its key: at most that
+		// many sets, whose table then never grows by rehashing.
+		keys := 0
+		for i := range prep {
+			if prep[i].labelKey != "" {
+				keys++
+			}
+		}
+		x.setByKey = make(map[string]int32, keys)
+		x.sets, x.setKeys = slices.Grow(x.sets, keys), slices.Grow(x.setKeys, keys)
+	}
 	for i := range prep {
 		pp := &prep[i]
 		pi := pp.pi

@@ -145,7 +145,7 @@ func (c *workloadsCache) get(in *Input) *Workloads {
 func buildWorkloads(in *Input) *Workloads {
 	w := &Workloads{
 		services:  map[string][]*corev1.Service{},
-		byPair:    map[servicePair][]int{},
+		byPair:    make(map[servicePair][]int, len(in.Services)),
 		selectAll: map[string][]int{},
 		rcs:       make(map[objectKey]*corev1.ReplicationController, len(in.ReplicationControllers)),
 		rss:       make(map[objectKey]*appsv1.ReplicaSet, len(in.ReplicaSets)),
@@ -155,7 +155,7 @@ func buildWorkloads(in *Input) *Workloads {
 	// services of its namespace have (ties: the smallest key), so that a
 	// pair common to many selectors (app=web) does not make every such
 	// service a candidate for every pod that has it.
-	pairs := map[servicePair]int{}
+	pairs := make(map[servicePair]int, 2*len(in.Services)) // selectors have a label or two
 	for _, svc := range in.Services {
 		if svc == nil || svc.Spec.Selector == nil {
 			continue
