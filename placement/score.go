@@ -385,6 +385,9 @@ func (c *Compiled) ipaPreScoreSkips() bool {
 	if len(c.pi.PreferredAffinityTerms()) > 0 || len(c.pi.PreferredAntiAffinityTerms()) > 0 {
 		return false
 	}
+	if !cluster.MayHavePodAffinity(c.snap) {
+		return true // no bound pod has a term: the walk below would find none
+	}
 	for _, n := range cluster.NodesOf(c.snap) {
 		for _, p := range n.PodsWithAffinity {
 			if len(p.RequiredAffinityTerms()) > 0 || len(p.PreferredAffinityTerms()) > 0 || len(p.PreferredAntiAffinityTerms()) > 0 {
