@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // Hooks for the external property tests (kit_property_test.go), which
@@ -54,7 +55,7 @@ func CheckTaintIndex(t require.TestingT, snap *Snapshot, pod *corev1.Pod, opts O
 		}
 		require.Positive(t, n.TaintSet, n.Name)
 		require.Equal(t, taintsKey(n.Taints), taintsKey(sets[n.TaintSet]), n.Name)
-		require.Equal(t, c.hasUntoleratedTaint(n.Taints), c.untoleratedOn(n), n.Name)
+		require.Equal(t, taints.Untolerated(n.Taints, c.tolerations), c.untoleratedOn(n), n.Name)
 		require.Equal(t, c.intolerablePreferTaints(n.Taints), c.preferTaintsOn(n), n.Name)
 	}
 }

@@ -42,18 +42,18 @@ func (c *Compiled) indexTaints() []taintVerdict {
 func (c *Compiled) taintVerdictsOf(sets [][]corev1.Taint) []taintVerdict {
 	v := make([]taintVerdict, len(sets))
 	for id := 1; id < len(sets); id++ {
-		v[id] = taintVerdict{untolerated: c.hasUntoleratedTaint(sets[id]), prefer: c.intolerablePreferTaints(sets[id])}
+		v[id] = taintVerdict{untolerated: taints.Untolerated(sets[id], c.tolerations), prefer: c.intolerablePreferTaints(sets[id])}
 	}
 	return v
 }
 
-// untoleratedOn is hasUntoleratedTaint for n's taints, through the
-// snapshot's taint lists when n's is one of them.
+// untoleratedOn is taints.Untolerated for n's taints and the pod's
+// tolerations, through the snapshot's taint lists when n's is one of them.
 func (c *Compiled) untoleratedOn(n *cluster.NodeInfo) bool {
 	if id := int(n.TaintSet); id > 0 && id < len(c.taintVerdicts) {
 		return c.taintVerdicts[id].untolerated
 	}
-	return len(n.Taints) > 0 && c.hasUntoleratedTaint(n.Taints)
+	return len(n.Taints) > 0 && taints.Untolerated(n.Taints, c.tolerations)
 }
 
 // preferTaintsOn is intolerablePreferTaints for n's taints, as
@@ -63,21 +63,6 @@ func (c *Compiled) preferTaintsOn(n *cluster.NodeInfo) int64 {
 		return c.taintVerdicts[id].prefer
 	}
 	return c.intolerablePreferTaints(n.Taints)
-}
-
-// hasUntoleratedTaint is FindMatchingUntoleratedTaint over the NoSchedule and
-// NoExecute taints.
-func (c *Compiled) hasUntoleratedTaint(nodeTaints []corev1.Taint) bool {
-	for i := range nodeTaints {
-		t := &nodeTaints[i]
-		if t.Effect != corev1.TaintEffectNoSchedule && t.Effect != corev1.TaintEffectNoExecute {
-			continue
-		}
-		if !taints.ToleratesAny(c.tolerations, t) {
-			return true
-		}
-	}
-	return false
 }
 
 // intolerablePreferTaints counts the node's PreferNoSchedule taints that no

@@ -30,3 +30,20 @@ func ToleratesAny(ts []corev1.Toleration, taint *corev1.Taint) bool {
 	}
 	return false
 }
+
+// Untolerated reports whether some NoSchedule or NoExecute taint of
+// nodeTaints is tolerated by none of tolerations: whether
+// v1helper.FindMatchingUntoleratedTaint with DoNotScheduleTaintsFilterFunc
+// finds one (TaintToleration's Filter, PodTopologySpread's nodeTaintsPolicy).
+func Untolerated(nodeTaints []corev1.Taint, tolerations []corev1.Toleration) bool {
+	for i := range nodeTaints {
+		t := &nodeTaints[i]
+		if t.Effect != corev1.TaintEffectNoSchedule && t.Effect != corev1.TaintEffectNoExecute {
+			continue
+		}
+		if !ToleratesAny(tolerations, t) {
+			return true
+		}
+	}
+	return false
+}

@@ -41,3 +41,40 @@ func TestTolerates(t *testing.T) {
 	}
 	assert.False(t, ToleratesAny(nil, &taint), "no tolerations tolerate nothing")
 }
+
+// TestUntolerated mirrors v1helper.FindMatchingUntoleratedTaint with
+// DoNotScheduleTaintsFilterFunc and Toleration.ToleratesTaint (gate
+// TaintTolerationComparisonOperators off), which TaintToleration's Filter
+// and nodeTaintsPolicy: Honor use. want is whether every taint that counts
+// is tolerated.
+func TestUntolerated(t *testing.T) {
+	taint := func(key, value string, effect corev1.TaintEffect) corev1.Taint {
+		return corev1.Taint{Key: key, Value: value, Effect: effect}
+	}
+	tests := []struct {
+		name   string
+		taints []corev1.Taint
+		tols   []corev1.Toleration
+		want   bool
+	}{
+		{"no taints", nil, nil, true},
+		{"PreferNoSchedule is ignored", []corev1.Taint{taint("a", "", corev1.TaintEffectPreferNoSchedule)}, nil, true},
+		{"NoSchedule untolerated", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)}, nil, false},
+		{"NoExecute untolerated", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoExecute)}, nil, false},
+		{"Equal with the value", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
+			[]corev1.Toleration{{Key: "a", Value: "x"}}, true},
+		{"Equal with another value", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
+			[]corev1.Toleration{{Key: "a", Operator: corev1.TolerationOpEqual, Value: "y"}}, false},
+		{"Exists with an empty key tolerates everything", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
+			[]corev1.Toleration{{Operator: corev1.TolerationOpExists}}, true},
+		{"the effect must match when set", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
+			[]corev1.Toleration{{Key: "a", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute}}, false},
+		{"Gt never tolerates with the gate off", []corev1.Taint{taint("a", "5", corev1.TaintEffectNoSchedule)},
+			[]corev1.Toleration{{Key: "a", Operator: "Gt", Value: "1"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, !tt.want, Untolerated(tt.taints, tt.tols))
+		})
+	}
+}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
-	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // requiredNodeAffinity is the pod's nodeSelector plus its required node
@@ -90,22 +89,4 @@ func (r *requiredNodeAffinity) matches(node *corev1.Node) bool {
 		return false
 	}
 	return r.affinity == nil || r.affinity.Matches(node)
-}
-
-// isUntainted reports whether every NoSchedule / NoExecute taint of a
-// node's taints is tolerated, as v1helper.FindMatchingUntoleratedTaint with
-// helper.DoNotScheduleTaintsFilterFunc finds none. The Lt / Gt toleration
-// operators never match: TaintTolerationComparisonOperators is off by default
-// in v1.36.
-func isUntainted(nodeTaints []corev1.Taint, tolerations []corev1.Toleration) bool {
-	for i := range nodeTaints {
-		taint := &nodeTaints[i]
-		if taint.Effect != corev1.TaintEffectNoSchedule && taint.Effect != corev1.TaintEffectNoExecute {
-			continue
-		}
-		if !taints.ToleratesAny(tolerations, taint) {
-			return false
-		}
-	}
-	return true
 }

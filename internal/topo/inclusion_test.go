@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // TestRequiredNodeAffinity mirrors component-helpers' nodeaffinity
@@ -56,43 +57,6 @@ func TestRequiredNodeAffinity(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newRequiredNodeAffinity(tt.pod)
 			assert.Equal(t, tt.want, r.matches(node))
-		})
-	}
-}
-
-// TestIsUntainted mirrors v1helper.FindMatchingUntoleratedTaint with
-// DoNotScheduleTaintsFilterFunc and Toleration.ToleratesTaint (gate
-// TaintTolerationComparisonOperators off), which nodeTaintsPolicy: Honor uses.
-func TestIsUntainted(t *testing.T) {
-	taint := func(key, value string, effect corev1.TaintEffect) corev1.Taint {
-		return corev1.Taint{Key: key, Value: value, Effect: effect}
-	}
-	tests := []struct {
-		name   string
-		taints []corev1.Taint
-		tols   []corev1.Toleration
-		want   bool
-	}{
-		{"no taints", nil, nil, true},
-		{"PreferNoSchedule is ignored", []corev1.Taint{taint("a", "", corev1.TaintEffectPreferNoSchedule)}, nil, true},
-		{"NoSchedule untolerated", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)}, nil, false},
-		{"NoExecute untolerated", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoExecute)}, nil, false},
-		{"Equal with the value", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
-			[]corev1.Toleration{{Key: "a", Value: "x"}}, true},
-		{"Equal with another value", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
-			[]corev1.Toleration{{Key: "a", Operator: corev1.TolerationOpEqual, Value: "y"}}, false},
-		{"Exists with an empty key tolerates everything", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
-			[]corev1.Toleration{{Operator: corev1.TolerationOpExists}}, true},
-		{"the effect must match when set", []corev1.Taint{taint("a", "x", corev1.TaintEffectNoSchedule)},
-			[]corev1.Toleration{{Key: "a", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute}}, false},
-		{"Gt never tolerates with the gate off", []corev1.Taint{taint("a", "5", corev1.TaintEffectNoSchedule)},
-			[]corev1.Toleration{{Key: "a", Operator: "Gt", Value: "1"}}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			n := mkNode("n1")
-			n.Spec.Taints = tt.taints
-			assert.Equal(t, tt.want, isUntainted(n.Spec.Taints, tt.tols))
 		})
 	}
 }
@@ -152,7 +116,7 @@ func TestInclusionTaintsPerList(t *testing.T) {
 		require.NotNil(t, s.incl.cache)
 		c := &s.hard[0]
 		for _, n := range cluster.NodesOf(snap) {
-			want := isUntainted(n.Node.Spec.Taints, pod.Spec.Tolerations)
+			want := !taints.Untolerated(n.Node.Spec.Taints, pod.Spec.Tolerations)
 			assert.Equal(t, want, s.incl.includes(c, n.Index, n), "tolerations %v, node %s", tols, n.Name)
 		}
 		// Node a loses its taint in a view.

@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/labelmatch"
 	"github.com/schedkit/schedkit/internal/sched"
+	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // Reason texts of PodTopologySpread's Filter (podtopologyspread/plugin.go, v1.36).
@@ -301,11 +302,11 @@ func (in *inclusion) includes(c *constraint, i int, n *cluster.NodeInfo) bool {
 }
 
 // decide is includes without the cache.
-func (in *inclusion) decide(affinity, taints bool, i int, n *cluster.NodeInfo) bool {
-	if affinity && !in.affinityAt(i, n) {
+func (in *inclusion) decide(honorAffinity, honorTaints bool, i int, n *cluster.NodeInfo) bool {
+	if honorAffinity && !in.affinityAt(i, n) {
 		return false
 	}
-	if taints && !isUntainted(n.Node.Spec.Taints, in.pod.Spec.Tolerations) {
+	if honorTaints && taints.Untolerated(n.Node.Spec.Taints, in.pod.Spec.Tolerations) {
 		return false
 	}
 	return true
@@ -345,11 +346,11 @@ func (ic *inclusionCache) verdicts(in *inclusion) []uint8 {
 		untainted := func(n *cluster.NodeInfo) bool {
 			id := int(n.TaintSet)
 			if id <= 0 || id >= len(listOK) {
-				return isUntainted(n.Node.Spec.Taints, in.pod.Spec.Tolerations)
+				return !taints.Untolerated(n.Node.Spec.Taints, in.pod.Spec.Tolerations)
 			}
 			if listOK[id] == 0 {
 				listOK[id] = 2
-				if isUntainted(ic.taintSets[id], in.pod.Spec.Tolerations) {
+				if !taints.Untolerated(ic.taintSets[id], in.pod.Spec.Tolerations) {
 					listOK[id] = 1
 				}
 			}
@@ -457,9 +458,9 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 	// A pod without node affinity passes its affinity policy on every
 	// node: only what is left to decide is cached.
 	aff := (honorsAffinity(s.hard) || honorsAffinity(s.soft)) && s.incl.affinity.any()
-	if taints := honorsTaints(s.hard) || honorsTaints(s.soft); snap != nil && (aff || taints) {
+	if honorTaints := honorsTaints(s.hard) || honorsTaints(s.soft); snap != nil && (aff || honorTaints) {
 		s.incl.nodes = cluster.SlotsOf(snap)
-		s.incl.cache = &inclusionCache{affinity: aff, taints: taints, taintSets: cluster.TaintSetsOf(snap)}
+		s.incl.cache = &inclusionCache{affinity: aff, taints: honorTaints, taintSets: cluster.TaintSetsOf(snap)}
 	}
 	if len(hard) > 0 {
 		s.countHard()

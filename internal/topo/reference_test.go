@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/taints"
 )
 
 // refSpreadFilter is a deliberately plain transcription of
@@ -52,7 +53,7 @@ func refSpreadFilter(snap *cluster.Snapshot, pod *corev1.Pod, node *corev1.Node)
 			if honorAff && !aff.matches(n.Node) {
 				continue
 			}
-			if honorTaints && !isUntainted(n.Node.Spec.Taints, pod.Spec.Tolerations) {
+			if honorTaints && taints.Untolerated(n.Node.Spec.Taints, pod.Spec.Tolerations) {
 				continue
 			}
 			cnt := 0
