@@ -181,6 +181,19 @@ func Prepare(pod *corev1.Pod, opts Options) *Prepared {
 // the pod and options are valid).
 func (p *Prepared) Err() error { return p.err }
 
+// Gated returns a copy of SchedulingGates' PreEnqueue rejection of the
+// prepared pod: nil when the pod has no scheduling gate, or is invalid
+// (Err). Upstream's PreEnqueue keeps a gated pod out of the scheduling
+// cycle, so no PreFilter runs for it and its answer needs no snapshot: a
+// scheduling loop can report it without compiling it (Compile's Decide
+// gives the same status).
+func (p *Prepared) Gated() *framework.Status {
+	if p.err != nil || p.c == nil {
+		return nil
+	}
+	return p.c.Gated()
+}
+
 // Compile is Compile(snap, pod, opts) for the prepared pod and options:
 // the same result, the pod-only part not redone.
 func (p *Prepared) Compile(s *Snapshot) (*Compiled, error) {

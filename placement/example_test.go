@@ -146,6 +146,18 @@ func ExamplePrepared_Compile() {
 	// bind to a
 }
 
+// A gated pod is answered by PreEnqueue before any snapshot is read.
+func ExamplePrepared_Gated() {
+	pod := examplePod("batch", "", "1")
+	pod.Spec.SchedulingGates = []corev1.PodSchedulingGate{{Name: "example.com/quota"}}
+	p := placement.Prepare(pod, placement.Options{})
+	fmt.Println(p.Gated().Plugin, p.Gated().Reasons)
+	fmt.Println(placement.Prepare(examplePod("web", "", "1"), placement.Options{}).Gated() == nil)
+	// Output:
+	// SchedulingGates [waiting for scheduling gates: [example.com/quota]]
+	// true
+}
+
 // A Trial answers preemption's dry-run question: does the pod fit on a node
 // once some of its pods are gone, without building a snapshot view.
 func ExampleTrial_Filter() {

@@ -126,37 +126,70 @@ func fitStatus(reasons []string, unresolvable bool) sched.Status {
 	return sched.Status{Code: code, Reasons: reasons}
 }
 
+// resourceKind says where a scored resource's amounts are read in a
+// NodeInfo. A pass decides it once per resource (resourceKinds) instead of
+// comparing resource names on every node.
+type resourceKind uint8
+
+const (
+	kindScalar            resourceKind = iota // Allocatable.Scalar, Requested.Scalar
+	kindCPU                                   // MilliCPU
+	kindMemory                                // Memory
+	kindEphemeralStorage                      // EphemeralStorage
+	kindUnrequestedScalar                     // a scalar the pod does not request: left at zero
+)
+
+// resourceKinds returns the kind of each of res for a pod requesting
+// podReqs (indexed like res).
+func resourceKinds(res []ResourceSpec, podReqs []int64) []resourceKind {
+	kinds := make([]resourceKind, len(res))
+	for i, r := range res {
+		switch {
+		case podReqs[i] == 0 && cluster.IsScalarResourceName(r.Name):
+			kinds[i] = kindUnrequestedScalar
+		case r.Name == corev1.ResourceCPU:
+			kinds[i] = kindCPU
+		case r.Name == corev1.ResourceMemory:
+			kinds[i] = kindMemory
+		case r.Name == corev1.ResourceEphemeralStorage:
+			kinds[i] = kindEphemeralStorage
+		default:
+			kinds[i] = kindScalar
+		}
+	}
+	return kinds
+}
+
 // nodeAllocatableRequest is resourceAllocationScorer.calculateNodeAllocatableRequest:
 // per resource, the node's allocatable, what its pods request (the non-zero
 // sums for cpu and memory unless useRequested) and that plus the pod's
 // request; a scalar the pod does not request and a resource the node lacks
-// stay zero.
-func nodeAllocatableRequest(n *cluster.NodeInfo, res []ResourceSpec, podReqs []int64, useRequested bool, requested, allocated, allocatable []int64) {
-	for i, r := range res {
+// stay zero. kinds are resourceKinds(res, podReqs).
+func nodeAllocatableRequest(n *cluster.NodeInfo, res []ResourceSpec, kinds []resourceKind, podReqs []int64, useRequested bool, requested, allocated, allocatable []int64) {
+	for i, k := range kinds {
 		requested[i], allocated[i], allocatable[i] = 0, 0, 0
-		if podReqs[i] == 0 && cluster.IsScalarResourceName(r.Name) {
-			continue
-		}
 		var alloc, used int64
-		switch r.Name {
-		case corev1.ResourceCPU:
+		switch k {
+		case kindUnrequestedScalar:
+			continue
+		case kindCPU:
 			alloc = n.Allocatable.MilliCPU
 			used = n.NonZeroRequested.MilliCPU
 			if useRequested {
 				used = n.Requested.MilliCPU
 			}
-		case corev1.ResourceMemory:
+		case kindMemory:
 			alloc = n.Allocatable.Memory
 			used = n.NonZeroRequested.Memory
 			if useRequested {
 				used = n.Requested.Memory
 			}
-		case corev1.ResourceEphemeralStorage:
+		case kindEphemeralStorage:
 			alloc, used = n.Allocatable.EphemeralStorage, n.Requested.EphemeralStorage
 		default:
-			a, ok := n.Allocatable.Scalar[r.Name]
+			a, ok := n.Allocatable.Scalar[res[i].Name]
 			if ok {
-				alloc, used = a, n.Requested.Scalar[r.Name]
+				alloc, used = a, n.Requested.Scalar[res[i].Name]
 			}
 		}
 		if alloc == 0 {

@@ -305,17 +305,19 @@ func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi in
 // localScorer computes the node-local Score plugins' raw scores with
 // buffers of its own (one per goroutine).
 type localScorer struct {
-	fitRes, balRes []ResourceSpec
-	fit            func(requested, allocatable []int64) int64
-	imageSpread    []float64    // imageSpreads
-	images         *imageScores // the pod's images' scores by node slot (nil: none kept)
-	fitBuf, balBuf []int64
+	fitRes, balRes     []ResourceSpec
+	fitKinds, balKinds []resourceKind // resourceKinds of fitRes and balRes for the pod
+	fit                func(requested, allocatable []int64) int64
+	imageSpread        []float64    // imageSpreads
+	images             *imageScores // the pod's images' scores by node slot (nil: none kept)
+	fitBuf, balBuf     []int64
 }
 
 func (c *Compiled) newLocalScorer() *localScorer {
 	fitRes, balRes := c.opts.fitResources(), c.opts.balancedResources()
 	lc := &localScorer{
 		fitRes: fitRes, balRes: balRes, fit: c.fitScorer(fitRes),
+		fitKinds: resourceKinds(fitRes, c.fitReqs), balKinds: resourceKinds(balRes, c.balReqs),
 		imageSpread: c.imageSpreads(len(cluster.NodesOf(c.snap))),
 		fitBuf:      make([]int64, 3*len(fitRes)),
 		balBuf:      make([]int64, 3*len(balRes)),
@@ -345,11 +347,11 @@ func (lc *localScorer) score(c *Compiled, p int, n *cluster.NodeInfo) int64 {
 	case sNodeResourcesFit:
 		// The scoring strategy.
 		m, buf := len(lc.fitRes), lc.fitBuf
-		nodeAllocatableRequest(n, lc.fitRes, c.fitReqs, false, buf[:m], buf[m:2*m], buf[2*m:])
+		nodeAllocatableRequest(n, lc.fitRes, lc.fitKinds, c.fitReqs, false, buf[:m], buf[m:2*m], buf[2*m:])
 		return lc.fit(buf[:m], buf[2*m:])
 	case sBalancedAllocation:
 		m, buf := len(lc.balRes), lc.balBuf
-		nodeAllocatableRequest(n, lc.balRes, c.balReqs, true, buf[:m], buf[m:2*m], buf[2*m:])
+		nodeAllocatableRequest(n, lc.balRes, lc.balKinds, c.balReqs, true, buf[:m], buf[m:2*m], buf[2*m:])
 		return balancedAllocationScore(c.opts.Version, buf[:m], buf[m:2*m], buf[2*m:])
 	case sImageLocality:
 		if im := lc.images; im != nil && n.Index >= 0 && n.Index < len(im.nodes) && im.nodes[n.Index] == n.Node {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 )
 
@@ -105,6 +106,37 @@ func TestResourceScores(t *testing.T) {
 	// memory (8Gi - 2Gi - 200Mi)*100/8Gi = 72.
 	assert.Equal(t, [2]int64{72, 72}, got["a"][sched.NodeResourcesFit])
 	assert.Contains(t, r.PreScoreSkippedPlugins, sched.NodeResourcesBalancedAllocation)
+}
+
+// TestResourceKinds: where nodeAllocatableRequest reads each resource,
+// decided once per pass from the name and the pod's request (a scalar the
+// pod does not request is left at zero, calculateNodeAllocatableRequest's
+// skip; a non-scalar unrequested resource is still read).
+func TestResourceKinds(t *testing.T) {
+	res := []ResourceSpec{{Name: corev1.ResourceCPU}, {Name: corev1.ResourceMemory}, {Name: corev1.ResourceEphemeralStorage},
+		{Name: "example.com/gpu"}, {Name: "example.com/fpga"}, {Name: "hugepages-2Mi"}}
+	got := resourceKinds(res, []int64{0, 0, 0, 1, 0, 0})
+	assert.Equal(t, []resourceKind{kindCPU, kindMemory, kindEphemeralStorage, kindScalar, kindUnrequestedScalar, kindUnrequestedScalar}, got)
+
+	n := &cluster.NodeInfo{}
+	n.Allocatable = cluster.Resource{MilliCPU: 4000, Memory: 8 << 30, EphemeralStorage: 100,
+		Scalar: map[corev1.ResourceName]int64{"example.com/gpu": 4, "example.com/fpga": 2}}
+	n.Requested = cluster.Resource{MilliCPU: 1000, Memory: 1 << 30, EphemeralStorage: 10,
+		Scalar: map[corev1.ResourceName]int64{"example.com/gpu": 1, "example.com/fpga": 1}}
+	n.NonZeroRequested = cluster.Resource{MilliCPU: 1100, Memory: 1<<30 + 200<<20}
+	podReqs := []int64{500, 1 << 20, 5, 1, 0, 0}
+	m := len(res)
+	requested, allocated, allocatable := make([]int64, m), make([]int64, m), make([]int64, m)
+	for _, useRequested := range []bool{false, true} {
+		cpuUsed, memUsed := int64(1100), int64(1<<30+200<<20)
+		if useRequested {
+			cpuUsed, memUsed = 1000, 1<<30
+		}
+		nodeAllocatableRequest(n, res, resourceKinds(res, podReqs), podReqs, useRequested, requested, allocated, allocatable)
+		assert.Equal(t, []int64{4000, 8 << 30, 100, 4, 0, 0}, allocatable, "useRequested %v", useRequested)
+		assert.Equal(t, []int64{cpuUsed, memUsed, 10, 1, 0, 0}, allocated, "useRequested %v", useRequested)
+		assert.Equal(t, []int64{cpuUsed + 500, memUsed + 1<<20, 15, 2, 0, 0}, requested, "useRequested %v", useRequested)
+	}
 }
 
 // TestImageLocalityScore mirrors imagelocality Score: normalized names,

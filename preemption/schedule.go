@@ -515,6 +515,12 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			}
 		}
 		out := PodOutcome{Pod: res.QueueOrder[pos], Priority: PodPriority(pod), QueuePosition: pos}
+		if g := prepared[pos].Gated(); g != nil {
+			// PreEnqueue rejects it: no PreFilter runs, nothing to compile.
+			out.Outcome, out.Gated = Gated, g
+			res.Results = append(res.Results, out)
+			continue
+		}
 		var c *placement.Compiled
 		var err error
 		memoized := !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass
