@@ -248,23 +248,47 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch) *S
 			s.Raw[sInterPodAffinity], s.Normalized[sInterPodAffinity] = ipaRaw, ipaNorm
 		}
 	}
-	bad, badAt := -1, len(feasible)
+	// The totals, then (rarely) the first score out of [0, MaxNodeScore]
+	// in node order: upstream's RunScorePlugins checks each plugin's
+	// normalized scores node by node and reports the first node's.
+	anyBad := false
 	for p := range numScores {
 		if s.Skipped[p] {
 			continue
 		}
 		w := s.Weights[p]
+		var out uint64 // nonzero when some score is out of range (a negative one wraps)
 		for i, v := range s.Normalized[p] {
 			s.Total[i] += v * w
-			if (v < 0 || v > sched.MaxNodeScore) && i < badAt {
-				bad, badAt = p, i
+			if uint64(v) > uint64(sched.MaxNodeScore) {
+				out = 1
+			}
+		}
+		anyBad = anyBad || out != 0
+	}
+	if anyBad {
+		if e := firstScoreOutOfRange(s, feasible); e != nil {
+			s.Err = e
+		}
+	}
+	return s
+}
+
+// firstScoreOutOfRange returns the error for the first node (in feasible
+// order) with a normalized score out of [0, MaxNodeScore], and on that node
+// the first plugin in score order, or nil when every score is in range.
+func firstScoreOutOfRange(s *Scores, feasible []*cluster.NodeInfo) *ScoreRangeError {
+	for i := range feasible {
+		for p := range numScores {
+			if s.Skipped[p] {
+				continue
+			}
+			if v := s.Normalized[p][i]; v < 0 || v > sched.MaxNodeScore {
+				return &ScoreRangeError{Plugin: scoreNames[p], Node: feasible[i].Name, Index: i, Score: v}
 			}
 		}
 	}
-	if bad >= 0 {
-		s.Err = &ScoreRangeError{Plugin: scoreNames[bad], Node: feasible[badAt].Name, Index: badAt, Score: s.Normalized[bad][badAt]}
-	}
-	return s
+	return nil
 }
 
 // scoreLocal fills the raw scores of the node-local plugins

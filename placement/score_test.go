@@ -182,6 +182,28 @@ func TestScoreWeights(t *testing.T) {
 	assert.Equal(t, []string{"b"}, r.BestNodes)
 }
 
+// TestFirstScoreOutOfRange: the reported score is the first node's (in
+// feasible order) and, on that node, the first plugin's in score order;
+// skipped plugins are not read, and scores at the bounds are in range.
+func TestFirstScoreOutOfRange(t *testing.T) {
+	feasible := []*cluster.NodeInfo{{Name: "n0"}, {Name: "n1"}, {Name: "n2"}}
+	var s Scores
+	for p := range numScores {
+		s.Normalized[p] = []int64{0, 100, 50}
+	}
+	require.Nil(t, firstScoreOutOfRange(&s, feasible))
+	s.Normalized[sImageLocality][2] = -1
+	s.Normalized[sTaintToleration][1] = 101
+	s.Normalized[sNodeResourcesFit][1] = -5
+	got := firstScoreOutOfRange(&s, feasible)
+	require.NotNil(t, got)
+	assert.Equal(t, ScoreRangeError{Plugin: scoreNames[sTaintToleration], Node: "n1", Index: 1, Score: 101}, *got)
+	s.Skipped[sTaintToleration] = true
+	got = firstScoreOutOfRange(&s, feasible)
+	require.NotNil(t, got)
+	assert.Equal(t, ScoreRangeError{Plugin: scoreNames[sNodeResourcesFit], Node: "n1", Index: 1, Score: -5}, *got)
+}
+
 // TestScoreOutOfRange: RunScorePlugins (framework.go) rejects a normalized
 // score outside [0, MaxNodeScore], which NodeResourcesFit's int64
 // arithmetic gives on a node whose allocatable overflows it: the cycle
