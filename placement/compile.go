@@ -80,6 +80,9 @@ type Compiled struct {
 
 	gated *sched.Status
 
+	// PodTopologySpread's pod-only part (nil for kubelet admission).
+	spreadPrep *topo.PodSpread
+
 	// PreFilter outcome.
 	preFilter    sched.Status // aggregated (Success, a rejection or Error)
 	preFilterErr error
@@ -276,6 +279,11 @@ func compilePod(pod *corev1.Pod, opts Options, noTopology bool) (*Compiled, erro
 		pi = &cluster.PodInfo{Pod: pod, Key: pod.Namespace + "/" + pod.Name}
 	}
 	c.pi = pi
+	if !noTopology && pod != nil {
+		// PodTopologySpread's pod-only part, once for every snapshot the
+		// pod is compiled on (a Prepared pod's PreFilter runs per turn).
+		c.spreadPrep = topo.PrepareSpread(pi.Pod)
+	}
 	// Quantities the API server refuses (a negative request would reach
 	// scoring with a negative sum).
 	errs = append(errs, cluster.PodResourceErrors(pod, nil)...)
@@ -588,7 +596,7 @@ func (c *Compiled) compileTopology() error {
 		if c.spread != nil {
 			sp, spErr = c.spread.On(c.snap)
 		} else {
-			sp, spErr = topo.NewSpread(c.pi, c.snap, topo.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints})
+			sp, spErr = topo.NewSpreadPrepared(c.pi, c.snap, topo.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints}, c.spreadPrep)
 		}
 	}
 	affinity := func() {

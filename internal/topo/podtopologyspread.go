@@ -2,6 +2,7 @@ package topo
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -196,17 +197,62 @@ func mergeLabelSet(set labels.Set, s labels.Selector) labels.Selector {
 	return merged
 }
 
+// ownConstraints compiles the pod's own constraints with one action
+// (spreadConstraints for a pod that has some).
+func ownConstraints(pod *corev1.Pod, action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
+	cs, err := compileConstraints(pod.Spec.TopologySpreadConstraints, pod, action, field.NewPath("spec", "topologySpreadConstraints"))
+	if err != nil {
+		return nil, fmt.Errorf("%w: pod %s/%s: %w", ErrInvalidConstraint, pod.Namespace, pod.Name, err)
+	}
+	return cs, nil
+}
+
+// PodSpread is the part of NewSpread that reads the pod alone: its
+// required node affinity (the inclusion policy's) and, when it has
+// constraints of its own, those compiled for each action. A scheduling
+// loop prepares it once per pending pod (PrepareSpread) instead of at every
+// NewSpread of the pod. It is immutable and safe for concurrent use.
+type PodSpread struct {
+	pod        *corev1.Pod
+	affinity   requiredNodeAffinity
+	hard, soft []constraint // the pod's own constraints (none: the defaults apply)
+	err        error        // what compiling the own constraints reported
+}
+
+// PrepareSpread returns the pod-only part of NewSpread for pod.
+func PrepareSpread(pod *corev1.Pod) *PodSpread {
+	ps := &PodSpread{pod: pod, affinity: newRequiredNodeAffinity(pod)}
+	if len(pod.Spec.TopologySpreadConstraints) > 0 {
+		if ps.hard, ps.err = ownConstraints(pod, corev1.DoNotSchedule); ps.err == nil {
+			ps.soft, ps.err = ownConstraints(pod, corev1.ScheduleAnyway)
+		}
+	}
+	return ps
+}
+
+// constraints returns what spreadConstraints gives for the pod and action:
+// a copy of the prepared own constraints (NewSpread assigns their selector
+// IDs), else the defaults compiled against snap.
+func (ps *PodSpread) constraints(snap *cluster.Snapshot, defaults []corev1.TopologySpreadConstraint, action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
+	if len(ps.pod.Spec.TopologySpreadConstraints) == 0 {
+		return spreadConstraints(ps.pod, snap, defaults, action)
+	}
+	if ps.err != nil {
+		return nil, ps.err
+	}
+	if action == corev1.DoNotSchedule {
+		return slices.Clone(ps.hard), nil
+	}
+	return slices.Clone(ps.soft), nil
+}
+
 // spreadConstraints returns the pod's constraints for one action, as
 // PodTopologySpread's getConstraints / initPreScoreState choose them: the
 // pod's own when it has any, else the default constraints with the
 // DefaultSelector (none when that selector is empty).
 func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev1.TopologySpreadConstraint, action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
-		cs, err := compileConstraints(pod.Spec.TopologySpreadConstraints, pod, action, field.NewPath("spec", "topologySpreadConstraints"))
-		if err != nil {
-			return nil, fmt.Errorf("%w: pod %s/%s: %w", ErrInvalidConstraint, pod.Namespace, pod.Name, err)
-		}
-		return cs, nil
+		return ownConstraints(pod, action)
 	}
 	cs, err := compileConstraints(defaults, pod, action, nil)
 	if err != nil || len(cs) == 0 {
@@ -386,6 +432,7 @@ func (in *inclusion) affinityAt(i int, n *cluster.NodeInfo) bool {
 // immutable after NewSpread; every method is safe for concurrent use.
 type Spread struct {
 	pi   *cluster.PodInfo
+	prep *PodSpread // the pod-only part when prepared, kept for NewSpread on a view (On)
 	opts SpreadOptions
 	pod  *corev1.Pod
 	snap *cluster.Snapshot
@@ -415,10 +462,20 @@ type Spread struct {
 // refuses: ValidateSpreadConstraint): the framework's Error status.
 // A nil pod is an error too.
 func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error) {
+	return NewSpreadPrepared(pod, snap, opts, nil)
+}
+
+// NewSpreadPrepared is NewSpread with the pod-only part prepared ahead
+// (PrepareSpread of pod's Pod), which it then does not redo; a nil prep,
+// or one made for another pod, is ignored. The result is NewSpread's.
+func NewSpreadPrepared(pod *PodInfo, snap *Snapshot, opts SpreadOptions, prep *PodSpread) (*Spread, error) {
 	if pod == nil || pod.Pod == nil {
 		return nil, fmt.Errorf("topology: NewSpread needs a pod")
 	}
 	p := pod.Pod
+	if prep != nil && prep.pod != p {
+		prep = nil
+	}
 	defaults := systemDefaultConstraints
 	systemDefaulted := true
 	if opts.DefaultConstraints != nil {
@@ -429,16 +486,27 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 		opts:       opts,
 		pod:        p,
 		snap:       snap,
-		incl:       inclusion{pod: p, affinity: newRequiredNodeAffinity(p)},
+		prep:       prep,
 		requireAll: len(p.Spec.TopologySpreadConstraints) > 0 || !systemDefaulted,
 	}
-	hard, err := spreadConstraints(p, snap, defaults, corev1.DoNotSchedule)
+	constraints := func(action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
+		return spreadConstraints(p, snap, defaults, action)
+	}
+	if prep != nil {
+		s.incl = inclusion{pod: p, affinity: prep.affinity}
+		constraints = func(action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
+			return prep.constraints(snap, defaults, action)
+		}
+	} else {
+		s.incl = inclusion{pod: p, affinity: newRequiredNodeAffinity(p)}
+	}
+	hard, err := constraints(corev1.DoNotSchedule)
 	if err != nil {
 		return nil, err
 	}
 	// PreScore's constraints are compiled now so that an invalid selector is
 	// reported here, once.
-	s.soft, err = spreadConstraints(p, snap, defaults, corev1.ScheduleAnyway)
+	s.soft, err = constraints(corev1.ScheduleAnyway)
 	if err != nil {
 		return nil, err
 	}

@@ -292,6 +292,48 @@ func TestOnViewEqualsFresh(t *testing.T) {
 	})
 }
 
+// TestPreparedSpreadEqualsFresh: NewSpreadPrepared with the pod's
+// PrepareSpread, used for several snapshots in turn (its own constraints
+// are shared by every Spread made from it), gives what NewSpread gives on
+// each; a prep made for another pod is ignored.
+func TestPreparedSpreadEqualsFresh(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWorld(t)
+		pod := genIncoming(t)
+		genNodeAffinity(t, pod)
+		other := genIncoming(t)
+		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+		require.NoError(t, err)
+		pi, err := cluster.NewPodInfo(pod)
+		require.NoError(t, err)
+		prep := PrepareSpread(pod)
+		view := snap
+		for _, p := range w.pods {
+			if rapid.Bool().Draw(t, "remove") {
+				view = view.WithoutPods(p.Namespace + "/" + p.Name)
+			}
+		}
+		for _, s := range []*cluster.Snapshot{snap, view, snap} {
+			for _, pr := range []*PodSpread{prep, PrepareSpread(other), nil} {
+				fresh, ferr := NewSpread(pi, s, SpreadOptions{})
+				got, gerr := NewSpreadPrepared(pi, s, SpreadOptions{}, pr)
+				if ferr != nil {
+					require.EqualError(t, gerr, ferr.Error())
+					continue
+				}
+				require.NoError(t, gerr)
+				require.Equal(t, fresh.FilterSkipped(), got.FilterSkipped())
+				for _, n := range cluster.NodesOf(s) {
+					require.Equal(t, fresh.Filter(n), got.Filter(n), "spread on %s", n.Name)
+				}
+				r1, n1, k1 := fresh.Score(cluster.NodesOf(s))
+				r2, n2, k2 := got.Score(cluster.NodesOf(s))
+				require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
+			}
+		}
+	})
+}
+
 // ScoreWith of both plugins, with one scratch each reused across pods and
 // node subsets, gives what Score gives with buffers of its own.
 func TestScoreWithReusedScratch(t *testing.T) {

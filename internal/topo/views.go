@@ -63,7 +63,7 @@ func (s *Spread) On(view *Snapshot) (*Spread, error) {
 	}
 	changed, ok := changedNodes(s.snap, &s.ix, view)
 	if !ok || (s.ix.view.NumNodes() == 0 && (len(s.hard) > 0 || len(s.soft) > 0)) || s.retainted(view, changed) {
-		return NewSpread(s.pi, view, s.opts)
+		return NewSpreadPrepared(s.pi, view, s.opts, s.prep)
 	}
 	v := *s
 	v.snap = view
