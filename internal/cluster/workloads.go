@@ -7,6 +7,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/schedkit/schedkit/internal/labelmatch"
 )
 
 // Workloads indexes an Input's Services and controllers for
@@ -27,6 +30,9 @@ type Workloads struct {
 	rcs       map[objectKey]*corev1.ReplicationController
 	rss       map[objectKey]*appsv1.ReplicaSet
 	sss       map[objectKey]*appsv1.StatefulSet
+	// The ReplicaSets' and StatefulSets' spec.selector requirements,
+	// parsed once (absent: a nil, invalid or match-nothing selector).
+	rsReqs, ssReqs map[objectKey]labels.Requirements
 }
 
 type objectKey struct{ namespace, name string }
@@ -201,7 +207,44 @@ func buildWorkloads(in *Input) *Workloads {
 			addFirst(w.sss, objectKey{namespaceOrDefault(ss.Namespace), ss.Name}, ss)
 		}
 	}
+	w.rsReqs = make(map[objectKey]labels.Requirements, len(w.rss))
+	for k, rs := range w.rss {
+		addRequirements(w.rsReqs, k, rs.Spec.Selector)
+	}
+	w.ssReqs = make(map[objectKey]labels.Requirements, len(w.sss))
+	for k, ss := range w.sss {
+		addRequirements(w.ssReqs, k, ss.Spec.Selector)
+	}
 	return w
+}
+
+// addRequirements files the requirements of a controller's selector under
+// k, unless the selector is nil, invalid or selects nothing (then the
+// default selector adds nothing for it: helper.DefaultSelector ignores the
+// parse error, and labels.Nothing has no requirements).
+func addRequirements(m map[objectKey]labels.Requirements, k objectKey, ls *metav1.LabelSelector) {
+	sel, err := labelmatch.AsSelector(ls)
+	if err != nil {
+		return
+	}
+	if reqs, ok := sel.Requirements(); ok {
+		m[k] = reqs
+	}
+}
+
+// ReplicaSetRequirements returns the requirements of the selector of the
+// ReplicaSet ReplicaSet(ns, name) returns, parsed once; ok is false when
+// there is none or its selector is nil, invalid or selects nothing. The
+// result must not be modified.
+func (w *Workloads) ReplicaSetRequirements(ns, name string) (reqs labels.Requirements, ok bool) {
+	reqs, ok = w.rsReqs[objectKey{ns, name}]
+	return reqs, ok
+}
+
+// StatefulSetRequirements is ReplicaSetRequirements for StatefulSet(ns, name).
+func (w *Workloads) StatefulSetRequirements(ns, name string) (reqs labels.Requirements, ok bool) {
+	reqs, ok = w.ssReqs[objectKey{ns, name}]
+	return reqs, ok
 }
 
 // addFirst keeps the first object of each key (input order wins).

@@ -6,8 +6,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/schedkit/schedkit/internal/labelmatch"
 )
 
 var (
@@ -59,26 +57,16 @@ func DefaultSelector(pod *corev1.Pod, in *SnapshotInput) labels.Selector {
 			sel = set.AsSelector()
 		}
 	case kindReplicaSet:
-		if rs := w.ReplicaSet(pod.Namespace, owner.Name); rs != nil {
-			sel = addSelectorRequirements(sel, rs.Spec.Selector)
+		// The controller's selector requirements, parsed once per
+		// snapshot input; a nil, invalid or match-nothing selector adds
+		// nothing.
+		if reqs, ok := w.ReplicaSetRequirements(pod.Namespace, owner.Name); ok {
+			sel = sel.Add(reqs...)
 		}
 	case kindStatefulSet:
-		if ss := w.StatefulSet(pod.Namespace, owner.Name); ss != nil {
-			sel = addSelectorRequirements(sel, ss.Spec.Selector)
+		if reqs, ok := w.StatefulSetRequirements(pod.Namespace, owner.Name); ok {
+			sel = sel.Add(reqs...)
 		}
-	}
-	return sel
-}
-
-// addSelectorRequirements adds the requirements of a workload's label
-// selector; an invalid or nil selector adds nothing.
-func addSelectorRequirements(sel labels.Selector, ls *metav1.LabelSelector) labels.Selector {
-	other, err := labelmatch.AsSelector(ls)
-	if err != nil {
-		return sel
-	}
-	if reqs, ok := other.Requirements(); ok {
-		sel = sel.Add(reqs...)
 	}
 	return sel
 }

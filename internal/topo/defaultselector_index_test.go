@@ -63,6 +63,20 @@ func scanDefaultSelector(pod *corev1.Pod, in *SnapshotInput) labels.Selector {
 	return sel
 }
 
+// addSelectorRequirements adds the requirements of a workload's label
+// selector as helper.DefaultSelector does (metav1.LabelSelectorAsSelector;
+// an invalid or nil selector adds nothing).
+func addSelectorRequirements(sel labels.Selector, ls *metav1.LabelSelector) labels.Selector {
+	other, err := metav1.LabelSelectorAsSelector(ls)
+	if err != nil {
+		return sel
+	}
+	if reqs, ok := other.Requirements(); ok {
+		sel = sel.Add(reqs...)
+	}
+	return sel
+}
+
 // TestDefaultSelectorIndexMatchesScan: over inputs drawn from small pools
 // (same names in several namespaces and kinds, duplicates, empty namespaces,
 // nil objects, conflicting service selectors), DefaultSelector through the
@@ -83,6 +97,26 @@ func TestDefaultSelectorIndexMatchesScan(t *testing.T) {
 		meta := func(label string) metav1.ObjectMeta {
 			return metav1.ObjectMeta{Namespace: rapid.SampledFrom(namespaces).Draw(t, label+"ns"), Name: rapid.SampledFrom(names).Draw(t, label+"name")}
 		}
+		// A controller's selector: labels, expressions (one with an
+		// operator the parser refuses), empty (everything) or nil.
+		genSelector := func(label string) *metav1.LabelSelector {
+			switch rapid.IntRange(0, 5).Draw(t, label+"form") {
+			case 0:
+				return nil
+			case 1:
+				return &metav1.LabelSelector{}
+			case 2:
+				op := rapid.SampledFrom([]metav1.LabelSelectorOperator{metav1.LabelSelectorOpIn, metav1.LabelSelectorOpNotIn,
+					metav1.LabelSelectorOpExists, metav1.LabelSelectorOpDoesNotExist, "Bogus"}).Draw(t, label+"op")
+				req := metav1.LabelSelectorRequirement{Key: rapid.SampledFrom(keys).Draw(t, label+"k"), Operator: op}
+				if op == metav1.LabelSelectorOpIn || op == metav1.LabelSelectorOpNotIn {
+					req.Values = []string{rapid.SampledFrom(values).Draw(t, label+"v")}
+				}
+				return &metav1.LabelSelector{MatchLabels: genLabels(label), MatchExpressions: []metav1.LabelSelectorRequirement{req}}
+			default:
+				return &metav1.LabelSelector{MatchLabels: genLabels(label)}
+			}
+		}
 		in := cluster.Input{}
 		for range rapid.IntRange(0, 4).Draw(t, "services") {
 			if rapid.IntRange(0, 6).Draw(t, "nilsvc") == 0 {
@@ -101,11 +135,11 @@ func TestDefaultSelectorIndexMatchesScan(t *testing.T) {
 		}
 		for range rapid.IntRange(0, 3).Draw(t, "rss") {
 			in.ReplicaSets = append(in.ReplicaSets, &appsv1.ReplicaSet{ObjectMeta: meta("rs"),
-				Spec: appsv1.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: genLabels("rssel")}}})
+				Spec: appsv1.ReplicaSetSpec{Selector: genSelector("rssel")}})
 		}
 		for range rapid.IntRange(0, 3).Draw(t, "sss") {
 			in.StatefulSets = append(in.StatefulSets, &appsv1.StatefulSet{ObjectMeta: meta("ss"),
-				Spec: appsv1.StatefulSetSpec{Selector: &metav1.LabelSelector{MatchLabels: genLabels("sssel")}}})
+				Spec: appsv1.StatefulSetSpec{Selector: genSelector("sssel")}})
 		}
 		snap, _, err := cluster.New(in)
 		require.NoError(t, err)
