@@ -257,14 +257,13 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch) *S
 			continue
 		}
 		w := s.Weights[p]
-		var out uint64 // nonzero when some score is out of range (a negative one wraps)
 		for i, v := range s.Normalized[p] {
 			s.Total[i] += v * w
+			// One compare: a negative score wraps above MaxNodeScore.
 			if uint64(v) > uint64(sched.MaxNodeScore) {
-				out = 1
+				anyBad = true
 			}
 		}
-		anyBad = anyBad || out != 0
 	}
 	if anyBad {
 		if e := firstScoreOutOfRange(s, feasible); e != nil {

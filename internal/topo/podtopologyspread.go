@@ -432,7 +432,7 @@ func (in *inclusion) affinityAt(i int, n *cluster.NodeInfo) bool {
 // immutable after NewSpread; every method is safe for concurrent use.
 type Spread struct {
 	pi   *cluster.PodInfo
-	prep *PodSpread // the pod-only part when prepared, kept for NewSpread on a view (On)
+	prep *PodSpread // the pod-only part, kept for NewSpread on a view (On)
 	opts SpreadOptions
 	pod  *corev1.Pod
 	snap *cluster.Snapshot
@@ -466,15 +466,16 @@ func NewSpread(pod *PodInfo, snap *Snapshot, opts SpreadOptions) (*Spread, error
 }
 
 // NewSpreadPrepared is NewSpread with the pod-only part prepared ahead
-// (PrepareSpread of pod's Pod), which it then does not redo; a nil prep,
-// or one made for another pod, is ignored. The result is NewSpread's.
+// (PrepareSpread of pod's Pod), which it then does not redo; for a nil
+// prep, or one made for another pod, it prepares its own. The result is
+// NewSpread's.
 func NewSpreadPrepared(pod *PodInfo, snap *Snapshot, opts SpreadOptions, prep *PodSpread) (*Spread, error) {
 	if pod == nil || pod.Pod == nil {
 		return nil, fmt.Errorf("topology: NewSpread needs a pod")
 	}
 	p := pod.Pod
-	if prep != nil && prep.pod != p {
-		prep = nil
+	if prep == nil || prep.pod != p {
+		prep = PrepareSpread(p)
 	}
 	defaults := systemDefaultConstraints
 	systemDefaulted := true
@@ -487,26 +488,16 @@ func NewSpreadPrepared(pod *PodInfo, snap *Snapshot, opts SpreadOptions, prep *P
 		pod:        p,
 		snap:       snap,
 		prep:       prep,
+		incl:       inclusion{pod: p, affinity: prep.affinity},
 		requireAll: len(p.Spec.TopologySpreadConstraints) > 0 || !systemDefaulted,
 	}
-	constraints := func(action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
-		return spreadConstraints(p, snap, defaults, action)
-	}
-	if prep != nil {
-		s.incl = inclusion{pod: p, affinity: prep.affinity}
-		constraints = func(action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
-			return prep.constraints(snap, defaults, action)
-		}
-	} else {
-		s.incl = inclusion{pod: p, affinity: newRequiredNodeAffinity(p)}
-	}
-	hard, err := constraints(corev1.DoNotSchedule)
+	hard, err := prep.constraints(snap, defaults, corev1.DoNotSchedule)
 	if err != nil {
 		return nil, err
 	}
 	// PreScore's constraints are compiled now so that an invalid selector is
 	// reported here, once.
-	s.soft, err = constraints(corev1.ScheduleAnyway)
+	s.soft, err = prep.constraints(snap, defaults, corev1.ScheduleAnyway)
 	if err != nil {
 		return nil, err
 	}

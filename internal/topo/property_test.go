@@ -292,10 +292,11 @@ func TestOnViewEqualsFresh(t *testing.T) {
 	})
 }
 
-// TestPreparedSpreadEqualsFresh: NewSpreadPrepared with the pod's
-// PrepareSpread, used for several snapshots in turn (its own constraints
-// are shared by every Spread made from it), gives what NewSpread gives on
-// each; a prep made for another pod is ignored.
+// TestPreparedSpreadEqualsFresh: NewSpreadPrepared with one PrepareSpread
+// of the pod, used for several snapshots in turn (its own constraints are
+// shared by every Spread made from it), gives what NewSpread (a fresh
+// preparation) gives on each, and its Filter what the plain reference
+// gives; a prep made for another pod is ignored.
 func TestPreparedSpreadEqualsFresh(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
@@ -325,6 +326,7 @@ func TestPreparedSpreadEqualsFresh(t *testing.T) {
 				require.Equal(t, fresh.FilterSkipped(), got.FilterSkipped())
 				for _, n := range cluster.NodesOf(s) {
 					require.Equal(t, fresh.Filter(n), got.Filter(n), "spread on %s", n.Name)
+					require.Equal(t, refSpreadFilter(s, pod, n.Node), got.Filter(n).Code.String(), "reference on %s", n.Name)
 				}
 				r1, n1, k1 := fresh.Score(cluster.NodesOf(s))
 				r2, n2, k2 := got.Score(cluster.NodesOf(s))
