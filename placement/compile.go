@@ -491,6 +491,23 @@ func needsRestartAllContainers(pod *corev1.Pod) bool {
 // an UnschedulableAndUnresolvable status stops at once, an Error stops with
 // an error, a node-name result restricts the nodes.
 func (c *Compiled) runPreFilter() error {
+	if !c.preFilterNodeLocal() {
+		return nil
+	}
+	if c.noTopology {
+		c.skip[fPodTopologySpread], c.skip[fInterPodAffinity] = true, true
+	} else if err := c.compileTopology(); err != nil {
+		return err
+	}
+	c.settleFilters()
+	return nil
+}
+
+// preFilterNodeLocal is the part of runPreFilter that reads the pod and
+// the nodes alone (NodeAffinity's node restriction, NodePorts' skip); it
+// reports false when NodeAffinity's PreFilter rejects the pod, which ends
+// the PreFilter phase.
+func (c *Compiled) preFilterNodeLocal() bool {
 	c.order = c.filterOrder()
 	pod := c.pod
 	// NodeAffinity.
@@ -508,7 +525,7 @@ func (c *Compiled) runPreFilter() error {
 		names, restricted := nodeNamesOf(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms)
 		if restricted && names.Len() == 0 {
 			c.preFilter = sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.NodeAffinity, Reasons: reasonAffinityConflict}
-			return nil
+			return false
 		}
 		if restricted {
 			c.restricted, c.nodeNames, c.restrictedBy = true, names, []string{sched.NodeAffinity}
@@ -521,11 +538,14 @@ func (c *Compiled) runPreFilter() error {
 		c.skip[fNodePorts] = true
 	}
 	// NodeResourcesFit never skips (SidecarContainers is GA).
-	if c.noTopology {
-		c.skip[fPodTopologySpread], c.skip[fInterPodAffinity] = true, true
-	} else if err := c.compileTopology(); err != nil {
-		return err
-	}
+	return true
+}
+
+// settleFilters ends runPreFilter once the topology PreFilters have set
+// their skips: NodeDeclaredFeatures' skip, the Filters that run without
+// their PreFilter's state or not at all, and the active list in profile
+// order.
+func (c *Compiled) settleFilters() {
 	// NodeDeclaredFeatures (v1.36: a profile member; skipped without requirements).
 	if len(c.features) == 0 {
 		c.skip[fNodeDeclaredFeatures] = true
@@ -550,7 +570,6 @@ func (c *Compiled) runPreFilter() error {
 		}
 		c.active = append(c.active, int8(i))
 	}
-	return nil
 }
 
 // filterOrder is the profile's Filter plugins as positions, in the order
@@ -589,34 +608,9 @@ func (c *Compiled) compileTopology() error {
 		ipa           *topo.InterPodAffinity
 		spErr, ipaErr error
 	)
-	// On a view of the snapshot the pod was compiled on (Compiled.On), the
-	// topology states are derived from the changed nodes only (topology's
-	// On, the role of upstream's AddPod/RemovePod); same result, no walk.
-	spread := func() {
-		if c.spread != nil {
-			sp, spErr = c.spread.On(c.snap)
-		} else {
-			sp, spErr = topo.NewSpreadPrepared(c.pi, c.snap, topo.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints}, c.spreadPrep)
-		}
-	}
-	affinity := func() {
-		if c.ipa != nil {
-			ipa, ipaErr = c.ipa.On(c.snap)
-		} else {
-			ipa, ipaErr = topo.NewInterPodAffinity(c.pi, c.snap, topo.AffinityOptions{
-				HardPodAffinityWeight:              c.opts.HardPodAffinityWeight,
-				IgnorePreferredTermsOfExistingPods: c.opts.IgnorePreferredTermsOfExistingPods,
-			})
-		}
-	}
-	if c.spread == nil && c.ipa == nil && c.opts.Parallelism > 1 && c.snap != nil &&
-		(cluster.MayHavePodAffinity(c.snap) || c.pi.HasPodAffinityTerms()) {
-		// Both PreFilters read the label index's view of this snapshot
-		// (InterPodAffinity does unless no pod has a pod affinity term);
-		// build it here, once, instead of having one of them wait on the
-		// index's lock while the other builds it.
-		c.snap.Labels()
-	}
+	spread := func() { sp, spErr = c.spreadPreFilter() }
+	affinity := func() { ipa, ipaErr = c.affinityPreFilter() }
+	c.labelsForBoth()
 	if c.spread != nil && c.ipa != nil {
 		// Both states are derived from the changed nodes: two short
 		// updates, cheaper in turn than through a fork-join.
@@ -625,6 +619,47 @@ func (c *Compiled) compileTopology() error {
 	} else {
 		both(c.opts.runner(), spread, affinity)
 	}
+	return c.setTopology(sp, spErr, ipa, ipaErr)
+}
+
+// spreadPreFilter is PodTopologySpread's PreFilter state. On a view of the
+// snapshot the pod was compiled on (Compiled.On), the topology states are
+// derived from the changed nodes only (topology's On, the role of
+// upstream's AddPod/RemovePod); same result, no walk.
+func (c *Compiled) spreadPreFilter() (*topo.Spread, error) {
+	if c.spread != nil {
+		return c.spread.On(c.snap)
+	}
+	return topo.NewSpreadPrepared(c.pi, c.snap, topo.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints}, c.spreadPrep)
+}
+
+// affinityPreFilter is InterPodAffinity's PreFilter state (derived from
+// the changed nodes, as spreadPreFilter's, on a view).
+func (c *Compiled) affinityPreFilter() (*topo.InterPodAffinity, error) {
+	if c.ipa != nil {
+		return c.ipa.On(c.snap)
+	}
+	return topo.NewInterPodAffinity(c.pi, c.snap, topo.AffinityOptions{
+		HardPodAffinityWeight:              c.opts.HardPodAffinityWeight,
+		IgnorePreferredTermsOfExistingPods: c.opts.IgnorePreferredTermsOfExistingPods,
+	})
+}
+
+// labelsForBoth builds the label index's view of the snapshot before two
+// PreFilters that both read it may run side by side (InterPodAffinity does
+// unless no pod has a pod affinity term): once, here, instead of having one
+// wait on the index's lock while the other builds it.
+func (c *Compiled) labelsForBoth() {
+	if c.spread == nil && c.ipa == nil && c.opts.Parallelism > 1 && c.snap != nil &&
+		(cluster.MayHavePodAffinity(c.snap) || c.pi.HasPodAffinityTerms()) {
+		c.snap.Labels()
+	}
+}
+
+// setTopology records both PreFilters' outcomes. An error is the pod's
+// (PodTopologySpread's first, as the profile order runs it first), and
+// ends the PreFilter phase.
+func (c *Compiled) setTopology(sp *topo.Spread, spErr error, ipa *topo.InterPodAffinity, ipaErr error) error {
 	if spErr != nil {
 		c.preFilter = sched.Status{Code: sched.Error, Plugin: sched.PodTopologySpread, Reasons: []string{spErr.Error()}}
 		c.preFilterErr = fmt.Errorf("%w %s: running PreFilter plugin %q: %w", ErrInvalidPod, c.pi.Key, sched.PodTopologySpread, spErr)

@@ -101,7 +101,6 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 	// scratch's (cleared before it is put back, so that the pool holds no
 	// node). Without a memo, the scratch also keeps what failed on each
 	// node, from which the statuses are rebuilt when no node fits.
-	var feasible []*cluster.NodeInfo
 	var scr *scoreScratch
 	var why []failure
 	if c.memo == nil {
@@ -135,10 +134,23 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 			}
 		})
 	}
+	return c.conclude(d, nodes, why, scr, scoreSingle, nil)
+}
+
+// conclude ends decide once every node's code is in d.Codes (and, without
+// a memo, its failure in why, scr being the pass's scratch): the feasible
+// nodes, the statuses when none is feasible (or a filter erred), else the
+// scores and the best node. lp, when not nil, holds the feasible nodes'
+// node-local raw scores, computed with their filters (compileDecide).
+func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure, scr *scoreScratch, scoreSingle bool, lp *localPass) Decision {
+	var feasible []*cluster.NodeInfo
 	hasErr := false
 	for i, code := range d.Codes {
 		hasErr = hasErr || code == sched.Error
 		if code.Passes() {
+			if lp != nil {
+				lp.at = append(lp.at, int32(i))
+			}
 			if feasible == nil {
 				if c.memo != nil {
 					feasible = c.memo.feasible[:0]
@@ -209,7 +221,7 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		d.Node = feasible[0].Name
 		if scoreSingle {
 			one := scoreScratches.Get().(*scoreScratch)
-			d.TotalScore = c.scoreWith(feasible, one).Total[0]
+			d.TotalScore = c.scoreWith(feasible, one, nil).Total[0]
 			scoreScratches.Put(one)
 		}
 		return d
@@ -225,7 +237,7 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		scr = scoreScratches.Get().(*scoreScratch)
 		defer scoreScratches.Put(scr)
 	}
-	s := c.scoreWith(feasible, scr)
+	s := c.scoreWith(feasible, scr, lp)
 	if s.Err != nil {
 		d.Err = s.Err
 		return d

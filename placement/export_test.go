@@ -84,3 +84,39 @@ func CheckNodeAffinityIndex(t require.TestingT, snap *Snapshot, pod *corev1.Pod,
 		require.Equal(t, c.preferredScore(&other), c.preferredScore(n), n.Name)
 	}
 }
+
+// CheckCompileDecide asserts that compileDecide, pipelined on any number
+// of nodes, gives what compileSerial (compileAfter with prev) then Decide
+// gives: the same error, or the same Decision and a Compiled that decides
+// alike (without buffers) and shares its topology states onward. prev, when
+// not nil, is a pod with the same topology key compiled on a snapshot s is
+// a view of.
+func CheckCompileDecide(t require.TestingT, s *Snapshot, pod *corev1.Pod, opts Options, prev *Compiled) {
+	defer func(n int) { pipelineMinNodes = n }(pipelineMinNodes)
+	pipelineMinNodes = 0
+	w := NewWorkers()
+	defer w.Close()
+	p := Prepare(pod, opts)
+	var want *Compiled
+	var wantErr error
+	if prev != nil {
+		want, wantErr = p.compileAfter(internalOf(s), w, prev)
+	} else {
+		want, wantErr = p.compileSerial(internalOf(s), w, false)
+	}
+	var got Decision
+	c, err := p.compileDecide(internalOf(s), w, &decisionBuffers{}, prev, &got)
+	if wantErr != nil {
+		require.EqualError(t, err, wantErr.Error())
+		return
+	}
+	require.NoError(t, err)
+	require.Equal(t, want.withBuffers(&decisionBuffers{}).Decide(), got)
+	plain := func(c *Compiled) Decision {
+		u := *c
+		u.bufs = nil
+		return u.Schedule()
+	}
+	require.Equal(t, plain(want), plain(c))
+	require.Equal(t, want.Evaluate(), c.Evaluate())
+}

@@ -68,7 +68,13 @@ func (c *Compiled) filterWhy(n *cluster.NodeInfo) (sched.Code, failure) {
 	if !c.preFilter.Code.Passes() {
 		return c.preFilter.Code, 0
 	}
-	for _, i := range c.active {
+	return c.filterWhyOf(n, c.active)
+}
+
+// filterWhyOf is filterWhy for a part of c.active (Filter plugins by
+// position, in the order they run), on a node the PreFilters passed.
+func (c *Compiled) filterWhyOf(n *cluster.NodeInfo, fs []int8) (sched.Code, failure) {
+	for _, i := range fs {
 		p := int(i)
 		if c.noState[i] {
 			return sched.Error, newFailure(p, failNoState)

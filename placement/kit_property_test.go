@@ -491,3 +491,42 @@ func TestFilterCodeMatchesFilterOnKitClusters(t *testing.T) {
 		placement.CheckFilterCode(t, compileKit(t, c))
 	})
 }
+
+// TestCompileDecideMatchesSerial: a scheduling loop's pipelined step (the
+// topology PreFilters and PreScore counts beside the node-local filters
+// and scores, compileDecide) decides every pod as compiling it and then
+// deciding does, on a snapshot and, with the topology states carried, on
+// a view of it; under any weights (a zero weight skips a plugin) and
+// parallelism.
+func TestCompileDecideMatchesSerial(t *testing.T) {
+	families := []placementtest.Family{placementtest.AnyFamily, placementtest.Resources, placementtest.NodeSelection,
+		placementtest.Spread, placementtest.InterPod, placementtest.HostPorts}
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := world
+		cfg.MaxNodes = 12
+		cfg.MaxPods = 24
+		cfg.Owners = rapid.Bool().Draw(t, "owners")
+		cfg.Family = rapid.SampledFrom(families).Draw(t, "family")
+		c := placementtest.ClusterOf(cfg).Draw(t, "cluster")
+		snap := snapshotOfKit(t, c, c.Nodes, c.Pods)
+		opts := placement.Options{Parallelism: rapid.IntRange(2, 4).Draw(t, "par")}
+		if rapid.Bool().Draw(t, "weights") {
+			opts.ScoreWeights = map[string]int64{}
+			for _, p := range []string{"TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread",
+				"InterPodAffinity", "NodeResourcesBalancedAllocation", "ImageLocality"} {
+				opts.ScoreWeights[p] = rapid.Int64Range(0, 3).Draw(t, "weight "+p)
+			}
+		}
+		pod := c.Pending[0]
+		placement.CheckCompileDecide(t, snap, pod, opts, nil)
+		prev, err := placement.Compile(snap, pod, opts)
+		if err != nil {
+			return
+		}
+		extra := placementtest.PodOf(cfg, "later").Draw(t, "later")
+		extra.Spec.NodeName = c.Nodes[rapid.IntRange(0, len(c.Nodes)-1).Draw(t, "laterOn")].Name
+		view, err := snap.WithPod(extra)
+		require.NoError(t, err)
+		placement.CheckCompileDecide(t, view, pod, opts, prev)
+	})
+}

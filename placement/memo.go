@@ -644,6 +644,22 @@ func init() {
 		}
 		return c, nil
 	}
+	fastpath.CompileDecide = func(p any, snap *cluster.Snapshot, w, bufs, prev, d any) (any, error) {
+		var pc *Compiled
+		if prev != nil {
+			pc = prev.(*Compiled)
+		}
+		c, err := p.(*Prepared).compileDecide(snap, w.(*Workers), bufs.(*decisionBuffers), pc, d.(*Decision))
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+	fastpath.SetPipelineMinNodes = func(n int) int {
+		old := pipelineMinNodes
+		pipelineMinNodes = n
+		return old
+	}
 	fastpath.CompileAfter = func(p any, snap *cluster.Snapshot, w any, prev any) (any, error) {
 		c, err := p.(*Prepared).compileAfter(snap, w.(*Workers), prev.(*Compiled))
 		if err != nil {

@@ -98,7 +98,7 @@ func (c *Compiled) Score(feasible []*NodeInfo) *Scores {
 }
 
 func (c *Compiled) score(feasible []*cluster.NodeInfo) *Scores {
-	return c.scoreWith(feasible, nil)
+	return c.scoreWith(feasible, nil, nil)
 }
 
 // scoreScratch holds the arrays of one scoring pass, for a caller that
@@ -113,13 +113,17 @@ type scoreScratch struct {
 	total, block, norm []int64
 	spread             topo.SpreadScratch
 	affinity           topo.AffinityScratch
+	local              localPass // compileDecide's node-local scores
+	localRaw           []int64   // local's arrays
 }
 
 var scoreScratches = sync.Pool{New: func() any { return new(scoreScratch) }}
 
 // scoreWith is score with the arrays of scr when it is not nil: the
-// result, and every array in it, is then valid until scr's next use.
-func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch) *Scores {
+// result, and every array in it, is then valid until scr's next use. With
+// lp, the node-local plugins' raw scores are lp's (computed beside the
+// PreFilters, compileDecide) rather than computed here.
+func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch, lp *localPass) *Scores {
 	var s *Scores
 	if scr == nil {
 		s = &Scores{Plugins: scoreNames, Total: make([]int64, len(feasible))}
@@ -131,9 +135,7 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch) *S
 	}
 	for p := range numScores {
 		s.Weights[p] = c.opts.weight(scoreNames[p])
-		if s.Weights[p] == 0 {
-			s.Skipped[p] = true
-		}
+		s.Skipped[p] = c.scoreSkipped(p, s.Weights[p])
 	}
 	if pl := c.opts.Plugins; pl != nil {
 		for p, reason := range preScoreStateErrors {
@@ -144,22 +146,8 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch) *S
 		}
 	}
 	k := len(feasible)
-	// PreScore Skips of the node-local plugins.
-	if c.preferred == nil && c.addedPreferred == nil {
-		s.Skipped[sNodeAffinity] = true // no preferred terms
-	}
-	best := true
-	for _, v := range c.balReqs {
-		if v != 0 {
-			best = false
-		}
-	}
-	if best {
-		s.Skipped[sBalancedAllocation] = true // a best-effort pod
-	}
-	local := [...]int{sTaintToleration, sNodeAffinity, sNodeResourcesFit, sBalancedAllocation, sImageLocality}
 	used := 0
-	for _, p := range local {
+	for _, p := range localScores {
 		if !s.Skipped[p] {
 			used++
 		}
@@ -171,7 +159,7 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch) *S
 		scr.block = reuse(scr.block, used*k) // scoreLocal writes every entry
 		block = scr.block
 	}
-	for _, p := range local {
+	for _, p := range localScores {
 		if !s.Skipped[p] {
 			s.Raw[p], block = block[:k:k], block[k:]
 		}
@@ -192,7 +180,10 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch) *S
 	// more of them (InterPodAffinity's walk is usually the longest task).
 	tasks := []func(){
 		func() {
-			if spreadOn && c.spread != nil {
+			switch {
+			case lp != nil && lp.spreadCounted:
+				spreadRaw, spreadNorm, spreadSkipped = c.spread.ScoreFeasible(feasible, &scr.spread)
+			case spreadOn && c.spread != nil:
 				var sc *topo.SpreadScratch
 				if scr != nil {
 					sc = &scr.spread
@@ -209,14 +200,29 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch) *S
 	// What the node ranges share (resource lists, image scores) is made
 	// once per pass; each range gets its own buffers (localScorer.fork).
 	var lc *localScorer
-	if used > 0 {
+	if used > 0 && lp == nil {
 		lc = c.newLocalScorer()
 	}
-	for lo := 0; lo < k; lo += size {
+	if lp != nil {
+		// Already computed: gathered into the feasible nodes' order.
+		for _, p := range localScores {
+			if r := s.Raw[p]; r != nil {
+				src := lp.raw[p]
+				for fi, i := range lp.at {
+					r[fi] = src[i]
+				}
+			}
+		}
+		lc = nil
+	}
+	for lo := 0; lo < k && lc != nil; lo += size {
 		tasks = append(tasks, func() { c.scoreLocal(s, feasible, lo, min(lo+size, k), lc) })
 	}
 	tasks = append(tasks, func() {
-		if ipaOn && c.ipa != nil && !c.ipaPreScoreSkips() {
+		switch {
+		case lp != nil && lp.ipaCounted:
+			ipaRaw, ipaNorm, ipaSkipped = c.ipa.ScoreFeasible(feasible, &scr.affinity)
+		case ipaOn && c.ipa != nil && !c.ipaPreScoreSkips():
 			var sc *topo.AffinityScratch
 			if scr != nil {
 				sc = &scr.affinity
@@ -288,6 +294,31 @@ func firstScoreOutOfRange(s *Scores, feasible []*cluster.NodeInfo) *ScoreRangeEr
 		}
 	}
 	return nil
+}
+
+// local is the node-local Score plugins, in score order.
+var localScores = [...]int{sTaintToleration, sNodeAffinity, sNodeResourcesFit, sBalancedAllocation, sImageLocality}
+
+// scoreSkipped reports whether Score plugin p, of weight w, is skipped
+// for the pod: a zero weight, or a node-local plugin's PreScore Skip
+// (NodeAffinity without preferred terms, BalancedAllocation for a
+// best-effort pod). The topology plugins' Skips are decided by their own
+// PreScore.
+func (c *Compiled) scoreSkipped(p int, w int64) bool {
+	switch {
+	case w == 0:
+		return true
+	case p == sNodeAffinity:
+		return c.preferred == nil && c.addedPreferred == nil // no preferred terms
+	case p == sBalancedAllocation:
+		for _, v := range c.balReqs {
+			if v != 0 {
+				return false
+			}
+		}
+		return true // a best-effort pod
+	}
+	return false
 }
 
 // scoreLocal fills the raw scores of the node-local plugins

@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/fastpath"
 	"github.com/schedkit/schedkit/placement"
 	"github.com/schedkit/schedkit/placement/placementtest"
 )
@@ -63,6 +64,9 @@ func TestQueueMemoMatchesFromScratch(t *testing.T) {
 		}
 		if rapid.Bool().Draw(t, "parallel") {
 			opts.Placement.Parallelism = 2
+			// The loop's pipelined decisions (fastpath.CompileDecide) on
+			// these small snapshots too.
+			defer fastpath.SetPipelineMinNodes(fastpath.SetPipelineMinNodes(0))
 		}
 		// A short carry retires views (and reuses their node lists) within
 		// these short queues too.

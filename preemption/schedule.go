@@ -474,6 +474,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	// The other pods' decisions share one set of per-node arrays, each
 	// read before the next pod is decided.
 	bufs := fastpath.NewBuffers()
+	decision := new(placement.Decision) // CompileDecide's, copied out at once
 	var names nodeNames
 	dryRunMemos := make([]*dryRunMemo, q.numClasses)
 	lastCompiled := make([]*placement.Compiled, q.numTopoClasses)
@@ -527,9 +528,23 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		var cc any
 		// A state is carried over a few bindings only: past them, deriving
 		// it from every changed node costs what building it does.
+		var carried *placement.Compiled
 		if prev := lastCompiled[q.topoClass[pos]]; prev != nil && !q.noMemo && pos-lastPos[q.topoClass[pos]] <= q.carryLimit() {
-			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, prev)
-		} else {
+			carried = prev
+		}
+		// Without a memo, the pod is compiled and decided in one step that
+		// overlaps its PreFilters with the decision's node-local work.
+		decided := !memoized && !q.noBuffers && workers != nil
+		switch {
+		case decided:
+			var prev any
+			if carried != nil {
+				prev = carried
+			}
+			cc, err = fastpath.CompileDecide(prepared[pos], cur, workers, bufs, prev, decision)
+		case carried != nil:
+			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, carried)
+		default:
 			// Short PreFilters run on this goroutine alone (placement
 			// decides which); a memoized pod's decision does too
 			// (fastpath.WithMemo below).
@@ -544,15 +559,20 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			continue
 		}
 		lastCompiled[q.topoClass[pos]], lastPos[q.topoClass[pos]] = c, pos
-		if memoized {
+		var d placement.Decision // a single feasible node's score is not reported
+		switch {
+		case decided:
+			d = *decision
+		case memoized:
 			if memos[q.class[pos]] == nil {
 				memos[q.class[pos]] = fastpath.NewMemo(c)
 			}
-			c = fastpath.WithMemo(c, memos[q.class[pos]]).(*placement.Compiled)
-		} else if !q.noBuffers {
-			c = fastpath.WithBuffers(c, bufs).(*placement.Compiled)
+			d = fastpath.WithMemo(c, memos[q.class[pos]]).(*placement.Compiled).Decide()
+		case !q.noBuffers:
+			d = fastpath.WithBuffers(c, bufs).(*placement.Compiled).Decide()
+		default:
+			d = c.Decide()
 		}
-		d := c.Decide() // a single feasible node's score is not reported
 		if nm != nil {
 			if d, err = withNominated(c, d, nm); err != nil {
 				out.Outcome, out.Error = Failed, err.Error()

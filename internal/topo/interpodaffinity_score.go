@@ -34,6 +34,11 @@ type AffinityScratch struct {
 	scores scoreBuffers
 	arrays passPool[int64]
 	memos  passPool[int8]
+
+	// The pending PreScore (PreScoreWith), until ScoreFeasible reads it.
+	counts  topoCounts
+	skipped bool
+	pending bool
 }
 
 // ScoreWith is Score with its per-node buffers taken from sc (nil: new
@@ -43,17 +48,27 @@ func (a *InterPodAffinity) ScoreWith(feasible []*NodeInfo, sc *AffinityScratch) 
 	if sc == nil {
 		sc = &AffinityScratch{}
 	}
-	raw, normalized = sc.scores.take(len(feasible))
+	a.PreScoreWith(sc)
+	return a.ScoreFeasible(feasible, sc)
+}
+
+// PreScoreWith is the part of ScoreWith that does not depend on the
+// feasible nodes (upstream's PreScore walks every node of the snapshot):
+// the weighted count of every topology pair, kept in sc for
+// ScoreFeasible, which must follow before sc's next use.
+func (a *InterPodAffinity) PreScoreWith(sc *AffinityScratch) {
+	sc.arrays.release()
+	sc.counts = topoCounts{arrays: &sc.arrays}
+	sc.pending = true
 	hasConstraints := a.hasPreferredTerms()
-	if a.opts.IgnorePreferredTermsOfExistingPods && !hasConstraints {
-		return raw, normalized, true
+	if sc.skipped = a.opts.IgnorePreferredTermsOfExistingPods && !hasConstraints; sc.skipped {
+		return
 	}
 	hard := defaultHardPodAffinityWeight
 	if w := a.opts.HardPodAffinityWeight; w != nil {
 		hard = *w
 	}
-	topo := topoCounts{arrays: &sc.arrays}
-	defer sc.arrays.release()
+	topo := &sc.counts
 	defer sc.memos.release()
 	cache := nsCache{}
 	ix := &a.ix
@@ -78,22 +93,36 @@ func (a *InterPodAffinity) ScoreWith(feasible []*NodeInfo, sc *AffinityScratch) 
 		// The incoming pod's preferred terms against every pod (only when it
 		// has some, which is when upstream walks every pod).
 		if hasConstraints {
-			addIncoming(&topo, ix, occ, a.prefAff, prefAffKeys, prefAffMemos, prefAffCands, 1)
-			addIncoming(&topo, ix, occ, a.prefAnti, prefAntiKeys, prefAntiMemos, prefAntiCands, -1)
+			addIncoming(topo, ix, occ, a.prefAff, prefAffKeys, prefAffMemos, prefAffCands, 1)
+			addIncoming(topo, ix, occ, a.prefAnti, prefAntiKeys, prefAntiMemos, prefAntiCands, -1)
 		}
 		// Existing pods' terms against the incoming pod.
 		if hard > 0 {
-			a.addExisting(&topo, keys, termMemo, termCands, occ, cluster.RequiredAffinityTerms, int64(hard), 0)
+			a.addExisting(topo, keys, termMemo, termCands, occ, cluster.RequiredAffinityTerms, int64(hard), 0)
 		}
-		a.addExisting(&topo, keys, termMemo, termCands, occ, cluster.PreferredAffinityTerms, 0, 1)
-		a.addExisting(&topo, keys, termMemo, termCands, occ, cluster.PreferredAntiAffinityTerms, 0, -1)
+		a.addExisting(topo, keys, termMemo, termCands, occ, cluster.PreferredAffinityTerms, 0, 1)
+		a.addExisting(topo, keys, termMemo, termCands, occ, cluster.PreferredAntiAffinityTerms, 0, -1)
 	}
-	if !topo.nonEmpty {
+	sc.skipped = !topo.nonEmpty
+}
+
+// ScoreFeasible ends the ScoreWith that PreScoreWith began on sc (or does
+// all of it, when none is pending): the feasible nodes' raw and normalized
+// scores (sc's arrays, valid until its next use).
+func (a *InterPodAffinity) ScoreFeasible(feasible []*NodeInfo, sc *AffinityScratch) (raw, normalized []int64, skipped bool) {
+	if !sc.pending {
+		a.PreScoreWith(sc) // the counts are for any feasible nodes
+	}
+	defer sc.arrays.release()
+	sc.pending = false
+	raw, normalized = sc.scores.take(len(feasible))
+	if sc.skipped {
 		return raw, normalized, true
 	}
+	ix := &a.ix
 	for fi, n := range feasible {
 		var score int64
-		for _, k := range topo.keys {
+		for _, k := range sc.counts.keys {
 			c, _ := k.at(ix, n)
 			score += c
 		}

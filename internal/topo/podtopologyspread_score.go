@@ -41,6 +41,13 @@ type SpreadScratch struct {
 	counts  [][]int32 // per selector: spreadCounts
 	touched [][]int32 // per selector: the node slots whose count is above 0
 	memos   passPool[int8]
+
+	// The pending PreScore (PreScoreWith), until ScoreFeasible reads it.
+	pending, skipped bool
+	cols             []*cluster.Column // per constraint
+	missingSlot      []int32           // per constraint: the slot of a node without the key
+	selMemos         []memo            // per selector
+	nodeCounts       [][]int32         // per selector: counts
 }
 
 // scoreBuffers are a Score's raw and normalized results, reused call
@@ -70,31 +77,78 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 	if sc == nil {
 		sc = &SpreadScratch{}
 	}
-	raw, normalized = sc.scores.take(len(feasible))
-	nodes := s.ix.nodes
+	s.PreScoreWith(sc)
+	return s.ScoreFeasible(feasible, sc)
+}
+
+// PreScoreWith is the part of ScoreWith that does not depend on the
+// feasible nodes: PreScore's walk over every node of the snapshot, which
+// counts the matching pods per node, kept in sc for ScoreFeasible (which
+// adds them up per topology value of the feasible nodes), which must
+// follow before sc's next use.
+func (s *Spread) PreScoreWith(sc *SpreadScratch) {
+	sc.memos.release()
+	sc.pending = true
 	// A node view may have slots and no node left.
-	if s.snap == nil || len(cluster.NodesOf(s.snap)) == 0 || len(s.soft) == 0 {
-		return raw, normalized, true
+	if sc.skipped = s.snap == nil || len(cluster.NodesOf(s.snap)) == 0 || len(s.soft) == 0; sc.skipped {
+		return
 	}
-	defer sc.memos.release()
 	cs, nSel := s.soft, s.softSel
 	cols := make([]*cluster.Column, len(cs))
 	for i := range cs {
 		cols[i] = s.ix.column(cs[i].key)
 	}
-
-	// initPreScoreState: ignored nodes, and the topology values (other than
-	// hostname) present among the feasible nodes. Upstream reads a missing
-	// key as the value "", so a node without the key shares the slot of a
-	// node whose value is "": missingSlot.
+	// Upstream reads a missing key as the value "", so a node without the
+	// key shares the slot of a node whose value is "": missingSlot.
 	missingSlot := make([]int32, len(cs))
-	registered := make([][]bool, len(cs))
-	sizes := make([]int, len(cs))
 	for i, c := range cols {
 		missingSlot[i] = int32(len(c.Values))
 		if id, ok := c.ID[""]; ok {
 			missingSlot[i] = id
 		}
+	}
+	memos := make([]memo, nSel)
+	nodeCounts := make([][]int32, nSel) // per selector: spreadCounts
+	for i := range cs {
+		if memos[cs[i].selID] == nil {
+			mm, cands := s.ix.memoCandsIn(&sc.memos, s.ix.nsIs(s.pod.Namespace), &cs[i].m)
+			memos[cs[i].selID] = mm
+			if len(sc.counts) <= cs[i].selID {
+				sc.counts = append(sc.counts, make([][]int32, cs[i].selID+1-len(sc.counts))...)
+			}
+			if len(sc.touched) <= cs[i].selID {
+				sc.touched = append(sc.touched, make([][]int32, cs[i].selID+1-len(sc.touched))...)
+			}
+			sel := cs[i].selID
+			sc.counts[sel], sc.touched[sel] = s.ix.spreadCountsTouched(sc.counts[sel], sc.touched[sel][:0], &cs[i].m, mm, cands)
+			nodeCounts[sel] = sc.counts[sel]
+		}
+	}
+	sc.cols, sc.missingSlot, sc.selMemos, sc.nodeCounts = cols, missingSlot, memos, nodeCounts
+}
+
+// ScoreFeasible ends the ScoreWith that PreScoreWith began on sc (or does
+// all of it, when none is pending): the feasible nodes' raw and
+// normalized scores (sc's arrays, valid until its next use).
+func (s *Spread) ScoreFeasible(feasible []*NodeInfo, sc *SpreadScratch) (raw, normalized []int64, skipped bool) {
+	if !sc.pending {
+		s.PreScoreWith(sc)
+	}
+	sc.pending = false
+	defer sc.memos.release()
+	raw, normalized = sc.scores.take(len(feasible))
+	if sc.skipped {
+		return raw, normalized, true
+	}
+	cs, nSel := s.soft, s.softSel
+	cols, missingSlot, memos, nodeCounts := sc.cols, sc.missingSlot, sc.selMemos, sc.nodeCounts
+	nodes := s.ix.nodes
+
+	// initPreScoreState: ignored nodes, and the topology values (other than
+	// hostname) present among the feasible nodes.
+	registered := make([][]bool, len(cs))
+	sizes := make([]int, len(cs))
+	for i, c := range cols {
 		if cs[i].key != corev1.LabelHostname {
 			// Hostname constraints register nothing: their size is
 			// the number of non-ignored feasible nodes.
@@ -157,57 +211,32 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 		weights[i] = topologyNormalizingWeight(size)
 	}
 
-	// PreScore's walk over every node of the snapshot.
-	slotCounts := make([][]int64, len(cs))
-	needWalk := false
-	for i := range cs {
-		if sizes[i] > 0 {
-			slotCounts[i] = make([]int64, len(registered[i]))
-			needWalk = true
-		}
-	}
-	counts := make([]int, nSel)
-	memos := make([]memo, nSel)
-	nodeCounts := make([][]int32, nSel) // per selector: spreadCounts
-	for i := range cs {
-		if memos[cs[i].selID] == nil {
-			mm, cands := s.ix.memoCandsIn(&sc.memos, s.ix.nsIs(s.pod.Namespace), &cs[i].m)
-			memos[cs[i].selID] = mm
-			if len(sc.counts) <= cs[i].selID {
-				sc.counts = append(sc.counts, make([][]int32, cs[i].selID+1-len(sc.counts))...)
-			}
-			if len(sc.touched) <= cs[i].selID {
-				sc.touched = append(sc.touched, make([][]int32, cs[i].selID+1-len(sc.touched))...)
-			}
-			sel := cs[i].selID
-			sc.counts[sel], sc.touched[sel] = s.ix.spreadCountsTouched(sc.counts[sel], sc.touched[sel][:0], &cs[i].m, mm, cands)
-			nodeCounts[sel] = sc.counts[sel]
-		}
-	}
 	// PreScore's walk adds each node's count to its domain: only the nodes
-	// with a matching pod (touched) add anything, in any order.
-	if needWalk {
-		for i := range cs {
-			c := &cs[i]
-			if sizes[i] == 0 {
+	// with a matching pod (touched) add anything, in any order, and only
+	// to the domains of feasible nodes.
+	slotCounts := make([][]int64, len(cs))
+	for i := range cs {
+		c := &cs[i]
+		if sizes[i] == 0 {
+			continue
+		}
+		slotCounts[i] = make([]int64, len(registered[i]))
+		for _, t := range sc.touched[c.selID] {
+			ni := int(t)
+			n := nodes[ni]
+			if n == nil || (s.requireAll && missingAny(cols, ni)) {
+				continue // an empty slot, or a node upstream skips
+			}
+			slot := slotOf(i, cols[i].Of[ni])
+			if !registered[i][slot] || !s.incl.includes(c, ni, n) {
 				continue
 			}
-			for _, t := range sc.touched[c.selID] {
-				ni := int(t)
-				n := nodes[ni]
-				if n == nil || (s.requireAll && missingAny(cols, ni)) {
-					continue // an empty slot, or a node upstream skips
-				}
-				slot := slotOf(i, cols[i].Of[ni])
-				if !registered[i][slot] || !s.incl.includes(c, ni, n) {
-					continue
-				}
-				slotCounts[i][slot] += int64(nodeCounts[c.selID][ni])
-			}
+			slotCounts[i][slot] += int64(nodeCounts[c.selID][ni])
 		}
 	}
 
 	// Score per feasible node.
+	counts := make([]int, nSel)
 	for fi, n := range feasible {
 		if ignored[fi] {
 			continue
