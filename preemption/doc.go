@@ -123,8 +123,14 @@
 // pod's short fork-joins find them awake; they exit before the call
 // returns. On snapshots of up to about 2000 nodes, a pod of a memoized class
 // (several pods with equal specs) is compiled and decided on the calling
-// goroutine, and so are the PreFilters of a pod without a required topology
-// term of its own: that work is shorter than a fork-join's hand-over.
+// goroutine: that work is shorter than a fork-join's hand-over. Any other
+// pod (of the default profile, on 256 nodes or more) is compiled and
+// decided in one step whose single fork-join runs the two topology
+// PreFilters, with their PreScore counts (which read every node, not the
+// feasible ones), beside the node-local filters and scores of every node;
+// the topology Filters and the rest of scoring follow. Run one after the
+// other, the PreFilters would leave the other cores idle; the decision is
+// the same (a property test compares the two).
 // Preempt starts its helpers per call, or uses Options.Workers.
 //
 // # Deliberate differences from upstream
