@@ -35,10 +35,11 @@ type AffinityScratch struct {
 	arrays passPool[int64]
 	memos  passPool[int8]
 
-	// The pending PreScore (PreScoreWith), until ScoreFeasible reads it.
+	// The pending PreScore (PreScoreWith) of state pending, until
+	// ScoreFeasible reads it.
 	counts  topoCounts
 	skipped bool
-	pending bool
+	pending *InterPodAffinity
 }
 
 // ScoreWith is Score with its per-node buffers taken from sc (nil: new
@@ -59,7 +60,7 @@ func (a *InterPodAffinity) ScoreWith(feasible []*NodeInfo, sc *AffinityScratch) 
 func (a *InterPodAffinity) PreScoreWith(sc *AffinityScratch) {
 	sc.arrays.release()
 	sc.counts = topoCounts{arrays: &sc.arrays}
-	sc.pending = true
+	sc.pending = a
 	hasConstraints := a.hasPreferredTerms()
 	if sc.skipped = a.opts.IgnorePreferredTermsOfExistingPods && !hasConstraints; sc.skipped {
 		return
@@ -106,15 +107,15 @@ func (a *InterPodAffinity) PreScoreWith(sc *AffinityScratch) {
 	sc.skipped = !topo.nonEmpty
 }
 
-// ScoreFeasible ends the ScoreWith that PreScoreWith began on sc (or does
-// all of it, when none is pending): the feasible nodes' raw and normalized
-// scores (sc's arrays, valid until its next use).
+// ScoreFeasible ends the ScoreWith that a.PreScoreWith began on sc (or
+// does all of it, when sc holds no PreScore of a's): the feasible nodes'
+// raw and normalized scores (sc's arrays, valid until its next use).
 func (a *InterPodAffinity) ScoreFeasible(feasible []*NodeInfo, sc *AffinityScratch) (raw, normalized []int64, skipped bool) {
-	if !sc.pending {
+	if sc.pending != a {
 		a.PreScoreWith(sc) // the counts are for any feasible nodes
 	}
 	defer sc.arrays.release()
-	sc.pending = false
+	sc.pending = nil
 	raw, normalized = sc.scores.take(len(feasible))
 	if sc.skipped {
 		return raw, normalized, true

@@ -42,12 +42,14 @@ type SpreadScratch struct {
 	touched [][]int32 // per selector: the node slots whose count is above 0
 	memos   passPool[int8]
 
-	// The pending PreScore (PreScoreWith), until ScoreFeasible reads it.
-	pending, skipped bool
-	cols             []*cluster.Column // per constraint
-	missingSlot      []int32           // per constraint: the slot of a node without the key
-	selMemos         []memo            // per selector
-	nodeCounts       [][]int32         // per selector: counts
+	// The pending PreScore (PreScoreWith) of state pending, until
+	// ScoreFeasible reads it.
+	pending     *Spread
+	skipped     bool
+	cols        []*cluster.Column // per constraint
+	missingSlot []int32           // per constraint: the slot of a node without the key
+	selMemos    []memo            // per selector
+	nodeCounts  [][]int32         // per selector: counts
 }
 
 // scoreBuffers are a Score's raw and normalized results, reused call
@@ -88,7 +90,7 @@ func (s *Spread) ScoreWith(feasible []*NodeInfo, sc *SpreadScratch) (raw, normal
 // follow before sc's next use.
 func (s *Spread) PreScoreWith(sc *SpreadScratch) {
 	sc.memos.release()
-	sc.pending = true
+	sc.pending = s
 	// A node view may have slots and no node left.
 	if sc.skipped = s.snap == nil || len(cluster.NodesOf(s.snap)) == 0 || len(s.soft) == 0; sc.skipped {
 		return
@@ -127,14 +129,14 @@ func (s *Spread) PreScoreWith(sc *SpreadScratch) {
 	sc.cols, sc.missingSlot, sc.selMemos, sc.nodeCounts = cols, missingSlot, memos, nodeCounts
 }
 
-// ScoreFeasible ends the ScoreWith that PreScoreWith began on sc (or does
-// all of it, when none is pending): the feasible nodes' raw and
-// normalized scores (sc's arrays, valid until its next use).
+// ScoreFeasible ends the ScoreWith that s.PreScoreWith began on sc (or
+// does all of it, when sc holds no PreScore of s's): the feasible nodes'
+// raw and normalized scores (sc's arrays, valid until its next use).
 func (s *Spread) ScoreFeasible(feasible []*NodeInfo, sc *SpreadScratch) (raw, normalized []int64, skipped bool) {
-	if !sc.pending {
+	if sc.pending != s {
 		s.PreScoreWith(sc)
 	}
-	sc.pending = false
+	sc.pending = nil
 	defer sc.memos.release()
 	raw, normalized = sc.scores.take(len(feasible))
 	if sc.skipped {

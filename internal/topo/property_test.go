@@ -368,3 +368,46 @@ func TestScoreWithReusedScratch(t *testing.T) {
 		}
 	})
 }
+
+// Both plugins' PreScore counts (PreScoreWith) are made before the
+// feasible nodes are known, as a scheduling loop makes them beside the
+// filters: ScoreFeasible on any feasible nodes then gives what Score
+// gives. With scratches reused across pods, a PreScore left unread by one
+// pod (its decision found one feasible node or none) does not leak into
+// the next, and ScoreFeasible without a pending PreScore does it all.
+func TestPreScoreBeforeFeasibleNodes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWorld(t)
+		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+		require.NoError(t, err)
+		var spread SpreadScratch
+		var affinity AffinityScratch
+		own := func(v []int64) []int64 { return append([]int64{}, v...) }
+		for range rapid.IntRange(2, 6).Draw(t, "pods") {
+			pod := genIncoming(t)
+			genNodeAffinity(t, pod)
+			pod.Namespace = rapid.SampledFrom(nsPool).Draw(t, "incoming namespace")
+			_, s, a := plugins(t, snap, pod)
+			counted := rapid.Bool().Draw(t, "counted first")
+			if counted {
+				s.PreScoreWith(&spread)
+				a.PreScoreWith(&affinity)
+			}
+			if rapid.Bool().Draw(t, "left unread") {
+				continue
+			}
+			var feasible []*cluster.NodeInfo
+			for _, n := range cluster.NodesOf(snap) {
+				if rapid.Bool().Draw(t, "feasible") {
+					feasible = append(feasible, n)
+				}
+			}
+			r1, n1, k1 := s.Score(feasible)
+			r2, n2, k2 := s.ScoreFeasible(feasible, &spread)
+			require.Equal(t, []any{own(r1), own(n1), k1}, []any{own(r2), own(n2), k2}, "PodTopologySpread, counted first %v", counted)
+			r1, n1, k1 = a.Score(feasible)
+			r2, n2, k2 = a.ScoreFeasible(feasible, &affinity)
+			require.Equal(t, []any{own(r1), own(n1), k1}, []any{own(r2), own(n2), k2}, "InterPodAffinity, counted first %v", counted)
+		}
+	})
+}
