@@ -140,17 +140,14 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 // conclude ends decide once every node's code is in d.Codes (and, without
 // a memo, its failure in why, scr being the pass's scratch): the feasible
 // nodes, the statuses when none is feasible (or a filter erred), else the
-// scores and the best node. lp, when not nil, holds the feasible nodes'
-// node-local raw scores, computed with their filters (compileDecide).
-func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure, scr *scoreScratch, scoreSingle bool, lp *localPass) Decision {
+// scores and the best node. pre, when not nil, names the topology plugins
+// whose PreScore counts are pending in scr (compileDecide).
+func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure, scr *scoreScratch, scoreSingle bool, pre *topologyPreScores) Decision {
 	var feasible []*cluster.NodeInfo
 	hasErr := false
 	for i, code := range d.Codes {
 		hasErr = hasErr || code == sched.Error
 		if code.Passes() {
-			if lp != nil {
-				lp.at = append(lp.at, int32(i))
-			}
 			if feasible == nil {
 				if c.memo != nil {
 					feasible = c.memo.feasible[:0]
@@ -237,7 +234,7 @@ func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure
 		scr = scoreScratches.Get().(*scoreScratch)
 		defer scoreScratches.Put(scr)
 	}
-	s := c.scoreWith(feasible, scr, lp)
+	s := c.scoreWith(feasible, scr, pre)
 	if s.Err != nil {
 		d.Err = s.Err
 		return d

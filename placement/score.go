@@ -113,17 +113,15 @@ type scoreScratch struct {
 	total, block, norm []int64
 	spread             topo.SpreadScratch
 	affinity           topo.AffinityScratch
-	local              localPass // compileDecide's node-local scores
-	localRaw           []int64   // local's arrays
 }
 
 var scoreScratches = sync.Pool{New: func() any { return new(scoreScratch) }}
 
 // scoreWith is score with the arrays of scr when it is not nil: the
 // result, and every array in it, is then valid until scr's next use. With
-// lp, the node-local plugins' raw scores are lp's (computed beside the
-// PreFilters, compileDecide) rather than computed here.
-func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch, lp *localPass) *Scores {
+// pre, the topology plugins it names end the PreScore counts pending in
+// scr (compileDecide made them) rather than count here.
+func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch, pre *topologyPreScores) *Scores {
 	var s *Scores
 	if scr == nil {
 		s = &Scores{Plugins: scoreNames, Total: make([]int64, len(feasible))}
@@ -181,7 +179,7 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch, lp
 	tasks := []func(){
 		func() {
 			switch {
-			case lp != nil && lp.spreadCounted:
+			case pre != nil && pre.spread:
 				spreadRaw, spreadNorm, spreadSkipped = c.spread.ScoreFeasible(feasible, &scr.spread)
 			case spreadOn && c.spread != nil:
 				var sc *topo.SpreadScratch
@@ -200,27 +198,15 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch, lp
 	// What the node ranges share (resource lists, image scores) is made
 	// once per pass; each range gets its own buffers (localScorer.fork).
 	var lc *localScorer
-	if used > 0 && lp == nil {
+	if used > 0 {
 		lc = c.newLocalScorer()
-	}
-	if lp != nil {
-		// Already computed: gathered into the feasible nodes' order.
-		for _, p := range localScores {
-			if r := s.Raw[p]; r != nil {
-				src := lp.raw[p]
-				for fi, i := range lp.at {
-					r[fi] = src[i]
-				}
-			}
-		}
-		lc = nil
 	}
 	for lo := 0; lo < k && lc != nil; lo += size {
 		tasks = append(tasks, func() { c.scoreLocal(s, feasible, lo, min(lo+size, k), lc) })
 	}
 	tasks = append(tasks, func() {
 		switch {
-		case lp != nil && lp.ipaCounted:
+		case pre != nil && pre.ipa:
 			ipaRaw, ipaNorm, ipaSkipped = c.ipa.ScoreFeasible(feasible, &scr.affinity)
 		case ipaOn && c.ipa != nil && !c.ipaPreScoreSkips():
 			var sc *topo.AffinityScratch
