@@ -493,8 +493,8 @@ func TestFilterCodeMatchesFilterOnKitClusters(t *testing.T) {
 }
 
 // TestCompileDecideMatchesSerial: a scheduling loop's pipelined step (the
-// topology PreFilters and PreScore counts beside the node-local filters
-// and scores, compileDecide) decides every pod as compiling it and then
+// topology PreFilters and PreScore counts beside the node-local filters,
+// compileDecide) decides every pod as compiling it and then
 // deciding does, on a snapshot and, with the topology states carried, on
 // a view of it; under any weights (a zero weight skips a plugin) and
 // parallelism.

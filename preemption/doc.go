@@ -125,12 +125,12 @@
 // (several pods with equal specs) is compiled and decided on the calling
 // goroutine: that work is shorter than a fork-join's hand-over. Any other
 // pod (of the default profile, on 256 nodes or more) is compiled and
-// decided in one step whose single fork-join runs the two topology
+// decided in one step whose first fork-join runs the two topology
 // PreFilters, with their PreScore counts (which read every node, not the
-// feasible ones), beside the node-local filters and scores of every node;
-// the topology Filters and the rest of scoring follow. Run one after the
-// other, the PreFilters would leave the other cores idle; the decision is
-// the same (a property test compares the two).
+// feasible ones), beside the node-local filters of every node; the
+// topology Filters and scoring follow. Run one after the other, the
+// PreFilters would leave the other cores idle; the decision is the same
+// (a property test compares the two).
 // Preempt starts its helpers per call, or uses Options.Workers.
 //
 // # Deliberate differences from upstream
