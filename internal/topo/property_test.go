@@ -336,36 +336,61 @@ func TestPreparedSpreadEqualsFresh(t *testing.T) {
 	})
 }
 
-// ScoreWith of both plugins, with one scratch each reused across pods and
-// node subsets, gives what Score gives with buffers of its own.
-func TestScoreWithReusedScratch(t *testing.T) {
+// scores are one plugin's Score results.
+type scores struct {
+	raw, normalized []int64
+	skipped         bool
+}
+
+// checkScratchScores draws a world and a few incoming pods, of several
+// namespaces (a memo of namespace verdicts left over from the last pod
+// would answer for the wrong one), with one scratch per plugin reused
+// across them. For each pod, before runs first (and may end the pod's
+// turn); then, on drawn feasible nodes, both plugins' scores through the
+// scratches (score) must be what Score gives with buffers of its own.
+func checkScratchScores(t *testing.T,
+	before func(t *rapid.T, s *Spread, a *InterPodAffinity, sp *SpreadScratch, af *AffinityScratch) (next bool),
+	score func(s *Spread, a *InterPodAffinity, feasible []*cluster.NodeInfo, sp *SpreadScratch, af *AffinityScratch) (spread, affinity scores)) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
 		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
 		require.NoError(t, err)
-		var spread SpreadScratch
-		var affinity AffinityScratch
-		own := func(v []int64) []int64 { return append([]int64{}, v...) }
+		var sp SpreadScratch
+		var af AffinityScratch
+		own := func(r scores) scores {
+			return scores{append([]int64{}, r.raw...), append([]int64{}, r.normalized...), r.skipped}
+		}
 		for range rapid.IntRange(2, 6).Draw(t, "pods") {
 			pod := genIncoming(t)
 			genNodeAffinity(t, pod)
-			// Pods of several namespaces: a memo of namespace verdicts
-			// left over from the last pod would answer for the wrong one.
 			pod.Namespace = rapid.SampledFrom(nsPool).Draw(t, "incoming namespace")
 			_, s, a := plugins(t, snap, pod)
+			if before != nil && before(t, s, a, &sp, &af) {
+				continue
+			}
 			var feasible []*cluster.NodeInfo
 			for _, n := range cluster.NodesOf(snap) {
 				if rapid.Bool().Draw(t, "feasible") {
 					feasible = append(feasible, n)
 				}
 			}
-			r1, n1, k1 := s.Score(feasible)
-			r2, n2, k2 := s.ScoreWith(feasible, &spread)
-			require.Equal(t, []any{own(r1), own(n1), k1}, []any{own(r2), own(n2), k2}, "PodTopologySpread")
-			r1, n1, k1 = a.Score(feasible)
-			r2, n2, k2 = a.ScoreWith(feasible, &affinity)
-			require.Equal(t, []any{own(r1), own(n1), k1}, []any{own(r2), own(n2), k2}, "InterPodAffinity")
+			var want scores
+			want.raw, want.normalized, want.skipped = s.Score(feasible)
+			gotSpread, gotAffinity := score(s, a, feasible, &sp, &af)
+			require.Equal(t, own(want), own(gotSpread), "PodTopologySpread")
+			want.raw, want.normalized, want.skipped = a.Score(feasible)
+			require.Equal(t, own(want), own(gotAffinity), "InterPodAffinity")
 		}
+	})
+}
+
+// ScoreWith of both plugins, with one scratch each reused across pods and
+// node subsets, gives what Score gives with buffers of its own.
+func TestScoreWithReusedScratch(t *testing.T) {
+	checkScratchScores(t, nil, func(s *Spread, a *InterPodAffinity, feasible []*cluster.NodeInfo, sp *SpreadScratch, af *AffinityScratch) (spread, affinity scores) {
+		spread.raw, spread.normalized, spread.skipped = s.ScoreWith(feasible, sp)
+		affinity.raw, affinity.normalized, affinity.skipped = a.ScoreWith(feasible, af)
+		return spread, affinity
 	})
 }
 
@@ -376,38 +401,15 @@ func TestScoreWithReusedScratch(t *testing.T) {
 // pod (its decision found one feasible node or none) does not leak into
 // the next, and ScoreFeasible without a pending PreScore does it all.
 func TestPreScoreBeforeFeasibleNodes(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		w := genWorld(t)
-		snap, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
-		require.NoError(t, err)
-		var spread SpreadScratch
-		var affinity AffinityScratch
-		own := func(v []int64) []int64 { return append([]int64{}, v...) }
-		for range rapid.IntRange(2, 6).Draw(t, "pods") {
-			pod := genIncoming(t)
-			genNodeAffinity(t, pod)
-			pod.Namespace = rapid.SampledFrom(nsPool).Draw(t, "incoming namespace")
-			_, s, a := plugins(t, snap, pod)
-			counted := rapid.Bool().Draw(t, "counted first")
-			if counted {
-				s.PreScoreWith(&spread)
-				a.PreScoreWith(&affinity)
-			}
-			if rapid.Bool().Draw(t, "left unread") {
-				continue
-			}
-			var feasible []*cluster.NodeInfo
-			for _, n := range cluster.NodesOf(snap) {
-				if rapid.Bool().Draw(t, "feasible") {
-					feasible = append(feasible, n)
-				}
-			}
-			r1, n1, k1 := s.Score(feasible)
-			r2, n2, k2 := s.ScoreFeasible(feasible, &spread)
-			require.Equal(t, []any{own(r1), own(n1), k1}, []any{own(r2), own(n2), k2}, "PodTopologySpread, counted first %v", counted)
-			r1, n1, k1 = a.Score(feasible)
-			r2, n2, k2 = a.ScoreFeasible(feasible, &affinity)
-			require.Equal(t, []any{own(r1), own(n1), k1}, []any{own(r2), own(n2), k2}, "InterPodAffinity, counted first %v", counted)
+	checkScratchScores(t, func(t *rapid.T, s *Spread, a *InterPodAffinity, sp *SpreadScratch, af *AffinityScratch) bool {
+		if rapid.Bool().Draw(t, "counted first") {
+			s.PreScoreWith(sp)
+			a.PreScoreWith(af)
 		}
+		return rapid.Bool().Draw(t, "left unread")
+	}, func(s *Spread, a *InterPodAffinity, feasible []*cluster.NodeInfo, sp *SpreadScratch, af *AffinityScratch) (spread, affinity scores) {
+		spread.raw, spread.normalized, spread.skipped = s.ScoreFeasible(feasible, sp)
+		affinity.raw, affinity.normalized, affinity.skipped = a.ScoreFeasible(feasible, af)
+		return spread, affinity
 	})
 }
