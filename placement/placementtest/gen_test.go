@@ -2,6 +2,7 @@ package placementtest
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -376,4 +377,21 @@ func TestMixedShapeMixes(t *testing.T) {
 	require.Greater(t, len(requests), 2, "requests vary across groups")
 	require.NotContains(t, mixedKinds, "preemption")
 	require.NotContains(t, mixedKinds, "mixed")
+	require.NotContains(t, mixedKinds, "varied")
+}
+
+// TestVariedShapeSeldomSharesSpecs: a varied cluster's pending pods each
+// start a group of their own (their own label value) and most have
+// requests no earlier pending pod has.
+func TestVariedShapeSeldomSharesSpecs(t *testing.T) {
+	c, err := Shape("varied", 30, 200, 60, 1)
+	require.NoError(t, err)
+	groups, requests := map[string]bool{}, map[string]bool{}
+	for _, p := range c.Pending {
+		r := p.Spec.Containers[0].Resources.Requests
+		requests[r.Cpu().String()+"/"+r.Memory().String()] = true
+		groups[fmt.Sprint(p.Labels)] = true
+	}
+	require.Len(t, groups, len(c.Pending), "every pending pod its own group")
+	require.Greater(t, len(requests), len(c.Pending)*3/4, "requests seldom repeat")
 }

@@ -15,9 +15,12 @@ import (
 
 // Shapes are the workload shapes of kube-scheduler's scheduler_perf suite
 // (test/integration/scheduler_perf, the pod templates named), which
-// Shape generates: every bound and pending pod of one shape. The last,
-// "mixed", is not one of scheduler_perf's: its groups each draw their
-// templates and requests, for a queue whose pods seldom share a spec.
+// Shape generates: every bound and pending pod of one shape. The last two
+// are not scheduler_perf's: "mixed"'s groups each draw their templates and
+// requests, and "varied" is mixed with every pending pod a group of its
+// own, with requests of its own, so that the queue's pods seldom share a
+// spec (as in the oracle's generated mix, where a scheduling loop's memo
+// finds few classes).
 var Shapes = []string{
 	"basic",                   // pod-default.yaml
 	"anti-affinity",           // pod-with-pod-anti-affinity.yaml: required, hostname
@@ -29,12 +32,13 @@ var Shapes = []string{
 	"preferred-spread",        // pod-with-preferred-topology-spreading.yaml: zone, ScheduleAnyway
 	"preemption",              // pod-low-priority.yaml filling nodes, pod-high-priority.yaml pending
 	"mixed",                   // each group one of the templates above but preemption, a third of them with a second, and its own requests
+	"varied",                  // mixed, every pending pod a group of its own with its own requests
 }
 
 // mixedKinds are the templates a mixed shape's groups draw from: every
 // shape's but preemption's (its priorities and sizes make a shape of their
-// own) and mixed itself.
-var mixedKinds = slices.DeleteFunc(slices.Clone(Shapes), func(s string) bool { return s == "preemption" || s == "mixed" })
+// own), mixed and varied.
+var mixedKinds = slices.DeleteFunc(slices.Clone(Shapes), func(s string) bool { return s == "preemption" || s == "mixed" || s == "varied" })
 
 // Shape generates a scheduler_perf-shaped cluster, deterministically from
 // seed: nodes like node-default.yaml (4 cpu, 32Gi, 110 pods, three zones),
@@ -88,7 +92,7 @@ func Shape(name string, nodes, bound, pending int, seed uint64) (*Cluster, error
 	}
 	for j := range pending {
 		grp := g.groups[g.r.IntN(len(g.groups))]
-		if g.r.IntN(4) == 0 || name == "preemption" {
+		if g.r.IntN(4) == 0 || name == "preemption" || name == "varied" {
 			grp = g.newGroup(true)
 		}
 		g.c.Pending = append(g.c.Pending, g.pod(grp, fmt.Sprintf("%s-p%d", grp.name, j)))
@@ -133,7 +137,7 @@ func (g *shapeGen) newGroup(pending bool) *shapeGroup {
 		if pending {
 			grp.cpu = 3000
 		}
-	case "mixed":
+	case "mixed", "varied":
 		grp.kinds = []string{mixedKinds[g.r.IntN(len(mixedKinds))]}
 		if g.r.IntN(3) == 0 {
 			if k := mixedKinds[g.r.IntN(len(mixedKinds))]; k != grp.kinds[0] && k != "basic" {
@@ -142,6 +146,11 @@ func (g *shapeGen) newGroup(pending bool) *shapeGroup {
 		}
 		grp.cpu = 50 * int64(1+g.r.IntN(8))
 		grp.mem = int64(1+g.r.IntN(8)) << 27
+		if g.shape == "varied" {
+			// Requests in fine steps: few pods share a node-local spec.
+			grp.cpu = 10 * int64(5+g.r.IntN(36))
+			grp.mem = int64(4+g.r.IntN(61)) << 24
+		}
 	}
 	g.groups = append(g.groups, grp)
 	return grp
