@@ -645,10 +645,7 @@ func init() {
 		return c, nil
 	}
 	fastpath.CompileDecide = func(p any, snap *cluster.Snapshot, w, bufs, prev, d any) (any, error) {
-		var pc *Compiled
-		if prev != nil {
-			pc = prev.(*Compiled)
-		}
+		pc, _ := prev.(*Compiled) // nil when prev is nil
 		c, err := p.(*Prepared).compileDecide(snap, w.(*Workers), bufs.(*decisionBuffers), pc, d.(*Decision))
 		if err != nil {
 			return nil, err

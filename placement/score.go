@@ -282,7 +282,7 @@ func firstScoreOutOfRange(s *Scores, feasible []*cluster.NodeInfo) *ScoreRangeEr
 	return nil
 }
 
-// local is the node-local Score plugins, in score order.
+// localScores are the node-local Score plugins, in score order.
 var localScores = [...]int{sTaintToleration, sNodeAffinity, sNodeResourcesFit, sBalancedAllocation, sImageLocality}
 
 // scoreSkipped reports whether Score plugin p, of weight w, is skipped

@@ -537,11 +537,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		decided := !memoized && !q.noBuffers && workers != nil
 		switch {
 		case decided:
-			var prev any
-			if carried != nil {
-				prev = carried
-			}
-			cc, err = fastpath.CompileDecide(prepared[pos], cur, workers, bufs, prev, decision)
+			cc, err = fastpath.CompileDecide(prepared[pos], cur, workers, bufs, carried, decision)
 		case carried != nil:
 			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, carried)
 		default:

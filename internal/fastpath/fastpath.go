@@ -57,11 +57,11 @@ var (
 	// PreFilter states are moved onto snap (derived from the nodes that
 	// changed) instead of built afresh. The result is the same.
 	CompileAfter func(p any, snap *cluster.Snapshot, w any, prev any) (any, error)
-	// CompileDecide is CompileSerial (CompileAfter when prev is not nil),
-	// then WithBuffers(bufs) and Decide, the decision written to d (a
-	// *placement.Decision): the same Compiled, Decision and error, with
-	// the PreFilters and the node-local work of the decision overlapped.
-	// w must not be nil.
+	// CompileDecide is CompileSerial (CompileAfter when prev, a
+	// *placement.Compiled, is not nil), then WithBuffers(bufs) and Decide,
+	// the decision written to d (a *placement.Decision): the same
+	// Compiled, Decision and error, with the topology PreFilters and the
+	// node-local filters overlapped. w must not be nil.
 	CompileDecide func(p any, snap *cluster.Snapshot, w, bufs, prev, d any) (any, error)
 	// SetPipelineMinNodes sets the fewest nodes on which CompileDecide
 	// overlaps the PreFilters with the decision (the tests lower it to
