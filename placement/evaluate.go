@@ -157,6 +157,9 @@ func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure
 				feasible = slices.Grow(feasible, len(nodes)-i)
 			}
 			feasible = append(feasible, nodes[i])
+			if scr != nil && scr.ahead.on {
+				scr.ahead.pos = append(scr.ahead.pos, int32(i))
+			}
 		}
 	}
 	if scr != nil && cap(feasible) > cap(scr.feasible) {

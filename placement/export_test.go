@@ -90,10 +90,12 @@ func CheckNodeAffinityIndex(t require.TestingT, snap *Snapshot, pod *corev1.Pod,
 // gives: the same error, or the same Decision and a Compiled that decides
 // alike (without buffers) and shares its topology states onward. prev, when
 // not nil, is a pod with the same topology key compiled on a snapshot s is
-// a view of.
-func CheckCompileDecide(t require.TestingT, s *Snapshot, pod *corev1.Pod, opts Options, prev *Compiled) {
-	defer func(n int) { pipelineMinNodes = n }(pipelineMinNodes)
-	pipelineMinNodes = 0
+// a view of. stride, when not zero, has compileDecide score every
+// stride-th passing node ahead whatever the goroutines' timing
+// (aheadStride).
+func CheckCompileDecide(t require.TestingT, s *Snapshot, pod *corev1.Pod, opts Options, prev *Compiled, stride int) {
+	defer func(n, st int) { pipelineMinNodes, aheadStride = n, st }(pipelineMinNodes, aheadStride)
+	pipelineMinNodes, aheadStride = 0, stride
 	w := NewWorkers()
 	defer w.Close()
 	p := Prepare(pod, opts)

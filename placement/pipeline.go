@@ -1,6 +1,8 @@
 package placement
 
 import (
+	"sync/atomic"
+
 	"github.com/schedkit/schedkit/internal/cluster"
 	"github.com/schedkit/schedkit/internal/sched"
 	"github.com/schedkit/schedkit/internal/topo"
@@ -98,6 +100,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	scr := scoreScratches.Get().(*scoreScratch)
 	defer func() {
 		clear(scr.feasible[:cap(scr.feasible)])
+		scr.ahead.on, scr.ahead.lc = false, nil // for the scratch's next user
 		scoreScratches.Put(scr)
 	}()
 	scr.why = reuse(scr.why, len(nodes))
@@ -106,7 +109,10 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 
 	// The two PreFilters, each with its PreScore counts, are tasks of
 	// their own, taken first by the calling goroutine; the other
-	// goroutines take the node ranges from the back.
+	// goroutines take the node ranges from the back. On the nodes that
+	// passed a range, a goroutine with nothing else to take scores the
+	// node-local plugins ahead while a topology task is still running
+	// (aheadScores).
 	var (
 		sp            *topo.Spread
 		ipa           *topo.InterPodAffinity
@@ -117,22 +123,39 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	r := v.opts.runner()
 	chunks := max(1, min(4*r.n, len(nodes)/minChunk))
 	size := (len(nodes) + chunks - 1) / chunks
-	r.w.Run(r.n, 2+chunks, func(k int) {
-		switch k {
-		case 0:
+	ahead := &scr.ahead
+	ahead.start(&v, len(nodes), chunks)
+	// Tasks: 0 and 1 the topology plugins, then the ranges' scoring
+	// ahead, then the ranges' filters. Helpers take the filters first
+	// (from the back), and reach a range's scoring only once every range's
+	// filters are taken; the calling goroutine reaches the scoring after
+	// its topology tasks, and then only scores while a helper still runs
+	// one.
+	r.w.Run(r.n, 2+2*chunks, func(k int) {
+		switch {
+		case k == 0:
+			defer ahead.topologyDone()
 			if sp, spErr = v.spreadPreFilter(); spErr == nil && spreadScores {
 				sp.PreScoreWith(&scr.spread)
 				pre.spread = true
 			}
 			return
-		case 1:
+		case k == 1:
+			defer ahead.topologyDone()
 			if ipa, ipaErr = v.affinityPreFilter(); ipaErr == nil && ipaScores && !v.ipaPreScoreSkips() {
 				ipa.PreScoreWith(&scr.affinity)
 				pre.ipa = true
 			}
 			return
+		case k < 2+chunks:
+			if aheadStride == 0 {
+				j := k - 2
+				ahead.scoreRange(&v, nodes, codes, j, j*size, min((j+1)*size, len(nodes)), 1)
+			}
+			return
 		}
-		lo, hi := (k-2)*size, min((k-1)*size, len(nodes))
+		j := k - 2 - chunks
+		lo, hi := j*size, min((j+1)*size, len(nodes))
 		for i := lo; i < hi; i++ {
 			n := nodes[i]
 			if !v.InPreFilterResult(n.Name) {
@@ -141,7 +164,14 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 			}
 			codes[i], why[i] = v.filterWhyOf(n, localFilters)
 		}
+		ahead.filtered[j].Store(true)
 	})
+	if aheadStride > 0 {
+		ahead.topology.Store(1)
+		for j := range chunks {
+			ahead.scoreRange(&v, nodes, codes, j, j*size, min((j+1)*size, len(nodes)), aheadStride)
+		}
+	}
 	if err := v.setTopology(sp, spErr, ipa, ipaErr); err != nil {
 		return nil, err
 	}
@@ -161,4 +191,92 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	*d = c.conclude(Decision{PreFilter: c.preFilter, Codes: codes}, nodes, why, scr, false, &pre)
 	d.PreFilter = d.PreFilter.Clone()
 	return c, nil
+}
+
+// aheadScores are node-local raw scores (memoScores order) that
+// compileDecide computed before its topology Filters ran, by node
+// position, for conclude to take instead of scoring those nodes again.
+//
+// At a thousand nodes the calling goroutine's two topology tasks (the
+// PreFilters with their PreScore counts, run one after the other: on two
+// goroutines at once they were measured to slow each other by half) take
+// about twice what the helper's share of the node-local filters does, and
+// the helper would then wait. It scores the nodes its ranges passed
+// instead, as long as a topology task runs: the node-local scores do not
+// depend on the topology states, and a node the topology Filters then
+// reject costs only time the helper would have spent idle. Where the
+// filters are the longer part (thousands of nodes), no time is left over
+// and no node is scored ahead.
+type aheadScores struct {
+	on       bool
+	want     [numMemoScores]bool // the plugins scoreWith runs
+	have     []bool              // by node position: raw holds its scores
+	raw      [][numMemoScores]int64
+	pos      []int32       // conclude's feasible nodes' positions, when on
+	filtered []atomic.Bool // by node range: its filters have run
+	// topology counts the topology tasks still running; scoring ahead
+	// stops when it reaches zero.
+	topology atomic.Int32
+	lc       *localScorer
+}
+
+// aheadStride, when not zero, makes compileDecide score ahead after its
+// node-local pass (whatever the goroutines' timing), every aheadStride-th
+// passing node only, so that conclude meets nodes with and without scores
+// ahead (the tests set it).
+var aheadStride = 0
+
+// start readies a for a pod of c on n nodes cut into ranges node ranges.
+func (a *aheadScores) start(c *Compiled, n, ranges int) {
+	if cap(a.filtered) < ranges {
+		a.filtered = make([]atomic.Bool, ranges)
+	}
+	a.filtered = a.filtered[:ranges]
+	for i := range a.filtered {
+		a.filtered[i].Store(false)
+	}
+	a.topology.Store(2)
+	a.on = false
+	for k, p := range memoScores {
+		if a.want[k] = !c.scoreSkipped(p, c.opts.weight(scoreNames[p])); a.want[k] {
+			a.on = true
+		}
+	}
+	if !a.on {
+		return
+	}
+	a.have = reuse(a.have, n)
+	clear(a.have)
+	a.raw = reuse(a.raw, n)
+	a.pos = a.pos[:0]
+	a.lc = c.newLocalScorer()
+}
+
+// topologyDone records the end of one topology task.
+func (a *aheadScores) topologyDone() { a.topology.Add(-1) }
+
+// scoreRange scores ahead every stride-th node of range j ([lo, hi)) that
+// passed its filters, once they have run, and stops as soon as no topology
+// task is running.
+func (a *aheadScores) scoreRange(c *Compiled, nodes []*cluster.NodeInfo, codes []sched.Code, j, lo, hi, stride int) {
+	if !a.on || a.topology.Load() == 0 || !a.filtered[j].Load() {
+		return
+	}
+	lc := a.lc.fork()
+	for i := lo; i < hi; i += stride {
+		if (i-lo)%16 == 15 && a.topology.Load() == 0 {
+			return
+		}
+		if !codes[i].Passes() {
+			continue
+		}
+		raw := &a.raw[i]
+		for k, p := range memoScores {
+			raw[k] = 0
+			if a.want[k] {
+				raw[k] = lc.score(c, p, nodes[i])
+			}
+		}
+		a.have[i] = true
+	}
 }

@@ -113,6 +113,7 @@ type scoreScratch struct {
 	total, block, norm []int64
 	spread             topo.SpreadScratch
 	affinity           topo.AffinityScratch
+	ahead              aheadScores // compileDecide's
 }
 
 var scoreScratches = sync.Pool{New: func() any { return new(scoreScratch) }}
@@ -201,8 +202,12 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch, pr
 	if used > 0 {
 		lc = c.newLocalScorer()
 	}
+	var ahead *aheadScores // the nodes compileDecide scored ahead
+	if scr != nil && scr.ahead.on {
+		ahead = &scr.ahead
+	}
 	for lo := 0; lo < k && lc != nil; lo += size {
-		tasks = append(tasks, func() { c.scoreLocal(s, feasible, lo, min(lo+size, k), lc) })
+		tasks = append(tasks, func() { c.scoreLocal(s, feasible, lo, min(lo+size, k), lc, ahead) })
 	}
 	tasks = append(tasks, func() {
 		switch {
@@ -310,8 +315,9 @@ func (c *Compiled) scoreSkipped(p int, w int64) bool {
 // scoreLocal fills the raw scores of the node-local plugins
 // (TaintToleration, NodeAffinity, NodeResourcesFit, BalancedAllocation,
 // ImageLocality) whose arrays Score allocated in s, for feasible[lo:hi],
-// with a fork of shared (nil when no such plugin runs: nothing to fill).
-func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi int, shared *localScorer) {
+// with a fork of shared (nil when no such plugin runs: nothing to fill),
+// taking those of ahead's nodes (when not nil) that it scored.
+func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi int, shared *localScorer, ahead *aheadScores) {
 	if shared == nil || lo >= hi {
 		return
 	}
@@ -333,6 +339,16 @@ func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi in
 	}
 	// Node by node: each node is read once, while it is in cache.
 	for i := lo; i < hi; i++ {
+		if ahead != nil {
+			if pos := ahead.pos[i]; ahead.have[pos] {
+				for k, p := range memoScores {
+					if r := s.Raw[p]; r != nil {
+						r[i] = ahead.raw[pos][k]
+					}
+				}
+				continue
+			}
+		}
 		n := feasible[i]
 		for _, p := range memoScores {
 			if r := s.Raw[p]; r != nil {
