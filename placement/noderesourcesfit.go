@@ -199,6 +199,36 @@ func nodeAllocatableRequest(n *cluster.NodeInfo, res []ResourceSpec, kinds []res
 	}
 }
 
+// cpuMemory reports whether kinds are cpu then memory, the resources both
+// scoring plugins use by default.
+func cpuMemory(kinds []resourceKind) bool {
+	return len(kinds) == 2 && kinds[0] == kindCPU && kinds[1] == kindMemory
+}
+
+// leastAllocatedCPUMemory is nodeAllocatableRequest followed by the
+// LeastAllocated scorer (fitScorer) for the resources cpu and memory, of
+// weights wCPU and wMemory, with the pod's requests podReqs (cpu, memory),
+// read from the node's non-zero sums without the per-resource arrays.
+func leastAllocatedCPUMemory(n *cluster.NodeInfo, podReqs []int64, wCPU, wMemory int64) int64 {
+	var score, weights int64
+	if a := n.Allocatable.MilliCPU; a != 0 {
+		if r := n.NonZeroRequested.MilliCPU + podReqs[0]; r <= a {
+			score += (a - r) * sched.MaxNodeScore / a * wCPU
+		}
+		weights += wCPU
+	}
+	if a := n.Allocatable.Memory; a != 0 {
+		if r := n.NonZeroRequested.Memory + podReqs[1]; r <= a {
+			score += (a - r) * sched.MaxNodeScore / a * wMemory
+		}
+		weights += wMemory
+	}
+	if weights == 0 {
+		return 0
+	}
+	return score / weights
+}
+
 // fitScorer returns the NodeResourcesFit strategy's scorer over requested
 // and allocatable (least_allocated.go, most_allocated.go,
 // requested_to_capacity_ratio.go).

@@ -367,6 +367,11 @@ type localScorer struct {
 	imageSpread        []float64    // imageSpreads
 	images             *imageScores // the pod's images' scores by node slot (nil: none kept)
 	fitBuf, balBuf     []int64
+	// fitCPUMemory and balCPUMemory say that the plugin's resources are
+	// cpu then memory (the default), and for NodeResourcesFit that the
+	// strategy is LeastAllocated: score then reads the node's sums
+	// directly (leastAllocatedCPUMemory, balancedCPUMemory).
+	fitCPUMemory, balCPUMemory bool
 }
 
 func (c *Compiled) newLocalScorer() *localScorer {
@@ -379,6 +384,9 @@ func (c *Compiled) newLocalScorer() *localScorer {
 		balBuf:      make([]int64, 3*len(balRes)),
 	}
 	lc.images = c.imageScoresOf(lc.imageSpread)
+	t := c.opts.ScoringStrategy.Type
+	lc.fitCPUMemory = cpuMemory(lc.fitKinds) && t != MostAllocated && t != RequestedToCapacityRatio
+	lc.balCPUMemory = cpuMemory(lc.balKinds)
 	return lc
 }
 
@@ -402,10 +410,16 @@ func (lc *localScorer) score(c *Compiled, p int, n *cluster.NodeInfo) int64 {
 		return c.preferredScore(n)
 	case sNodeResourcesFit:
 		// The scoring strategy.
+		if lc.fitCPUMemory {
+			return leastAllocatedCPUMemory(n, c.fitReqs, lc.fitRes[0].Weight, lc.fitRes[1].Weight)
+		}
 		m, buf := len(lc.fitRes), lc.fitBuf
 		nodeAllocatableRequest(n, lc.fitRes, lc.fitKinds, c.fitReqs, false, buf[:m], buf[m:2*m], buf[2*m:])
 		return lc.fit(buf[:m], buf[2*m:])
 	case sBalancedAllocation:
+		if lc.balCPUMemory {
+			return balancedCPUMemory(c.opts.Version, n, c.balReqs)
+		}
 		m, buf := len(lc.balRes), lc.balBuf
 		nodeAllocatableRequest(n, lc.balRes, lc.balKinds, c.balReqs, true, buf[:m], buf[m:2*m], buf[2*m:])
 		return balancedAllocationScore(c.opts.Version, buf[:m], buf[m:2*m], buf[2*m:])

@@ -1,0 +1,66 @@
+package placement
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
+
+	"github.com/schedkit/schedkit/internal/cluster"
+)
+
+// TestCPUMemoryScoresMatchArrays: the cpu-and-memory forms of the two
+// resource Score plugins (leastAllocatedCPUMemory, balancedCPUMemory) give
+// what nodeAllocatableRequest followed by the LeastAllocated scorer and
+// balancedAllocationScore give, at every version, for any sums (a zero
+// allocatable, requests above allocatable) and weights.
+func TestCPUMemoryScoresMatchArrays(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		q := func(name string) int64 {
+			return rapid.OneOf(rapid.Just[int64](0), rapid.Int64Range(0, 64_000), rapid.Int64Range(0, 1<<40)).Draw(t, name)
+		}
+		n := &cluster.NodeInfo{}
+		n.Allocatable.MilliCPU, n.Allocatable.Memory = q("allocatable cpu"), q("allocatable memory")
+		n.Requested.MilliCPU, n.Requested.Memory = q("requested cpu"), q("requested memory")
+		n.NonZeroRequested.MilliCPU, n.NonZeroRequested.Memory = q("non-zero cpu"), q("non-zero memory")
+		reqs := []int64{q("pod cpu"), q("pod memory")}
+		res := []ResourceSpec{
+			{Name: corev1.ResourceCPU, Weight: rapid.Int64Range(1, 100).Draw(t, "cpu weight")},
+			{Name: corev1.ResourceMemory, Weight: rapid.Int64Range(1, 100).Draw(t, "memory weight")},
+		}
+		kinds := resourceKinds(res, reqs)
+		require.True(t, cpuMemory(kinds))
+		requested, allocated, allocatable := make([]int64, 2), make([]int64, 2), make([]int64, 2)
+
+		nodeAllocatableRequest(n, res, kinds, reqs, false, requested, allocated, allocatable)
+		c := &Compiled{}
+		require.Equal(t, c.fitScorer(res)(requested, allocatable), leastAllocatedCPUMemory(n, reqs, res[0].Weight, res[1].Weight), "LeastAllocated")
+
+		nodeAllocatableRequest(n, res, kinds, reqs, true, requested, allocated, allocatable)
+		for _, v := range Versions() {
+			require.Equal(t, balancedAllocationScore(v, requested, allocated, allocatable), balancedCPUMemory(v, n, reqs), "BalancedAllocation at %s", v)
+		}
+	})
+}
+
+// TestCPUMemoryOnlyForDefaultResources: the cpu-and-memory forms apply
+// only to the resources cpu then memory (and NodeResourcesFit's only to
+// LeastAllocated).
+func TestCPUMemoryOnlyForDefaultResources(t *testing.T) {
+	reqs := []int64{100, 200, 300}
+	for _, tc := range []struct {
+		name string
+		res  []ResourceSpec
+		want bool
+	}{
+		{"cpu then memory", []ResourceSpec{{Name: corev1.ResourceCPU, Weight: 1}, {Name: corev1.ResourceMemory, Weight: 1}}, true},
+		{"memory then cpu", []ResourceSpec{{Name: corev1.ResourceMemory, Weight: 1}, {Name: corev1.ResourceCPU, Weight: 1}}, false},
+		{"cpu alone", []ResourceSpec{{Name: corev1.ResourceCPU, Weight: 1}}, false},
+		{"with ephemeral storage", []ResourceSpec{{Name: corev1.ResourceCPU, Weight: 1}, {Name: corev1.ResourceMemory, Weight: 1}, {Name: corev1.ResourceEphemeralStorage, Weight: 1}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, cpuMemory(resourceKinds(tc.res, reqs[:len(tc.res)])))
+		})
+	}
+}
