@@ -10,6 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/schedkit/schedkit/internal/testbuild"
 )
@@ -115,6 +116,49 @@ func TestWorkloads(t *testing.T) {
 	assert.Same(t, ss, w.StatefulSet("x", "ss"))
 	assert.Nil(t, w.StatefulSet("x", "rs"), "kinds are apart")
 	assert.Same(t, rc, w.ReplicationController("default", "rc"))
+}
+
+// TestControllerRequirements: a controller's selector is parsed on first
+// ask, the same for every caller (concurrent ones too), and ok is false for
+// an unknown controller and a nil, invalid or match-nothing selector; the
+// first controller of a name is the one parsed.
+func TestControllerRequirements(t *testing.T) {
+	sel := func(k, v string) *metav1.LabelSelector {
+		return &metav1.LabelSelector{MatchLabels: map[string]string{k: v}}
+	}
+	rsWith := func(name string, s *metav1.LabelSelector) *appsv1.ReplicaSet {
+		rs := replicaSet("x", name)
+		rs.Spec.Selector = s
+		return rs
+	}
+	in := &Input{
+		ReplicaSets: []*appsv1.ReplicaSet{rsWith("web", sel("app", "web")), rsWith("web", sel("app", "other")),
+			rsWith("nil", nil), rsWith("invalid", sel("a b", "c")), rsWith("nothing", &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "a", Operator: metav1.LabelSelectorOpIn}}})},
+		StatefulSets: []*appsv1.StatefulSet{{ObjectMeta: metav1.ObjectMeta{Namespace: "x", Name: "db"}, Spec: appsv1.StatefulSetSpec{Selector: sel("app", "db")}}},
+	}
+	w := in.Workloads()
+	got := make([]labels.Requirements, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			reqs, ok := w.ReplicaSetRequirements("x", "web")
+			assert.True(t, ok)
+			got[i] = reqs
+		})
+	}
+	wg.Wait()
+	for _, reqs := range got {
+		require.Equal(t, "app=web", labels.NewSelector().Add(reqs...).String(), "the first ReplicaSet of the name")
+	}
+	for _, name := range []string{"nil", "invalid", "missing"} {
+		_, ok := w.ReplicaSetRequirements("x", name)
+		assert.False(t, ok, name)
+	}
+	_, ok := w.ReplicaSetRequirements("x", "db")
+	assert.False(t, ok, "kinds are apart")
+	reqs, ok := w.StatefulSetRequirements("x", "db")
+	require.True(t, ok)
+	assert.Equal(t, "app=db", labels.NewSelector().Add(reqs...).String())
 }
 
 // TestSnapshotWorkloads: a snapshot builds its index once, shares it with

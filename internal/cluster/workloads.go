@@ -17,7 +17,8 @@ import (
 // kube-scheduler's helper.DefaultSelector), which would otherwise scan every
 // object once per pending pod. An object with an empty namespace is indexed
 // under "default", where the API server would store it; nil objects are left
-// out. A Workloads is immutable and safe for concurrent use.
+// out. A Workloads is safe for concurrent use: what it adds after it is
+// built (the controllers' parsed selectors) is a cache of what it holds.
 type Workloads struct {
 	services map[string][]*corev1.Service // by namespace, input order, selector set
 	// Each service with a non-empty selector is filed under one pair of
@@ -31,8 +32,17 @@ type Workloads struct {
 	rss       map[objectKey]*appsv1.ReplicaSet
 	sss       map[objectKey]*appsv1.StatefulSet
 	// The ReplicaSets' and StatefulSets' spec.selector requirements,
-	// parsed once (absent: a nil, invalid or match-nothing selector).
-	rsReqs, ssReqs map[objectKey]labels.Requirements
+	// parsed on first ask (a cluster has thousands of controllers, and a
+	// queue asks for the owners of its pending pods only) and kept.
+	mu             sync.Mutex
+	rsReqs, ssReqs map[objectKey]parsedSelector
+}
+
+// parsedSelector is a controller's parsed spec.selector: ok is false for a
+// nil, invalid or match-nothing selector.
+type parsedSelector struct {
+	reqs labels.Requirements
+	ok   bool
 }
 
 type objectKey struct{ namespace, name string }
@@ -207,29 +217,36 @@ func buildWorkloads(in *Input) *Workloads {
 			addFirst(w.sss, objectKey{namespaceOrDefault(ss.Namespace), ss.Name}, ss)
 		}
 	}
-	w.rsReqs = make(map[objectKey]labels.Requirements, len(w.rss))
-	for k, rs := range w.rss {
-		addRequirements(w.rsReqs, k, rs.Spec.Selector)
-	}
-	w.ssReqs = make(map[objectKey]labels.Requirements, len(w.sss))
-	for k, ss := range w.sss {
-		addRequirements(w.ssReqs, k, ss.Spec.Selector)
-	}
 	return w
 }
 
-// addRequirements files the requirements of a controller's selector under
-// k, unless the selector is nil, invalid or selects nothing (then the
-// default selector adds nothing for it: helper.DefaultSelector ignores the
-// parse error, and labels.Nothing has no requirements).
-func addRequirements(m map[objectKey]labels.Requirements, k objectKey, ls *metav1.LabelSelector) {
+// parseSelector parses a controller's selector; ok is false when it is
+// nil, invalid or selects nothing (then the default selector adds nothing
+// for it: helper.DefaultSelector ignores the parse error, and
+// labels.Nothing has no requirements).
+func parseSelector(ls *metav1.LabelSelector) parsedSelector {
 	sel, err := labelmatch.AsSelector(ls)
 	if err != nil {
-		return
+		return parsedSelector{}
 	}
-	if reqs, ok := sel.Requirements(); ok {
-		m[k] = reqs
+	reqs, ok := sel.Requirements()
+	return parsedSelector{reqs, ok}
+}
+
+// requirements returns the parsed selector ls of the controller k from
+// cache, parsing it on first ask.
+func (w *Workloads) requirements(cache *map[objectKey]parsedSelector, k objectKey, ls *metav1.LabelSelector) (labels.Requirements, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p, ok := (*cache)[k]
+	if !ok {
+		p = parseSelector(ls)
+		if *cache == nil {
+			*cache = map[objectKey]parsedSelector{}
+		}
+		(*cache)[k] = p
 	}
+	return p.reqs, p.ok
 }
 
 // ReplicaSetRequirements returns the requirements of the selector of the
@@ -237,14 +254,22 @@ func addRequirements(m map[objectKey]labels.Requirements, k objectKey, ls *metav
 // there is none or its selector is nil, invalid or selects nothing. The
 // result must not be modified.
 func (w *Workloads) ReplicaSetRequirements(ns, name string) (reqs labels.Requirements, ok bool) {
-	reqs, ok = w.rsReqs[objectKey{ns, name}]
-	return reqs, ok
+	k := objectKey{ns, name}
+	rs := w.rss[k]
+	if rs == nil {
+		return nil, false
+	}
+	return w.requirements(&w.rsReqs, k, rs.Spec.Selector)
 }
 
 // StatefulSetRequirements is ReplicaSetRequirements for StatefulSet(ns, name).
 func (w *Workloads) StatefulSetRequirements(ns, name string) (reqs labels.Requirements, ok bool) {
-	reqs, ok = w.ssReqs[objectKey{ns, name}]
-	return reqs, ok
+	k := objectKey{ns, name}
+	ss := w.sss[k]
+	if ss == nil {
+		return nil, false
+	}
+	return w.requirements(&w.ssReqs, k, ss.Spec.Selector)
 }
 
 // addFirst keeps the first object of each key (input order wins).
