@@ -149,6 +149,36 @@ func (v *LabelView) Node(i int) *NodeLabels {
 	return v.nodes[i]
 }
 
+// bySlot returns Node(i) for every slot i: the base list itself when the
+// view patches none, a patched copy otherwise.
+func (v *LabelView) bySlot() []*NodeLabels {
+	if len(v.patched) == 0 {
+		return v.nodes
+	}
+	out := slices.Clone(v.nodes)
+	for k, i := range v.patched {
+		out[i] = v.patch[k]
+	}
+	return out
+}
+
+// EachNode calls fn with each slot of slots, which are ascending (as
+// Occurrences.Changed lists them), and Node(slot): one walk along the
+// view's patched slots instead of a search per slot.
+func (v *LabelView) EachNode(slots []int32, fn func(i int32, nl *NodeLabels)) {
+	k := 0
+	for _, i := range slots {
+		for k < len(v.patched) && v.patched[k] < i {
+			k++
+		}
+		if k < len(v.patched) && v.patched[k] == i {
+			fn(i, v.patch[k])
+		} else {
+			fn(i, v.nodes[i])
+		}
+	}
+}
+
 // TermMatcher is an interned affinity term flattened once per index for
 // matching an incoming pod against it (fwk.AffinityTerm.Matches): the
 // explicit namespaces as a short list and both selectors as

@@ -175,12 +175,12 @@ func buildOccBase(s *Snapshot, v *LabelView) *occBase {
 	for _, ni := range s.nodes {
 		o.labelled[ni.Index] = len(ni.Node.Labels) > 0
 	}
+	nls := v.bySlot()
 	// Counting sort by set ID, then by term ID per kind.
 	nSets, total := 0, 0
 	var nTerms [4]int
 	var totals [4]int
-	for i := range v.NumNodes() {
-		nl := v.Node(i)
+	for _, nl := range nls {
 		for _, id := range nl.Sets {
 			if id < 0 {
 				id = -1 - id
@@ -200,8 +200,7 @@ func buildOccBase(s *Snapshot, v *LabelView) *occBase {
 	for k := range o.terms {
 		o.terms[k] = TermOccurrences{Start: make([]int32, nTerms[k]+1), Node: make([]int32, totals[k]), Weight: make([]int32, totals[k])}
 	}
-	for i := range v.NumNodes() {
-		nl := v.Node(i)
+	for _, nl := range nls {
 		for _, id := range nl.Sets {
 			if id < 0 {
 				id = -1 - id
@@ -226,7 +225,7 @@ func buildOccBase(s *Snapshot, v *LabelView) *occBase {
 	}
 	for _, ni := range s.nodes {
 		i := ni.Index
-		nl := v.Node(i)
+		nl := nls[i]
 		for _, id := range nl.Sets {
 			n := int32(i)
 			if id < 0 {

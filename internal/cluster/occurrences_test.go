@@ -136,7 +136,8 @@ func BenchmarkViewLabels(b *testing.B) {
 
 // TestViewNodes checks that a view's label view patches the base
 // snapshot's node list where the view's NodeInfos differ, that every node
-// reads as an index built for the view alone would, and that a view far
+// reads as an index built for the view alone would (through Node,
+// EachNode and bySlot), and that a view far
 // from the base (more than len/16+8 changed nodes) becomes the base.
 func TestViewNodes(t *testing.T) {
 	var ns []*corev1.Node
@@ -164,6 +165,22 @@ func TestViewNodes(t *testing.T) {
 			assert.Empty(t, v.patched, "10 changed nodes of 20: a full list, the new base")
 		default:
 			assert.Len(t, v.patched, i-9, "patched against the new base")
+		}
+		// EachNode along ascending slots (every other one, and all) and
+		// bySlot read each node as Node does.
+		all := v.bySlot()
+		for _, step := range []int{1, 2, 3} {
+			var slots []int32
+			for n := 0; n < v.NumNodes(); n += step {
+				slots = append(slots, int32(n))
+			}
+			var seen []int32
+			v.EachNode(slots, func(n int32, nl *NodeLabels) {
+				seen = append(seen, n)
+				assert.Same(t, v.Node(int(n)), nl, "EachNode slot %d", n)
+				assert.Same(t, v.Node(int(n)), all[n], "bySlot slot %d", n)
+			})
+			assert.Equal(t, slots, seen)
 		}
 		fresh, _, err := New(Input{Nodes: ns, Pods: podsOf(view)})
 		require.NoError(t, err)

@@ -252,8 +252,8 @@ func (x *interned) eachMatchingPod(occ *cluster.Occurrences, cs cands, match fun
 			visit(id)
 		}
 	}
-	for _, i := range occ.Changed() {
-		for _, id := range x.view.Node(int(i)).Sets {
+	x.view.EachNode(occ.Changed(), func(i int32, nl *cluster.NodeLabels) {
+		for _, id := range nl.Sets {
 			deleting := id < 0
 			if deleting {
 				id = -1 - id
@@ -262,7 +262,7 @@ func (x *interned) eachMatchingPod(occ *cluster.Occurrences, cs cands, match fun
 				fn(i, deleting)
 			}
 		}
-	}
+	})
 }
 
 // eachMatchingUse calls fn with the term ID, node slot and weight of every
@@ -295,13 +295,13 @@ func (x *interned) eachMatchingUse(occ *cluster.Occurrences, kind cluster.TermKi
 			visit(id)
 		}
 	}
-	for _, i := range occ.Changed() {
-		for _, r := range kind.Refs(x.view.Node(int(i))) {
+	x.view.EachNode(occ.Changed(), func(i int32, nl *cluster.NodeLabels) {
+		for _, r := range kind.Refs(nl) {
 			if match(r.Term) {
 				fn(r.Term, i, r.Weight)
 			}
 		}
-	}
+	})
 }
 
 // countAt is countSpread on node n read from counts (spreadCounts of the
