@@ -127,10 +127,12 @@
 // pod (of the default profile, on 256 nodes or more) is compiled and
 // decided in one step whose first fork-join runs the two topology
 // PreFilters, with their PreScore counts (which read every node, not the
-// feasible ones), beside the node-local filters of every node; the
-// topology Filters and scoring follow. Run one after the other, the
-// PreFilters would leave the other cores idle; the decision is the same
-// (a property test compares the two).
+// feasible ones), beside the node-local filters of every node; a helper
+// that runs out of nodes to filter while a PreFilter still runs scores the
+// nodes it passed with the node-local Score plugins ahead. The topology
+// Filters and scoring follow. Run one after the other, the PreFilters
+// would leave the other cores idle; the decision is the same (a property
+// test compares the two).
 // Preempt starts its helpers per call, or uses Options.Workers.
 //
 // # Deliberate differences from upstream
