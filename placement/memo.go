@@ -52,9 +52,9 @@ type memo struct {
 	failed []int8
 	code   []uint8
 	// scoreAt and raw are the same for the node-local Score plugins' raw
-	// scores (memoScores order).
+	// scores (localScores order).
 	scoreAt []*cluster.NodeInfo
-	raw     [][numMemoScores]int64
+	raw     [][numLocalScores]int64
 
 	// Per-pod buffers, reused pod after pod (the loop decides one pod at
 	// a time): the feasible nodes, a pod's filter codes and, when it fits
@@ -80,10 +80,11 @@ const (
 	memoUncached = -2
 )
 
-// The node-local Score plugins, in the order of a memo's raw scores.
-var memoScores = [...]int{sTaintToleration, sNodeAffinity, sNodeResourcesFit, sBalancedAllocation, sImageLocality}
+// localScores are the node-local Score plugins, in score order: the order
+// of a memo's raw scores and of the scores made ahead (aheadScores).
+var localScores = [...]int{sTaintToleration, sNodeAffinity, sNodeResourcesFit, sBalancedAllocation, sImageLocality}
 
-const numMemoScores = len(memoScores)
+const numLocalScores = len(localScores)
 
 // newMemo sizes a memo for the node slots of nodes.
 func newMemo(nodes []*cluster.NodeInfo) *memo {
@@ -96,7 +97,7 @@ func newMemo(nodes []*cluster.NodeInfo) *memo {
 		failed:   make([]int8, size),
 		code:     make([]uint8, size),
 		scoreAt:  make([]*cluster.NodeInfo, size),
-		raw:      make([][numMemoScores]int64, size),
+		raw:      make([][numLocalScores]int64, size),
 	}
 }
 
@@ -291,17 +292,17 @@ func (c *Compiled) filterMemo(n *cluster.NodeInfo) sched.Status {
 }
 
 // rawLocal returns the node-local Score plugins' raw scores on n
-// (memoScores order; a plugin want leaves out is 0), from the memo when its
+// (localScores order; a plugin want leaves out is 0), from the memo when its
 // entry is for n's current state. want is the same for every pod of a
 // memo's class (it follows the pod and the options).
-func (c *Compiled) rawLocal(want *[numMemoScores]bool, n *cluster.NodeInfo, lc *localScorer) [numMemoScores]int64 {
-	var tmp [numMemoScores]int64
+func (c *Compiled) rawLocal(want *[numLocalScores]bool, n *cluster.NodeInfo, lc *localScorer) [numLocalScores]int64 {
+	var tmp [numLocalScores]int64
 	return *c.rawLocalIn(want, n, lc, &tmp)
 }
 
 // rawLocalIn is rawLocal without the copy: the memo's entry for n, or tmp
 // filled when n has no slot in the memo.
-func (c *Compiled) rawLocalIn(want *[numMemoScores]bool, n *cluster.NodeInfo, lc *localScorer, tmp *[numMemoScores]int64) *[numMemoScores]int64 {
+func (c *Compiled) rawLocalIn(want *[numLocalScores]bool, n *cluster.NodeInfo, lc *localScorer, tmp *[numLocalScores]int64) *[numLocalScores]int64 {
 	i := c.memoSlot(n)
 	if i >= 0 && c.memo.scoreAt[i] == n {
 		return &c.memo.raw[i]
@@ -310,12 +311,7 @@ func (c *Compiled) rawLocalIn(want *[numMemoScores]bool, n *cluster.NodeInfo, lc
 	if i >= 0 {
 		out = &c.memo.raw[i]
 	}
-	*out = [numMemoScores]int64{}
-	for k, p := range memoScores {
-		if want[k] {
-			out[k] = lc.score(c, p, n)
-		}
-	}
+	lc.raw(c, want, n, out)
 	if i >= 0 {
 		c.memo.scoreAt[i] = n
 	}
@@ -347,8 +343,8 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 	if !slices.ContainsFunc(c.balReqs, func(v int64) bool { return v != 0 }) {
 		w[sBalancedAllocation] = 0
 	}
-	var want [numMemoScores]bool
-	for k, p := range memoScores {
+	var want [numLocalScores]bool
+	for k, p := range localScores {
 		want[k] = w[p] != 0
 	}
 	// The topology plugins score as in Score; their results come
@@ -387,23 +383,23 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 	// The weights of the summed plugins in memo order: a plugin want
 	// leaves out has weight 0 and raw score 0 (rawLocal), which adds
 	// nothing and is in range.
-	var sumWeights [numMemoScores]int64
-	for j := 2; j < numMemoScores; j++ {
-		sumWeights[j] = w[memoScores[j]]
+	var sumWeights [numLocalScores]int64
+	for j := 2; j < numLocalScores; j++ {
+		sumWeights[j] = w[localScores[j]]
 	}
 	local := func() {
 		lc := c.newLocalScorer()
 		// Kept in locals for the loop: the closure's captured variables
 		// would be stored at every node.
 		var tt, ta int64
-		var tmp [numMemoScores]int64
+		var tmp [numLocalScores]int64
 		ok := true
 		for k, n := range feasible {
 			raw := c.rawLocalIn(&want, n, lc, &tmp)
 			tt, ta = max(tt, raw[0]), max(ta, raw[1])
 			taintRaw[k], affinityRaw[k] = raw[0], raw[1]
 			var sum int64
-			for j := 2; j < numMemoScores; j++ {
+			for j := 2; j < numLocalScores; j++ {
 				v := raw[j]
 				ok = ok && inRange(v)
 				sum += v * sumWeights[j]

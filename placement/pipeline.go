@@ -193,7 +193,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	return c, nil
 }
 
-// aheadScores are node-local raw scores (memoScores order) that
+// aheadScores are node-local raw scores (localScores order) that
 // compileDecide computed before its topology Filters ran, by node
 // position, for conclude to take instead of scoring those nodes again.
 //
@@ -209,15 +209,16 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 // and no node is scored ahead.
 type aheadScores struct {
 	on       bool
-	want     [numMemoScores]bool // the plugins scoreWith runs
-	have     []bool              // by node position: raw holds its scores
-	raw      [][numMemoScores]int64
+	want     [numLocalScores]bool // the plugins scoreWith runs
+	have     []bool               // by node position: raw holds its scores
+	raw      [][numLocalScores]int64
 	pos      []int32       // conclude's feasible nodes' positions, when on
 	filtered []atomic.Bool // by node range: its filters have run
 	// topology counts the topology tasks still running; scoring ahead
 	// stops when it reaches zero.
 	topology atomic.Int32
-	lc       *localScorer
+	lc       *localScorer // the pod's node-local scorer, scoreWith's too
+
 }
 
 // aheadStride, when not zero, makes compileDecide score ahead after its
@@ -237,7 +238,7 @@ func (a *aheadScores) start(c *Compiled, n, ranges int) {
 	}
 	a.topology.Store(2)
 	a.on = false
-	for k, p := range memoScores {
+	for k, p := range localScores {
 		if a.want[k] = !c.scoreSkipped(p, c.opts.weight(scoreNames[p])); a.want[k] {
 			a.on = true
 		}
@@ -270,13 +271,7 @@ func (a *aheadScores) scoreRange(c *Compiled, nodes []*cluster.NodeInfo, codes [
 		if !codes[i].Passes() {
 			continue
 		}
-		raw := &a.raw[i]
-		for k, p := range memoScores {
-			raw[k] = 0
-			if a.want[k] {
-				raw[k] = lc.score(c, p, nodes[i])
-			}
-		}
+		lc.raw(c, &a.want, nodes[i], &a.raw[i])
 		a.have[i] = true
 	}
 }

@@ -198,13 +198,16 @@ func (c *Compiled) scoreWith(feasible []*cluster.NodeInfo, scr *scoreScratch, pr
 	size := (k + chunks - 1) / chunks
 	// What the node ranges share (resource lists, image scores) is made
 	// once per pass; each range gets its own buffers (localScorer.fork).
-	var lc *localScorer
-	if used > 0 {
-		lc = c.newLocalScorer()
-	}
 	var ahead *aheadScores // the nodes compileDecide scored ahead
 	if scr != nil && scr.ahead.on {
 		ahead = &scr.ahead
+	}
+	var lc *localScorer
+	switch {
+	case ahead != nil:
+		lc = ahead.lc // the pod's scorer, made before the scoring ahead
+	case used > 0:
+		lc = c.newLocalScorer()
 	}
 	for lo := 0; lo < k && lc != nil; lo += size {
 		tasks = append(tasks, func() { c.scoreLocal(s, feasible, lo, min(lo+size, k), lc, ahead) })
@@ -287,9 +290,6 @@ func firstScoreOutOfRange(s *Scores, feasible []*cluster.NodeInfo) *ScoreRangeEr
 	return nil
 }
 
-// localScores are the node-local Score plugins, in score order.
-var localScores = [...]int{sTaintToleration, sNodeAffinity, sNodeResourcesFit, sBalancedAllocation, sImageLocality}
-
 // scoreSkipped reports whether Score plugin p, of weight w, is skipped
 // for the pod: a zero weight, or a node-local plugin's PreScore Skip
 // (NodeAffinity without preferred terms, BalancedAllocation for a
@@ -323,17 +323,13 @@ func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi in
 	}
 	lc := shared.fork()
 	if c.memo != nil {
-		var want [numMemoScores]bool
-		for k, p := range memoScores {
+		var want [numLocalScores]bool
+		for k, p := range localScores {
 			want[k] = s.Raw[p] != nil
 		}
 		for i := lo; i < hi; i++ {
 			raw := c.rawLocal(&want, feasible[i], lc)
-			for k, p := range memoScores {
-				if r := s.Raw[p]; r != nil {
-					r[i] = raw[k]
-				}
-			}
+			s.setLocalRaw(i, &raw)
 		}
 		return
 	}
@@ -341,19 +337,25 @@ func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi in
 	for i := lo; i < hi; i++ {
 		if ahead != nil {
 			if pos := ahead.pos[i]; ahead.have[pos] {
-				for k, p := range memoScores {
-					if r := s.Raw[p]; r != nil {
-						r[i] = ahead.raw[pos][k]
-					}
-				}
+				s.setLocalRaw(i, &ahead.raw[pos])
 				continue
 			}
 		}
 		n := feasible[i]
-		for _, p := range memoScores {
+		for _, p := range localScores {
 			if r := s.Raw[p]; r != nil {
 				r[i] = lc.score(c, p, n)
 			}
+		}
+	}
+}
+
+// setLocalRaw sets the i-th raw score of every node-local plugin that
+// runs (its array allocated) from raw (localScores order).
+func (s *Scores) setLocalRaw(i int, raw *[numLocalScores]int64) {
+	for k, p := range localScores {
+		if r := s.Raw[p]; r != nil {
+			r[i] = raw[k]
 		}
 	}
 }
@@ -397,6 +399,17 @@ func (lc *localScorer) fork() *localScorer {
 	f := *lc
 	f.fitBuf, f.balBuf = make([]int64, len(lc.fitBuf)), make([]int64, len(lc.balBuf))
 	return &f
+}
+
+// raw sets out to the raw scores on n of the node-local plugins want
+// names (localScores order), 0 for the others.
+func (lc *localScorer) raw(c *Compiled, want *[numLocalScores]bool, n *cluster.NodeInfo, out *[numLocalScores]int64) {
+	*out = [numLocalScores]int64{}
+	for k, p := range localScores {
+		if want[k] {
+			out[k] = lc.score(c, p, n)
+		}
+	}
 }
 
 // score is node-local Score plugin p's raw score on n.
