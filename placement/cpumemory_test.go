@@ -1,8 +1,10 @@
 package placement
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"pgregory.net/rapid"
@@ -44,23 +46,34 @@ func TestCPUMemoryScoresMatchArrays(t *testing.T) {
 	})
 }
 
-// TestCPUMemoryOnlyForDefaultResources: the cpu-and-memory forms apply
-// only to the resources cpu then memory (and NodeResourcesFit's only to
-// LeastAllocated).
+// TestCPUMemoryOnlyForDefaultResources: a pod's scorer reads the sums
+// directly only where the plugins' resources are cpu then memory, and for
+// NodeResourcesFit only under LeastAllocated (the default strategy).
 func TestCPUMemoryOnlyForDefaultResources(t *testing.T) {
-	reqs := []int64{100, 200, 300}
+	snap, _, err := NewSnapshot(SnapshotInput{Nodes: []*corev1.Node{mkNode("a", "4", "8Gi")}})
+	require.NoError(t, err)
+	cpuMem := []ResourceSpec{{Name: corev1.ResourceCPU, Weight: 1}, {Name: corev1.ResourceMemory, Weight: 1}}
+	memCPU := []ResourceSpec{{Name: corev1.ResourceMemory, Weight: 1}, {Name: corev1.ResourceCPU, Weight: 1}}
+	withStorage := append(slices.Clone(cpuMem), ResourceSpec{Name: corev1.ResourceEphemeralStorage, Weight: 1})
+	shape := []UtilizationShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}
 	for _, tc := range []struct {
-		name string
-		res  []ResourceSpec
-		want bool
+		name     string
+		strategy ScoringStrategy
+		fit, bal bool
 	}{
-		{"cpu then memory", []ResourceSpec{{Name: corev1.ResourceCPU, Weight: 1}, {Name: corev1.ResourceMemory, Weight: 1}}, true},
-		{"memory then cpu", []ResourceSpec{{Name: corev1.ResourceMemory, Weight: 1}, {Name: corev1.ResourceCPU, Weight: 1}}, false},
-		{"cpu alone", []ResourceSpec{{Name: corev1.ResourceCPU, Weight: 1}}, false},
-		{"with ephemeral storage", []ResourceSpec{{Name: corev1.ResourceCPU, Weight: 1}, {Name: corev1.ResourceMemory, Weight: 1}, {Name: corev1.ResourceEphemeralStorage, Weight: 1}}, false},
+		{"default", ScoringStrategy{}, true, true},
+		{"LeastAllocated cpu then memory", ScoringStrategy{Type: LeastAllocated, Resources: cpuMem}, true, true},
+		{"LeastAllocated memory then cpu", ScoringStrategy{Type: LeastAllocated, Resources: memCPU}, false, true},
+		{"LeastAllocated with ephemeral storage", ScoringStrategy{Type: LeastAllocated, Resources: withStorage}, false, true},
+		{"MostAllocated", ScoringStrategy{Type: MostAllocated, Resources: cpuMem}, false, true},
+		{"RequestedToCapacityRatio", ScoringStrategy{Type: RequestedToCapacityRatio, Resources: cpuMem, Shape: shape}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			require.Equal(t, tc.want, cpuMemory(resourceKinds(tc.res, reqs[:len(tc.res)])))
+			c, err := Compile(snap, mkPod("p"), Options{ScoringStrategy: tc.strategy})
+			require.NoError(t, err)
+			lc := c.newLocalScorer()
+			assert.Equal(t, tc.fit, lc.fitCPUMemory, "NodeResourcesFit")
+			assert.Equal(t, tc.bal, lc.balCPUMemory, "BalancedAllocation")
 		})
 	}
 }
