@@ -45,10 +45,11 @@ func (p *Prepared) pipelines(snap *cluster.Snapshot, w *Workers) bool {
 // filters cut into node ranges, which the other goroutines take (run one
 // after the other, the PreFilters leave the other core idle). The
 // topology Filters then run on the nodes that passed, and scoring ends
-// from the counts already made. (Scoring the node-local plugins in the
-// same pass, before the topology Filters, was measured too: on 5000 nodes
-// the mixed queue's pods pass the node-local filters on 4.6 times as many
-// nodes as end up feasible, and the pass cost a quarter more.)
+// from the counts already made. (Scoring every node that passes the
+// node-local filters in the same pass was measured too: on 5000 nodes the
+// mixed queue's pods pass them on 4.6 times as many nodes as end up
+// feasible, and the pass cost a quarter more. Only a goroutine that would
+// otherwise wait scores ahead: aheadScores.)
 func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decisionBuffers, prev *Compiled, d *Decision) (*Compiled, error) {
 	if !p.pipelines(snap, w) {
 		var c *Compiled
@@ -201,8 +202,8 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 // PreFilters with their PreScore counts, run one after the other: on two
 // goroutines at once, each was measured to take about 1.7 times as long)
 // take about twice what the helper's share of the node-local filters
-// does, and the helper would then wait. It scores the nodes its ranges passed
-// instead, as long as a topology task runs: the node-local scores do not
+// does, and the helper would then wait. It scores the nodes its ranges
+// passed instead, as long as a topology task runs: the node-local scores do not
 // depend on the topology states, and a node the topology Filters then
 // reject costs only time the helper would have spent idle. Where the
 // filters are the longer part (thousands of nodes), no time is left over
@@ -218,7 +219,6 @@ type aheadScores struct {
 	// stops when it reaches zero.
 	topology atomic.Int32
 	lc       *localScorer // the pod's node-local scorer, scoreWith's too
-
 }
 
 // aheadStride, when not zero, makes compileDecide score ahead after its
