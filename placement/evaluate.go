@@ -114,15 +114,16 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 		}
 		why = scr.why[:len(nodes)]
 	}
+	inResult := c.resultSlots()
 	if c.memo != nil && !c.topologyFilters() {
 		// With a memo and no topology filter, a node's verdict is a lookup:
 		// sharing the pass would cost more than it saves.
-		c.filterCodesMemo(nodes, d.Codes)
+		c.filterCodesMemo(nodes, d.Codes, inResult)
 	} else {
 		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				n := nodes[i]
-				if !c.InPreFilterResult(n.Name) {
+				if inResult != nil && !inResult[n.Index] {
 					d.Codes[i] = c.absent.Code
 					continue
 				}
@@ -194,12 +195,13 @@ func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure
 		} else {
 			d.Statuses = make([]sched.Status, len(nodes))
 		}
+		inResult := c.resultSlots()
 		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				n := nodes[i]
 				switch {
 				case statusAt != nil && statusAt[i] == n:
-				case !c.InPreFilterResult(n.Name):
+				case inResult != nil && !inResult[n.Index]:
 					d.Statuses[i] = c.absent
 				case c.memo != nil:
 					d.Statuses[i] = c.filterMemo(n)

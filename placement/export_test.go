@@ -122,3 +122,13 @@ func CheckCompileDecide(t require.TestingT, s *Snapshot, pod *corev1.Pod, opts O
 	require.Equal(t, plain(want), plain(c))
 	require.Equal(t, want.Evaluate(), c.Evaluate())
 }
+
+// CheckResultSlots asserts that the PreFilter node restriction read by
+// slot (resultSlots) is the one read by name (InPreFilterResult) on every
+// node of c's snapshot.
+func CheckResultSlots(t require.TestingT, c *Compiled) {
+	slots := c.resultSlots()
+	for _, n := range cluster.NodesOf(c.snap) {
+		require.Equal(t, c.InPreFilterResult(n.Name), slots == nil || slots[n.Index], "node %s (slot %d)", n.Name, n.Index)
+	}
+}

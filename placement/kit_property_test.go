@@ -507,6 +507,10 @@ func TestCompileDecideMatchesSerial(t *testing.T) {
 		cfg.MaxPods = 24
 		cfg.Owners = rapid.Bool().Draw(t, "owners")
 		cfg.Family = rapid.SampledFrom(families).Draw(t, "family")
+		restricted := rapid.Bool().Draw(t, "restricted")
+		if restricted {
+			cfg.MinNodes = 4 // nodes on both sides of the restriction
+		}
 		c := placementtest.ClusterOf(cfg).Draw(t, "cluster")
 		snap := snapshotOfKit(t, c, c.Nodes, c.Pods)
 		opts := placement.Options{Parallelism: rapid.IntRange(2, 4).Draw(t, "par")}
@@ -518,6 +522,18 @@ func TestCompileDecideMatchesSerial(t *testing.T) {
 			}
 		}
 		pod := c.Pending[0]
+		if restricted {
+			// NodeAffinity's PreFilter then restricts the nodes by name
+			// (the pass reads the restriction by slot, resultSlots), to
+			// some of the cluster's nodes and a name it does not have.
+			names := []string{"absent-node"}
+			for _, n := range c.Nodes {
+				if rapid.Bool().Draw(t, "in "+n.Name) {
+					names = append(names, n.Name)
+				}
+			}
+			pod = restrictedTo(pod, names)
+		}
 		// Scoring ahead depends on timing: a stride makes it happen, on
 		// some of the nodes.
 		stride := rapid.IntRange(0, 3).Draw(t, "aheadStride")
@@ -531,5 +547,69 @@ func TestCompileDecideMatchesSerial(t *testing.T) {
 		view, err := snap.WithPod(extra)
 		require.NoError(t, err)
 		placement.CheckCompileDecide(t, view, pod, opts, prev, stride)
+	})
+}
+
+// restrictedTo returns a copy of pod whose required node affinity selects
+// the named nodes by metadata.name: a term per name, as the API server
+// allows one value per metadata.name requirement.
+func restrictedTo(pod *corev1.Pod, names []string) *corev1.Pod {
+	p := pod.DeepCopy()
+	if p.Spec.Affinity == nil {
+		p.Spec.Affinity = &corev1.Affinity{}
+	}
+	if p.Spec.Affinity.NodeAffinity == nil {
+		p.Spec.Affinity.NodeAffinity = &corev1.NodeAffinity{}
+	}
+	sel := &corev1.NodeSelector{}
+	for _, name := range names {
+		sel.NodeSelectorTerms = append(sel.NodeSelectorTerms, corev1.NodeSelectorTerm{MatchFields: []corev1.NodeSelectorRequirement{
+			{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{name}},
+		}})
+	}
+	p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = sel
+	return p
+}
+
+// TestResultSlotsMatchNames: the NodeAffinity PreFilter's node restriction,
+// read by node slot on the passes over every node, is the restriction by
+// name on a snapshot and on views that remove nodes (emptying slots) and
+// add some (new slots), whichever names it lists.
+func TestResultSlotsMatchNames(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := world
+		cfg.MaxNodes = 8
+		c := placementtest.ClusterOf(cfg).Draw(t, "cluster")
+		snap := snapshotOfKit(t, c, c.Nodes, c.Pods)
+		if rapid.Bool().Draw(t, "remove") {
+			var err error
+			snap, err = snap.WithoutNodes(c.Nodes[rapid.IntRange(0, len(c.Nodes)-1).Draw(t, "removed")].Name)
+			require.NoError(t, err)
+		}
+		added := []string{"added-0", "added-1"}
+		if rapid.Bool().Draw(t, "add") {
+			var err error
+			snap, err = snap.WithNodes(placementtest.NodeOf(cfg, added[0]).Draw(t, "node"), placementtest.NodeOf(cfg, added[1]).Draw(t, "node"))
+			require.NoError(t, err)
+		}
+		candidates := append(added, "absent-node")
+		for _, n := range c.Nodes {
+			candidates = append(candidates, n.Name)
+		}
+		var names []string
+		for _, n := range candidates {
+			if rapid.Bool().Draw(t, "in "+n) {
+				names = append(names, n)
+			}
+		}
+		pod := c.Pending[0]
+		if len(names) > 0 {
+			pod = restrictedTo(pod, names)
+		}
+		compiled, err := placement.Compile(snap, pod, placement.Options{})
+		if err != nil {
+			return
+		}
+		placement.CheckResultSlots(t, compiled)
 	})
 }

@@ -214,11 +214,12 @@ func (c *Compiled) topologyFilters() bool {
 // no topology filter: its verdict is the first failing node-local filter's,
 // read straight from the memo's entry when that entry is for the node's
 // current state (filterCodeMemo without the walk over the active filters),
-// computed by filterCodeMemo otherwise. The preFilter has passed.
-func (c *Compiled) filterCodesMemo(nodes []*cluster.NodeInfo, codes []sched.Code) {
+// computed by filterCodeMemo otherwise. The preFilter has passed;
+// inResult is its node restriction by slot (resultSlots).
+func (c *Compiled) filterCodesMemo(nodes []*cluster.NodeInfo, codes []sched.Code, inResult []bool) {
 	m := c.memo
 	for i, n := range nodes {
-		if !c.InPreFilterResult(n.Name) {
+		if inResult != nil && !inResult[n.Index] {
 			codes[i] = c.absent.Code
 			continue
 		}

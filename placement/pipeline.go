@@ -107,6 +107,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	scr.why = reuse(scr.why, len(nodes))
 	why := scr.why
 	var pre topologyPreScores
+	inResult := v.resultSlots()
 
 	// The two PreFilters, each with its PreScore counts, are tasks of
 	// their own, taken first by the calling goroutine; the other
@@ -159,7 +160,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 		lo, hi := j*size, min((j+1)*size, len(nodes))
 		for i := lo; i < hi; i++ {
 			n := nodes[i]
-			if !v.InPreFilterResult(n.Name) {
+			if inResult != nil && !inResult[n.Index] {
 				codes[i], why[i] = v.absent.Code, 0
 				continue
 			}
