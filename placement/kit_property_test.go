@@ -2,6 +2,7 @@ package placement_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -145,6 +146,13 @@ func TestProperties(t *testing.T) {
 						want = f
 						break
 					}
+				}
+				// Outside the PreFilter's node restriction no filter runs:
+				// upstream records the restricting plugins instead.
+				require.Equal(t, len(r.PreFilter.NodeNames) > 0 && !slices.Contains(r.PreFilter.NodeNames, nr.Node), nr.ExcludedByPreFilter)
+				if nr.ExcludedByPreFilter {
+					want = framework.Status{Code: framework.UnschedulableAndUnresolvable,
+						Reasons: []string{fmt.Sprintf("node(s) didn't satisfy plugin(s) %v", r.PreFilter.RestrictedBy)}}
 				}
 				require.Equal(t, want, nr.Status)
 				require.Equal(t, nr.Feasible, want.Code == framework.Success)

@@ -23,7 +23,7 @@ type Family string
 const (
 	AnyFamily       Family = ""
 	Resources       Family = "resources"        // requests only
-	NodeSelection   Family = "node-selection"   // node selectors, node affinity, tolerations
+	NodeSelection   Family = "node-selection"   // node selectors, node affinity (by label or node name), tolerations
 	Spread          Family = "spread"           // topology spread constraints
 	InterPod        Family = "inter-pod"        // pod affinity and anti-affinity
 	HostPorts       Family = "host-ports"       // host ports
@@ -348,7 +348,19 @@ func constrain(t *rapid.T, cfg Config, p *corev1.Pod, f Family, app string) {
 	}
 	switch f {
 	case NodeSelection:
-		switch rapid.IntRange(0, 2).Draw(t, "selection") {
+		switch rapid.IntRange(0, 3).Draw(t, "selection") {
+		case 3:
+			// NodeAffinity's PreFilter restricts the nodes to these names
+			// (a term per name: the API server allows one metadata.name
+			// value per requirement); the name may be no node's.
+			var terms []corev1.NodeSelectorTerm
+			for range rapid.IntRange(1, 2).Draw(t, "named nodes") {
+				name := fmt.Sprintf("node-%d", rapid.IntRange(0, 7).Draw(t, "named node"))
+				terms = append(terms, corev1.NodeSelectorTerm{MatchFields: []corev1.NodeSelectorRequirement{
+					{Key: metav1.ObjectNameField, Operator: corev1.NodeSelectorOpIn, Values: []string{name}}}})
+			}
+			affinity().NodeAffinity = &corev1.NodeAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: terms}}
 		case 0:
 			p.Spec.NodeSelector = map[string]string{"disk": rapid.SampledFrom(DiskTypes).Draw(t, "disk")}
 		case 1:
