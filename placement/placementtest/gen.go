@@ -349,6 +349,16 @@ func constrain(t *rapid.T, cfg Config, p *corev1.Pod, f Family, app string) {
 	switch f {
 	case NodeSelection:
 		switch rapid.IntRange(0, 3).Draw(t, "selection") {
+		case 0:
+			p.Spec.NodeSelector = map[string]string{"disk": rapid.SampledFrom(DiskTypes).Draw(t, "disk")}
+		case 1:
+			affinity().NodeAffinity = &corev1.NodeAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+					MatchExpressions: []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpNotIn,
+						Values: []string{rapid.SampledFrom(Zones).Draw(t, "not zone")}}}}}},
+				PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: rapid.Int32Range(1, 100).Draw(t, "weight"),
+					Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "disk", Operator: corev1.NodeSelectorOpIn, Values: []string{"ssd"}}}}}},
+			}
 		case 3:
 			// NodeAffinity's PreFilter restricts the nodes to these names
 			// (a term per name: the API server allows one metadata.name
@@ -361,16 +371,6 @@ func constrain(t *rapid.T, cfg Config, p *corev1.Pod, f Family, app string) {
 			}
 			affinity().NodeAffinity = &corev1.NodeAffinity{
 				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: terms}}
-		case 0:
-			p.Spec.NodeSelector = map[string]string{"disk": rapid.SampledFrom(DiskTypes).Draw(t, "disk")}
-		case 1:
-			affinity().NodeAffinity = &corev1.NodeAffinity{
-				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
-					MatchExpressions: []corev1.NodeSelectorRequirement{{Key: zoneKey, Operator: corev1.NodeSelectorOpNotIn,
-						Values: []string{rapid.SampledFrom(Zones).Draw(t, "not zone")}}}}}},
-				PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: rapid.Int32Range(1, 100).Draw(t, "weight"),
-					Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "disk", Operator: corev1.NodeSelectorOpIn, Values: []string{"ssd"}}}}}},
-			}
 		}
 		if rapid.Bool().Draw(t, "tolerates") {
 			p.Spec.Tolerations = []corev1.Toleration{{Key: rapid.SampledFrom(TaintKeys).Draw(t, "toleration"), Operator: corev1.TolerationOpExists}}
