@@ -1,10 +1,6 @@
 package placement
 
-import (
-	"math"
-
-	"github.com/schedkit/schedkit/internal/cluster"
-)
+import "github.com/schedkit/schedkit/internal/cluster"
 
 // NodeResourcesBalancedAllocation
 // (pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go):
@@ -36,34 +32,11 @@ func balancedAllocationScore(v Version, withPod, allocated, allocatable []int64)
 
 // balancedCPUMemory is nodeAllocatableRequest followed by
 // balancedAllocationScore for the resources cpu and memory, with the pod's
-// requests podReqs (cpu, memory), read from the node's sums without the
-// per-resource arrays.
+// requests podReqs (cpu, memory), read from the node's sums into arrays on
+// the stack instead of the per-resource buffers.
 func balancedCPUMemory(v Version, n *cluster.NodeInfo, podReqs []int64) int64 {
-	aCPU, aMemory := n.Allocatable.MilliCPU, n.Allocatable.Memory
-	uCPU, uMemory := n.Requested.MilliCPU, n.Requested.Memory
-	with := balanceOfTwo(uCPU+podReqs[0], aCPU, uMemory+podReqs[1], aMemory)
-	if !v.ScoresBalanceImprovement() {
-		return with
-	}
-	without := balanceOfTwo(uCPU, aCPU, uMemory, aMemory)
-	return maxNodeScore/2 + (maxNodeScore/2+with-without)/2
-}
-
-// balanceOfTwo is balanceOf for two resources (requested r, allocatable a
-// each): a resource of allocatable 0 is left out.
-func balanceOfTwo(r0, a0, r1, a1 int64) int64 {
-	var f [2]float64
-	n := 0
-	for _, ra := range [2][2]int64{{r0, a0}, {r1, a1}} {
-		if ra[1] == 0 {
-			continue
-		}
-		f[n] = min(float64(ra[0])/float64(ra[1]), 1)
-		n++
-	}
-	std := 0.0
-	if n == 2 {
-		std = math.Abs((f[0] - f[1]) / 2)
-	}
-	return int64((1 - std) * float64(maxNodeScore))
+	allocatable := [2]int64{n.Allocatable.MilliCPU, n.Allocatable.Memory}
+	without := [2]int64{n.Requested.MilliCPU, n.Requested.Memory}
+	with := [2]int64{without[0] + podReqs[0], without[1] + podReqs[1]}
+	return balancedAllocationScore(v, with[:], without[:], allocatable[:])
 }

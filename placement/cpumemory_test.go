@@ -37,7 +37,7 @@ func TestCPUMemoryScoresMatchArrays(t *testing.T) {
 
 		nodeAllocatableRequest(n, res, kinds, reqs, false, requested, allocated, allocatable)
 		c := &Compiled{}
-		require.Equal(t, c.fitScorer(res)(requested, allocatable), leastAllocatedCPUMemory(n, reqs, res[0].Weight, res[1].Weight), "LeastAllocated")
+		require.Equal(t, c.fitScorer(res)(requested, allocatable), leastAllocatedCPUMemory(n, reqs, res), "LeastAllocated")
 
 		nodeAllocatableRequest(n, res, kinds, reqs, true, requested, allocated, allocatable)
 		for _, v := range Versions() {

@@ -558,27 +558,6 @@ func TestCompileDecideMatchesSerial(t *testing.T) {
 	})
 }
 
-// restrictedTo returns a copy of pod whose required node affinity selects
-// the named nodes by metadata.name: a term per name, as the API server
-// allows one value per metadata.name requirement.
-func restrictedTo(pod *corev1.Pod, names []string) *corev1.Pod {
-	p := pod.DeepCopy()
-	if p.Spec.Affinity == nil {
-		p.Spec.Affinity = &corev1.Affinity{}
-	}
-	if p.Spec.Affinity.NodeAffinity == nil {
-		p.Spec.Affinity.NodeAffinity = &corev1.NodeAffinity{}
-	}
-	sel := &corev1.NodeSelector{}
-	for _, name := range names {
-		sel.NodeSelectorTerms = append(sel.NodeSelectorTerms, corev1.NodeSelectorTerm{MatchFields: []corev1.NodeSelectorRequirement{
-			{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{name}},
-		}})
-	}
-	p.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = sel
-	return p
-}
-
 // TestResultSlotsMatchNames: the NodeAffinity PreFilter's node restriction,
 // read by node slot on the passes over every node, is the restriction by
 // name on a snapshot and on views that remove nodes (emptying slots) and
@@ -620,4 +599,15 @@ func TestResultSlotsMatchNames(t *testing.T) {
 		}
 		placement.CheckResultSlots(t, compiled)
 	})
+}
+
+// restrictedTo returns a copy of pod whose node affinity selects the named
+// nodes only (placementtest.NodeNameAffinity).
+func restrictedTo(pod *corev1.Pod, names []string) *corev1.Pod {
+	p := pod.DeepCopy()
+	if p.Spec.Affinity == nil {
+		p.Spec.Affinity = &corev1.Affinity{}
+	}
+	p.Spec.Affinity.NodeAffinity = placementtest.NodeNameAffinity(names...)
+	return p
 }

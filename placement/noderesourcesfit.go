@@ -206,22 +206,31 @@ func cpuMemory(kinds []resourceKind) bool {
 }
 
 // leastAllocatedCPUMemory is nodeAllocatableRequest followed by the
-// LeastAllocated scorer (fitScorer) for the resources cpu and memory, of
-// weights wCPU and wMemory, with the pod's requests podReqs (cpu, memory),
-// read from the node's non-zero sums without the per-resource arrays.
-func leastAllocatedCPUMemory(n *cluster.NodeInfo, podReqs []int64, wCPU, wMemory int64) int64 {
+// LeastAllocated scorer (fitScorer) for the resources res (cpu then
+// memory), with the pod's requests podReqs (cpu, memory), read from the
+// node's non-zero sums into arrays on the stack instead of the
+// per-resource buffers.
+func leastAllocatedCPUMemory(n *cluster.NodeInfo, podReqs []int64, res []ResourceSpec) int64 {
+	requested := [2]int64{n.NonZeroRequested.MilliCPU + podReqs[0], n.NonZeroRequested.Memory + podReqs[1]}
+	allocatable := [2]int64{n.Allocatable.MilliCPU, n.Allocatable.Memory}
+	return leastAllocated(requested[:], allocatable[:], res)
+}
+
+// leastAllocated is the LeastAllocated strategy's score
+// (least_allocated.go): the weighted mean of each resource's free share of
+// its allocatable, a resource of allocatable 0 left out.
+func leastAllocated(requested, allocatable []int64, res []ResourceSpec) int64 {
 	var score, weights int64
-	if a := n.Allocatable.MilliCPU; a != 0 {
-		if r := n.NonZeroRequested.MilliCPU + podReqs[0]; r <= a {
-			score += (a - r) * sched.MaxNodeScore / a * wCPU
+	for i := range requested {
+		if allocatable[i] == 0 {
+			continue
 		}
-		weights += wCPU
-	}
-	if a := n.Allocatable.Memory; a != 0 {
-		if r := n.NonZeroRequested.Memory + podReqs[1]; r <= a {
-			score += (a - r) * sched.MaxNodeScore / a * wMemory
+		var v int64
+		if requested[i] <= allocatable[i] {
+			v = (allocatable[i] - requested[i]) * sched.MaxNodeScore / allocatable[i]
 		}
-		weights += wMemory
+		score += v * res[i].Weight
+		weights += res[i].Weight
 	}
 	if weights == 0 {
 		return 0
@@ -293,23 +302,6 @@ func (c *Compiled) fitScorer(res []ResourceSpec) func(requested, allocatable []i
 			return int64(math.Round(float64(score) / float64(weights)))
 		}
 	default:
-		return func(requested, allocatable []int64) int64 {
-			var score, weights int64
-			for i := range requested {
-				if allocatable[i] == 0 {
-					continue
-				}
-				var v int64
-				if requested[i] <= allocatable[i] {
-					v = (allocatable[i] - requested[i]) * sched.MaxNodeScore / allocatable[i]
-				}
-				score += v * res[i].Weight
-				weights += res[i].Weight
-			}
-			if weights == 0 {
-				return 0
-			}
-			return score / weights
-		}
+		return func(requested, allocatable []int64) int64 { return leastAllocated(requested, allocatable, res) }
 	}
 }

@@ -201,7 +201,9 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 //
 // At a thousand nodes the calling goroutine's two topology tasks (the
 // PreFilters with their PreScore counts, run one after the other: on two
-// goroutines at once, each was measured to take about 1.7 times as long)
+// goroutines at once, each was measured to take 1.5 to 1.7 times as long,
+// with no lock contention to speak of; run by one goroutine pod after pod,
+// their data stays in its core's cache)
 // take about twice what the helper's share of the node-local filters
 // does, and the helper would then wait. It scores the nodes its ranges
 // passed instead, as long as a topology task runs: the node-local scores do not

@@ -322,31 +322,22 @@ func (c *Compiled) scoreLocal(s *Scores, feasible []*cluster.NodeInfo, lo, hi in
 		return
 	}
 	lc := shared.fork()
-	if c.memo != nil {
-		var want [numLocalScores]bool
-		for k, p := range localScores {
-			want[k] = s.Raw[p] != nil
-		}
-		for i := lo; i < hi; i++ {
-			raw := c.rawLocal(&want, feasible[i], lc)
-			s.setLocalRaw(i, &raw)
-		}
-		return
+	var want [numLocalScores]bool
+	for k, p := range localScores {
+		want[k] = s.Raw[p] != nil
 	}
 	// Node by node: each node is read once, while it is in cache.
+	var raw [numLocalScores]int64
 	for i := lo; i < hi; i++ {
-		if ahead != nil {
-			if pos := ahead.pos[i]; ahead.have[pos] {
-				s.setLocalRaw(i, &ahead.raw[pos])
-				continue
-			}
+		switch {
+		case c.memo != nil:
+			raw = c.rawLocal(&want, feasible[i], lc)
+		case ahead != nil && ahead.have[ahead.pos[i]]:
+			raw = ahead.raw[ahead.pos[i]]
+		default:
+			lc.raw(c, &want, feasible[i], &raw)
 		}
-		n := feasible[i]
-		for _, p := range localScores {
-			if r := s.Raw[p]; r != nil {
-				r[i] = lc.score(c, p, n)
-			}
-		}
+		s.setLocalRaw(i, &raw)
 	}
 }
 
@@ -424,7 +415,7 @@ func (lc *localScorer) score(c *Compiled, p int, n *cluster.NodeInfo) int64 {
 	case sNodeResourcesFit:
 		// The scoring strategy.
 		if lc.fitCPUMemory {
-			return leastAllocatedCPUMemory(n, c.fitReqs, lc.fitRes[0].Weight, lc.fitRes[1].Weight)
+			return leastAllocatedCPUMemory(n, c.fitReqs, lc.fitRes)
 		}
 		m, buf := len(lc.fitRes), lc.fitBuf
 		nodeAllocatableRequest(n, lc.fitRes, lc.fitKinds, c.fitReqs, false, buf[:m], buf[m:2*m], buf[2*m:])

@@ -337,6 +337,19 @@ func anySelector(t *rapid.T, label string) *metav1.LabelSelector {
 	}
 }
 
+// NodeNameAffinity is a required node affinity that selects the named
+// nodes by metadata.name: a term per name, as the API server allows one
+// value per metadata.name requirement. NodeAffinity's PreFilter then
+// restricts a pod to those nodes.
+func NodeNameAffinity(names ...string) *corev1.NodeAffinity {
+	sel := &corev1.NodeSelector{}
+	for _, name := range names {
+		sel.NodeSelectorTerms = append(sel.NodeSelectorTerms, corev1.NodeSelectorTerm{MatchFields: []corev1.NodeSelectorRequirement{
+			{Key: metav1.ObjectNameField, Operator: corev1.NodeSelectorOpIn, Values: []string{name}}}})
+	}
+	return &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: sel}
+}
+
 // constrain adds constraints of family f to p (of app app), merging with
 // the affinity p has.
 func constrain(t *rapid.T, cfg Config, p *corev1.Pod, f Family, app string) {
@@ -363,14 +376,11 @@ func constrain(t *rapid.T, cfg Config, p *corev1.Pod, f Family, app string) {
 			// NodeAffinity's PreFilter restricts the nodes to these names
 			// (a term per name: the API server allows one metadata.name
 			// value per requirement); the name may be no node's.
-			var terms []corev1.NodeSelectorTerm
+			var names []string
 			for range rapid.IntRange(1, 2).Draw(t, "named nodes") {
-				name := fmt.Sprintf("node-%d", rapid.IntRange(0, 7).Draw(t, "named node"))
-				terms = append(terms, corev1.NodeSelectorTerm{MatchFields: []corev1.NodeSelectorRequirement{
-					{Key: metav1.ObjectNameField, Operator: corev1.NodeSelectorOpIn, Values: []string{name}}}})
+				names = append(names, fmt.Sprintf("node-%d", rapid.IntRange(0, 7).Draw(t, "named node")))
 			}
-			affinity().NodeAffinity = &corev1.NodeAffinity{
-				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: terms}}
+			affinity().NodeAffinity = NodeNameAffinity(names...)
 		}
 		if rapid.Bool().Draw(t, "tolerates") {
 			p.Spec.Tolerations = []corev1.Toleration{{Key: rapid.SampledFrom(TaintKeys).Draw(t, "toleration"), Operator: corev1.TolerationOpExists}}
