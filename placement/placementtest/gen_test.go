@@ -293,6 +293,13 @@ func TestMixedDrawsTheVariety(t *testing.T) {
 			seen["no cpu"] = seen["no cpu"] || req.Cpu().IsZero()
 			seen["no memory"] = seen["no memory"] || req.Memory().IsZero()
 			c := ClusterOf(Config{Mixed: mixed, MaxNodes: 2, MaxPods: 4, MaxPending: 1, Overcommit: true}).Draw(t, "cluster")
+			// The cluster's nodes count too: a NoExecute taint is one
+			// node in fifteen, which a hundred single nodes once missed.
+			for _, n := range c.Nodes {
+				for _, taint := range n.Spec.Taints {
+					seen["no-execute"] = seen["no-execute"] || taint.Effect == corev1.TaintEffectNoExecute
+				}
+			}
 			for _, b := range c.Pods {
 				require.Len(t, b.Status.Conditions, 1)
 				require.Equal(t, corev1.PodReady, b.Status.Conditions[0].Type)
