@@ -85,6 +85,22 @@ func TestPrewarmAgreesWithLazyIndex(t *testing.T) {
 	require.NotContains(t, warm.labels.columns, "rare", "a key on one node in 40 is not")
 
 	require.Greater(t, requireSameIndex(t, warm, lazy, []string{"zone", "host", "rack", "rare", "absent"}), parallelPods)
+
+	// The pod location index, which a parallel New builds on a goroutine
+	// of its own, finds every bound pod on the node a serial New does.
+	located := 0
+	for _, p := range prewarmWorld().Pods {
+		key := p.Namespace + "/" + p.Name
+		_, wn, wok := PodOf(warm, key)
+		_, ln, lok := PodOf(lazy, key)
+		require.Equal(t, lok, wok, key)
+		if lok {
+			require.Equal(t, ln.Name, wn.Name, key)
+			require.Equal(t, p.Spec.NodeName, wn.Name, key)
+			located++
+		}
+	}
+	require.Greater(t, located, parallelPods)
 }
 
 // requireSameIndex compares the interned nodes, terms and columns of two
