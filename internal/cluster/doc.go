@@ -110,7 +110,9 @@
 // columns, interns the label sets and posts them; the other, after the
 // ordered pass and the nodes, interns every node's affinity terms and posts
 // them. The two touch disjoint parts of the index, which nobody else can
-// reach before New returns.
+// reach before New returns. The first then builds the pod location index
+// (a bound pod's node by key), which the node building does not read, and
+// New waits for it.
 //
 // What a small input's callers need is built on first use: Input.Workloads,
 // the index of Services and controllers behind PodTopologySpread's default

@@ -59,6 +59,14 @@ type podIndex struct {
 	keys  keyTable
 }
 
+// podIndexInput is what newPodIndex reads, handed by New's ordered pass
+// to the goroutine that builds the index.
+type podIndexInput struct {
+	pods  []*PodInfo
+	ends  []int32
+	names []string
+}
+
 // newPodIndex indexes pods (keys unique), grouped by node as ends and names
 // say.
 func newPodIndex(pods []*PodInfo, ends []int32, names []string) *podIndex {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -204,4 +205,37 @@ func TestPrewarmAgreesWithLazyIndexProperty(t *testing.T) {
 		require.Equal(t, SlotsOf(warm), warm.labels.baseSlots, "New prewarmed the index")
 		require.Positive(t, requireSameIndex(t, warm, lazy, []string{"zone", "host", "absent"}))
 	})
+}
+
+// TestParallelNewFailsLikeSerial: a large input with a problem (a
+// duplicate pod) fails New on two goroutines with the serial build's
+// errors and warnings, and leaves no goroutine behind: the indexer, which
+// waits for the ordered pass's bound pods, is ended when New fails
+// instead.
+func TestParallelNewFailsLikeSerial(t *testing.T) {
+	in := prewarmWorld()
+	dup := *in.Pods[len(in.Pods)/2]
+	in.Pods = append(in.Pods, &dup)
+	build := func(procs int) ([]Warning, error) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		in := in
+		in.Parallelism = procs
+		s, w, err := New(in)
+		require.Nil(t, s)
+		return w, err
+	}
+	before := runtime.NumGoroutine()
+	warm, warmErr := build(2)
+	// A goroutine that has closed the channel New waits on may still be
+	// returning: poll briefly, on this goroutine (testify's Eventually
+	// would add one of its own).
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	require.LessOrEqual(t, runtime.NumGoroutine(), before, "New's goroutines exit when it fails")
+	lazy, lazyErr := build(1)
+	require.Error(t, warmErr)
+	require.Contains(t, warmErr.Error(), "Duplicate value")
+	require.Equal(t, lazyErr.Error(), warmErr.Error())
+	require.Equal(t, lazy, warm)
 }

@@ -140,9 +140,10 @@ type Input struct {
 
 	// Parallelism is the number of goroutines New may use (0 or 1: the
 	// calling goroutine only; never more than GOMAXPROCS): from 2048 pods
-	// on, the pods are compiled in parallel and the label index is built
-	// beside the nodes. Every goroutine exits before New returns, and the
-	// snapshot does not depend on it. Views keep it.
+	// on, the pods are compiled in parallel, and the label index and the
+	// pod location index are built beside the nodes. Every goroutine exits
+	// before New returns, and the snapshot does not depend on it. Views
+	// keep it.
 	Parallelism int
 
 	// workloads is the lazily built Workloads index of a snapshot's Input
@@ -221,23 +222,41 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	var images []map[string]ImageState
 	var imageNodes map[string]int
 	workloads := newWorkloadsCache(&in)
-	var interned chan struct{}
+	// A large input has a second goroutine (the indexer) beside this one.
+	// interned closes once its label work is done. It then builds the pod
+	// location index from the bound pods the ordered pass below sends on
+	// locate (none when New fails), while this goroutine interns the
+	// nodes' terms, and closes located. The node building does not read
+	// that index: measured at 5000 nodes / 50,000 pods, building it here
+	// was 8 to 11 ms of this goroutine's path, the longer one after the
+	// pod pass.
+	var interned, located chan struct{}
+	var locate chan podIndexInput
+	var loc *podIndex
 	if largeInput(par, len(in.Pods)) {
-		interned = make(chan struct{})
+		interned, located, locate = make(chan struct{}), make(chan struct{}), make(chan podIndexInput, 1)
 		go func() {
-			defer close(interned)
-			// The workloads index too, which system default spreading
-			// asks for on a pod's first question.
-			workloads.get(&in)
-			images, imageNodes = imageStates(valid)
-			index.buildColumns(valid)
-			index.internPods(prep)
-			index.postSets()
+			defer close(located)
+			func() {
+				defer close(interned)
+				// The workloads index too, which system default spreading
+				// asks for on a pod's first question.
+				workloads.get(&in)
+				images, imageNodes = imageStates(valid)
+				index.buildColumns(valid)
+				index.internPods(prep)
+				index.postSets()
+			}()
+			if li, ok := <-locate; ok {
+				loc = newPodIndex(li.pods, li.ends, li.names)
+			}
 		}()
 	}
-	waitInterned := func() {
+	// joinIndexer ends the indexer early, when New fails.
+	joinIndexer := func() {
 		if interned != nil {
-			<-interned
+			close(locate)
+			<-located
 		}
 	}
 	// seen finds duplicates in input order among the named pods, by
@@ -287,7 +306,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		perNode[ni]++
 	}
 	if len(errs) > 0 {
-		waitInterned()
+		joinIndexer()
 		return nil, warnings, &FieldErrors{List: errs}
 	}
 
@@ -319,20 +338,11 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		next[ni]++
 	}
 	copy(sorted, orders)
-	// The pod location index is read from the first binding on, not by
-	// the node building below, which was waiting for it: a large input
-	// has it built on a goroutine of its own, beside the nodes and the
-	// label index (measured at 5000 nodes / 50,000 pods: 8 to 11 ms less
-	// on the calling goroutine, which is the longer path after the pod
-	// pass). It reads only the PodInfos' keys, which nothing writes once
-	// preparePods is done; New waits for it before returning.
-	var located chan struct{}
 	if interned != nil {
-		located = make(chan struct{})
-		go func() {
-			defer close(located)
-			s.podLoc = newPodIndex(orders, ends, names)
-		}()
+		// Built by the other goroutine (see locate): it reads only the
+		// PodInfos' keys, which nothing writes once preparePods is done.
+		locate <- podIndexInput{orders, ends, names}
+		close(locate)
 	} else {
 		s.podLoc = newPodIndex(orders, ends, names)
 	}
@@ -368,6 +378,7 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	s.imageNodes, s.imageMemo = imageNodes, &imageMemo{}
 	if located != nil {
 		<-located
+		s.podLoc = loc
 	}
 	return s, warnings, nil
 }
