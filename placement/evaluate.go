@@ -135,15 +135,16 @@ func (c *Compiled) decide(scoreSingle bool) Decision {
 			}
 		})
 	}
-	return c.conclude(d, nodes, why, scr, scoreSingle, nil)
+	return c.conclude(d, nodes, why, inResult, scr, scoreSingle, nil)
 }
 
 // conclude ends decide once every node's code is in d.Codes (and, without
 // a memo, its failure in why, scr being the pass's scratch): the feasible
 // nodes, the statuses when none is feasible (or a filter erred), else the
-// scores and the best node. pre, when not nil, names the topology plugins
-// whose PreScore counts are pending in scr (compileDecide).
-func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure, scr *scoreScratch, scoreSingle bool, pre *topologyPreScores) Decision {
+// scores and the best node. inResult is the pass's PreFilter node
+// restriction by slot (resultSlots). pre, when not nil, names the topology
+// plugins whose PreScore counts are pending in scr (compileDecide).
+func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure, inResult []bool, scr *scoreScratch, scoreSingle bool, pre *topologyPreScores) Decision {
 	var feasible []*cluster.NodeInfo
 	hasErr := false
 	for i, code := range d.Codes {
@@ -195,7 +196,6 @@ func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure
 		} else {
 			d.Statuses = make([]sched.Status, len(nodes))
 		}
-		inResult := c.resultSlots()
 		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				n := nodes[i]

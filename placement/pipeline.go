@@ -190,7 +190,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 			}
 		})
 	}
-	*d = c.conclude(Decision{PreFilter: c.preFilter, Codes: codes}, nodes, why, scr, false, &pre)
+	*d = c.conclude(Decision{PreFilter: c.preFilter, Codes: codes}, nodes, why, inResult, scr, false, &pre)
 	d.PreFilter = d.PreFilter.Clone()
 	return c, nil
 }
