@@ -43,7 +43,7 @@ func (c *Compiled) imageScoreOfSum(sum int64) int64 {
 	if maxThreshold == minImageThreshold {
 		return 0
 	}
-	return sched.MaxNodeScore * (sum - minImageThreshold) / (maxThreshold - minImageThreshold)
+	return sched.Quotient(sched.MaxNodeScore*(sum-minImageThreshold), maxThreshold-minImageThreshold)
 }
 
 // imageSpreads returns, for each of the pod's images, the fraction of the

@@ -429,7 +429,7 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 		if want[0] {
 			v := int64(sched.MaxNodeScore)
 			if topTaint != 0 {
-				v = sched.MaxNodeScore - sched.MaxNodeScore*taintRaw[k]/topTaint
+				v = sched.MaxNodeScore - sched.Quotient(sched.MaxNodeScore*taintRaw[k], topTaint)
 			}
 			if !inRange(v) {
 				return 0, 0, false
@@ -439,7 +439,7 @@ func (c *Compiled) selectMemo(feasible []*cluster.NodeInfo) (best int, total int
 		if want[1] {
 			var v int64
 			if topAffinity != 0 {
-				v = sched.MaxNodeScore * affinityRaw[k] / topAffinity
+				v = sched.Quotient(sched.MaxNodeScore*affinityRaw[k], topAffinity)
 			}
 			if !inRange(v) {
 				return 0, 0, false

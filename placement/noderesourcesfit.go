@@ -227,7 +227,7 @@ func leastAllocated(requested, allocatable []int64, res []ResourceSpec) int64 {
 		}
 		var v int64
 		if requested[i] <= allocatable[i] {
-			v = (allocatable[i] - requested[i]) * sched.MaxNodeScore / allocatable[i]
+			v = sched.Quotient((allocatable[i]-requested[i])*sched.MaxNodeScore, allocatable[i])
 		}
 		score += v * res[i].Weight
 		weights += res[i].Weight
@@ -235,7 +235,7 @@ func leastAllocated(requested, allocatable []int64, res []ResourceSpec) int64 {
 	if weights == 0 {
 		return 0
 	}
-	return score / weights
+	return sched.Quotient(score, weights)
 }
 
 // fitScorer returns the NodeResourcesFit strategy's scorer over requested
@@ -251,13 +251,13 @@ func (c *Compiled) fitScorer(res []ResourceSpec) func(requested, allocatable []i
 					continue
 				}
 				req := min(requested[i], allocatable[i])
-				score += req * sched.MaxNodeScore / allocatable[i] * res[i].Weight
+				score += sched.Quotient(req*sched.MaxNodeScore, allocatable[i]) * res[i].Weight
 				weights += res[i].Weight
 			}
 			if weights == 0 {
 				return 0
 			}
-			return score / weights
+			return sched.Quotient(score, weights)
 		}
 	case RequestedToCapacityRatio:
 		shape := make([]UtilizationShapePoint, len(c.opts.ScoringStrategy.Shape))
@@ -289,7 +289,7 @@ func (c *Compiled) fitScorer(res []ResourceSpec) func(requested, allocatable []i
 				if requested[i] > allocatable[i] {
 					v = fn(100)
 				} else {
-					v = fn(requested[i] * 100 / allocatable[i])
+					v = fn(sched.Quotient(requested[i]*100, allocatable[i]))
 				}
 				if v > 0 {
 					score += v * res[i].Weight

@@ -502,7 +502,7 @@ func defaultNormalize(out, raw []int64, reverse bool) []int64 {
 		return out
 	}
 	for i, v := range raw {
-		s := sched.MaxNodeScore * v / top
+		s := sched.Quotient(sched.MaxNodeScore*v, top)
 		if reverse {
 			s = sched.MaxNodeScore - s
 		}

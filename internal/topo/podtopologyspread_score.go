@@ -289,7 +289,7 @@ func (s *Spread) ScoreFeasible(feasible []*NodeInfo, sc *SpreadScratch) (raw, no
 		case maxScore == 0:
 			normalized[fi] = sched.MaxNodeScore
 		default:
-			normalized[fi] = sched.MaxNodeScore * (maxScore + minScore - raw[fi]) / maxScore
+			normalized[fi] = sched.Quotient(sched.MaxNodeScore*(maxScore+minScore-raw[fi]), maxScore)
 		}
 	}
 	return raw, normalized, false
