@@ -128,13 +128,19 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	ahead := &scr.ahead
 	ahead.start(&v, len(nodes), chunks)
 	// Tasks: 0 and 1 the topology plugins, then the ranges' scoring
-	// ahead, then the ranges' filters. Helpers take the filters first
+	// ahead, then the ranges' filters, and last the pod's node-local
+	// scorer (its image scores walk every node: off the calling
+	// goroutine's path). Helpers take the scorer and the filters first
 	// (from the back), and reach a range's scoring only once every range's
 	// filters are taken; the calling goroutine reaches the scoring after
 	// its topology tasks, and then only scores while a helper still runs
 	// one.
-	r.w.Run(r.n, 2+2*chunks, func(k int) {
+	last := 2 + 2*chunks
+	r.w.Run(r.n, last+1, func(k int) {
 		switch {
+		case k == last:
+			ahead.makeScorer(&v)
+			return
 		case k == 0:
 			defer ahead.topologyDone()
 			if sp, spErr = v.spreadPreFilter(); spErr == nil && spreadScores {
@@ -169,6 +175,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 		ahead.filtered[j].Store(true)
 	})
 	if aheadStride > 0 {
+		ahead.makeScorer(&v) // done by the tasks unless none ran
 		ahead.topology.Store(1)
 		for j := range chunks {
 			ahead.scoreRange(&v, nodes, codes, j, j*size, min((j+1)*size, len(nodes)), aheadStride)
@@ -221,7 +228,8 @@ type aheadScores struct {
 	// topology counts the topology tasks still running; scoring ahead
 	// stops when it reaches zero.
 	topology atomic.Int32
-	lc       *localScorer // the pod's node-local scorer, scoreWith's too
+	lc       *localScorer // the pod's node-local scorer, scoreWith's too (makeScorer)
+	scorer   atomic.Bool  // lc is set for this pod
 }
 
 // aheadStride, when not zero, makes compileDecide score ahead after its
@@ -253,7 +261,17 @@ func (a *aheadScores) start(c *Compiled, n, ranges int) {
 	clear(a.have)
 	a.raw = reuse(a.raw, n)
 	a.pos = a.pos[:0]
-	a.lc = c.newLocalScorer()
+	a.lc = nil
+	a.scorer.Store(false)
+}
+
+// makeScorer sets a.lc to the pod's node-local scorer, once per pod (a
+// task of compileDecide's fork-join, which every later reader follows).
+func (a *aheadScores) makeScorer(c *Compiled) {
+	if a.on && !a.scorer.Load() {
+		a.lc = c.newLocalScorer()
+		a.scorer.Store(true)
+	}
 }
 
 // topologyDone records the end of one topology task.
@@ -263,7 +281,7 @@ func (a *aheadScores) topologyDone() { a.topology.Add(-1) }
 // passed its filters, once they have run, and stops as soon as no topology
 // task is running.
 func (a *aheadScores) scoreRange(c *Compiled, nodes []*cluster.NodeInfo, codes []sched.Code, j, lo, hi, stride int) {
-	if !a.on || a.topology.Load() == 0 || !a.filtered[j].Load() {
+	if !a.on || a.topology.Load() == 0 || !a.filtered[j].Load() || !a.scorer.Load() {
 		return
 	}
 	lc := a.lc.fork()
