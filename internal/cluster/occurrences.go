@@ -19,8 +19,8 @@ import "slices"
 // immutable and safe for concurrent use.
 type Occurrences struct {
 	base    *occBase
-	stale   []bool  // by node slot; nil when nothing changed
-	changed []int32 // ascending node slots that differ from the base
+	stale   []uint64 // bit i%64 of word i/64: node slot i changed; nil when nothing did
+	changed []int32  // ascending node slots that differ from the base
 }
 
 // occBase is the inversion of one snapshot's LabelView.
@@ -99,7 +99,9 @@ func (o *Occurrences) Terms(k TermKind) *TermOccurrences { return &o.base.terms[
 
 // Stale reports whether node slot i differs from the base: its base
 // entries must be skipped and its NodeLabels read instead.
-func (o *Occurrences) Stale(i int32) bool { return o.stale != nil && o.stale[i] }
+func (o *Occurrences) Stale(i int32) bool {
+	return o.stale != nil && o.stale[i>>6]&(1<<(i&63)) != 0
+}
 
 // Changed returns the node slots that differ from the base, ascending.
 func (o *Occurrences) Changed() []int32 { return o.changed }
@@ -141,9 +143,9 @@ func (s *Snapshot) Occurrences() *Occurrences {
 		occ = &Occurrences{base: buildOccBase(s, &v)}
 	}
 	if len(occ.changed) > 0 {
-		occ.stale = make([]bool, len(slots))
+		occ.stale = make([]uint64, (len(slots)+63)/64)
 		for _, i := range occ.changed {
-			occ.stale[i] = true
+			occ.stale[i>>6] |= 1 << (i & 63)
 		}
 	}
 	if x != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
 )
 
 // TestOccurrences checks the inversion of a snapshot's label view: each
@@ -212,4 +213,42 @@ func podsOf(s *Snapshot) []*corev1.Pod {
 		}
 	}
 	return out
+}
+
+// TestOccurrencesStaleIsChanged: on a chain of views binding pods to random
+// nodes of a 300-node snapshot, Stale(i) holds exactly for the node slots
+// Changed lists, in every word of the set.
+func TestOccurrencesStaleIsChanged(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		const numNodes = 300
+		nodes := make([]*corev1.Node, numNodes)
+		for i := range nodes {
+			nodes[i] = &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("n%03d", i), Labels: map[string]string{"zone": "z"}}}
+		}
+		snap, _, err := New(Input{Nodes: nodes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap.Occurrences() // the base
+		cur := snap
+		binds := rapid.IntRange(1, 20).Draw(t, "binds")
+		for b := range binds {
+			node := rapid.IntRange(0, numNodes-1).Draw(t, "node")
+			next, err := cur.WithPod(labelledPod("default", fmt.Sprintf("p%d", b), nodes[node].Name, map[string]string{"app": "a"}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cur = next
+		}
+		occ := cur.Occurrences()
+		changed := map[int32]bool{}
+		for _, i := range occ.Changed() {
+			changed[i] = true
+		}
+		for i := range int32(numNodes) {
+			if occ.Stale(i) != changed[i] {
+				t.Fatalf("slot %d: Stale %v, in Changed %v", i, occ.Stale(i), changed[i])
+			}
+		}
+	})
 }

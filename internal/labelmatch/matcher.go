@@ -29,6 +29,13 @@ type requirement struct {
 	full   labels.Requirement
 }
 
+// Same reports whether m and o are one flattened selector: copies of the
+// Matcher that New or FromRequirements returned, sharing its requirements
+// (a Matcher that matches everything or nothing is never Same as another).
+func (m *Matcher) Same(o *Matcher) bool {
+	return len(m.reqs) > 0 && len(m.reqs) == len(o.reqs) && &m.reqs[0] == &o.reqs[0] && m.nothing == o.nothing
+}
+
 // New flattens a selector. A nil selector, or one whose requirements cannot
 // be listed (labels.Nothing), matches nothing, as
 // metav1.LabelSelectorAsSelector(nil) does. The selector is not modified.

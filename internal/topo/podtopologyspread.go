@@ -254,7 +254,7 @@ func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
 		return ownConstraints(pod, action)
 	}
-	cs, err := compileConstraints(defaults, pod, action, nil)
+	cs, err := compileDefaults(defaults, pod, action)
 	if err != nil || len(cs) == 0 {
 		if err != nil {
 			err = fmt.Errorf("%w: default spread constraints: %w", ErrInvalidConstraint, err)
@@ -280,12 +280,44 @@ func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev
 	return cs, nil
 }
 
+// compiledSystemDefaults holds compileConstraints of
+// systemDefaultConstraints for each action: the system defaults are valid,
+// have no matchLabelKeys and are compiled alike for every pod, except for
+// the selector and selfMatch, which spreadConstraints sets afterwards.
+var compiledSystemDefaults = sync.OnceValue(func() map[corev1.UnsatisfiableConstraintAction][]constraint {
+	out := map[corev1.UnsatisfiableConstraintAction][]constraint{}
+	for _, a := range []corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway} {
+		cs, err := compileConstraints(systemDefaultConstraints, &corev1.Pod{}, a, nil)
+		if err != nil {
+			panic(fmt.Sprintf("topology: system default spread constraints: %v", err))
+		}
+		out[a] = cs
+	}
+	return out
+})
+
+// compileDefaults is compileConstraints(defaults, pod, action, nil) for
+// default constraints, taking the system defaults' compiled form (a copy)
+// instead of validating and compiling them again for every pod.
+func compileDefaults(defaults []corev1.TopologySpreadConstraint, pod *corev1.Pod, action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
+	if len(defaults) > 0 && &defaults[0] == &systemDefaultConstraints[0] && len(defaults) == len(systemDefaultConstraints) {
+		return slices.Clone(compiledSystemDefaults()[action]), nil
+	}
+	return compileConstraints(defaults, pod, action, nil)
+}
+
 // assignSelectorIDs numbers the distinct selectors of the constraints so
 // that pods are counted once per node per selector (the system defaults share
 // one selector for hostname and zone). It returns the number of IDs.
 func assignSelectorIDs(cs []constraint) int {
 	seen := map[string]int{}
 	for i := range cs {
+		// Constraints given one compiled selector (the defaults share the
+		// DefaultSelector's) share its ID without printing it.
+		if j := sameSelector(cs, i); j >= 0 {
+			cs[i].selID = cs[j].selID
+			continue
+		}
 		k := "\x00nothing"
 		if !cs[i].m.Nothing() {
 			k = cs[i].sel.String()
@@ -298,6 +330,17 @@ func assignSelectorIDs(cs []constraint) int {
 		cs[i].selID = id
 	}
 	return len(seen)
+}
+
+// sameSelector returns an earlier constraint of cs whose matcher is cs[i]'s
+// very one (one flattened selector, shared), or -1.
+func sameSelector(cs []constraint, i int) int {
+	for j := range i {
+		if cs[j].m.Same(&cs[i].m.Matcher) {
+			return j
+		}
+	}
+	return -1
 }
 
 // countMatching counts the node's pods in namespace ns, not being deleted,
