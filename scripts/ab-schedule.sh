@@ -6,8 +6,8 @@
 # On a shared two-core VM a run's time drifts by 10 % and more from minute to
 # minute; two binaries timed in separate batches then differ by the drift.
 # Pairs of runs a second apart share it, so their ratio shows a change of a
-# few percent that batch medians hide (the method behind the speed issue's
-# closing notes). Scenario files come from the oracle's gen, e.g.
+# few percent that batch medians hide. Scenario files come from the
+# oracle's gen (../shared/oracle), e.g.
 #   gen -shape mixed -seed 1 -nodes 1000 -pods 5000 -pending 1000 -out /tmp/mixed.json
 #
 #   scripts/ab-schedule.sh HEAD~1 HEAD /tmp/mixed.json       # 30 pairs
