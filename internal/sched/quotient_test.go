@@ -16,8 +16,8 @@ func TestQuotientTable(t *testing.T) {
 		{-7, 2}, {7, -2}, {-7, -2}, {math.MinInt64, 3}, {math.MinInt64, -1 << 62},
 		// A free share of a node's memory: (allocatable - requested) * 100 / allocatable.
 		{(17179869184 - 1) * 100, 17179869184},
-		// Quotients just below and at an integer, where rounding the float64
-		// quotient up would mislead a plain conversion.
+		// Quotients just below and at an integer, with operands near 2^53:
+		// the closest the float64 quotient comes to rounding across one.
 		{(1<<52+1)*3 - 1, 3}, {9007199254740991, 9007199254740990},
 	} {
 		assert.Equal(t, c.a/c.b, Quotient(c.a, c.b), "%d / %d", c.a, c.b)
