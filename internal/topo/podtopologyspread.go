@@ -281,19 +281,19 @@ func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev
 }
 
 // compiledSystemDefaults holds compileConstraints of
-// systemDefaultConstraints for each action: the system defaults are valid,
-// have no matchLabelKeys and are compiled alike for every pod, except for
-// the selector and selfMatch, which spreadConstraints sets afterwards.
-var compiledSystemDefaults = sync.OnceValue(func() map[corev1.UnsatisfiableConstraintAction][]constraint {
+// systemDefaultConstraints for each action: the system defaults have no
+// matchLabelKeys and are compiled alike for every pod, except for the
+// selector and selfMatch, which spreadConstraints sets afterwards.
+var compiledSystemDefaults = sync.OnceValues(func() (map[corev1.UnsatisfiableConstraintAction][]constraint, error) {
 	out := map[corev1.UnsatisfiableConstraintAction][]constraint{}
 	for _, a := range []corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway} {
 		cs, err := compileConstraints(systemDefaultConstraints, &corev1.Pod{}, a, nil)
 		if err != nil {
-			panic(fmt.Sprintf("topology: system default spread constraints: %v", err))
+			return nil, err
 		}
 		out[a] = cs
 	}
-	return out
+	return out, nil
 })
 
 // compileDefaults is compileConstraints(defaults, pod, action, nil) for
@@ -301,7 +301,9 @@ var compiledSystemDefaults = sync.OnceValue(func() map[corev1.UnsatisfiableConst
 // instead of validating and compiling them again for every pod.
 func compileDefaults(defaults []corev1.TopologySpreadConstraint, pod *corev1.Pod, action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
 	if len(defaults) > 0 && &defaults[0] == &systemDefaultConstraints[0] && len(defaults) == len(systemDefaultConstraints) {
-		return slices.Clone(compiledSystemDefaults()[action]), nil
+		if compiled, err := compiledSystemDefaults(); err == nil {
+			return slices.Clone(compiled[action]), nil
+		}
 	}
 	return compileConstraints(defaults, pod, action, nil)
 }
