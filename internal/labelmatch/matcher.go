@@ -31,9 +31,10 @@ type requirement struct {
 
 // Same reports whether m and o are one flattened selector: copies of the
 // Matcher that New or FromRequirements returned, sharing its requirements
-// (a Matcher that matches everything or nothing is never Same as another).
+// (a Matcher that matches everything or nothing has none, and is never
+// Same as another).
 func (m *Matcher) Same(o *Matcher) bool {
-	return len(m.reqs) > 0 && len(m.reqs) == len(o.reqs) && &m.reqs[0] == &o.reqs[0] && m.nothing == o.nothing
+	return len(m.reqs) > 0 && len(m.reqs) == len(o.reqs) && &m.reqs[0] == &o.reqs[0]
 }
 
 // New flattens a selector. A nil selector, or one whose requirements cannot
