@@ -3,7 +3,6 @@ package preemption
 import (
 	"iter"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -370,15 +369,21 @@ func preempt(nodes []*cluster.NodeInfo, pod *corev1.Pod, codes []sched.Code, new
 			numRejected++
 		}
 		if numRejected > 0 {
+			// Rejected is in node-name order. potential is in that
+			// order, so the positions visited after the wrap come first,
+			// then those from offset on: two sorted runs, put in order
+			// without a sort.
 			res.Rejected = make([]NodeStatus, 0, numRejected)
-			for i := range visited {
-				if n, r := dr.at(i); !r.vs.status.OK() {
-					res.Rejected = append(res.Rejected, NodeStatus{Node: n.Name, Status: r.vs.status})
+			beforeWrap := min(visited, len(potential)-int(offset))
+			for _, span := range [2][2]int{{beforeWrap, visited}, {0, beforeWrap}} {
+				for i := span[0]; i < span[1]; i++ {
+					if n, r := dr.at(i); !r.vs.status.OK() {
+						res.Rejected = append(res.Rejected, NodeStatus{Node: n.Name, Status: r.vs.status})
+					}
 				}
 			}
 		}
 	}
-	sort.Slice(res.Rejected, func(i, j int) bool { return res.Rejected[i].Node < res.Rejected[j].Node })
 	sched.OwnReasons(len(res.Rejected), func(i int) *sched.Status { return &res.Rejected[i].Status })
 	if len(cands) == 0 {
 		if len(errs) > 0 {

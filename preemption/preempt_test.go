@@ -1,6 +1,7 @@
 package preemption
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -117,4 +118,49 @@ func TestSampling(t *testing.T) {
 	assert.Equal(t, int32(100), (&Sampling{}).numCandidates(1000))
 	assert.Equal(t, int32(150), (&Sampling{}).numCandidates(1500))
 	assert.Equal(t, int32(7), (&Sampling{}).numCandidates(7))
+}
+
+// TestRejectedInNodeOrder checks that Result.Rejected lists the visited
+// nodes that cannot help in node-name order whatever the offset the dry
+// runs start from, when they stop early and when they wrap around.
+func TestRejectedInNodeOrder(t *testing.T) {
+	names := []string{"a", "b", "c", "d", "e", "f", "g"}
+	// Capacity 100 cannot hold the preemptor's 500 even without victims;
+	// 1000 can once its pod of 600 is gone.
+	helps := map[string]bool{"b": true, "e": true, "f": true}
+	var fns []fakeNode
+	for _, n := range names {
+		capacity := int64(100)
+		if helps[n] {
+			capacity = 1000
+		}
+		fns = append(fns, fakeNode{name: n, code: sched.Unschedulable, capacity: capacity,
+			pods: []*corev1.Pod{mkPod("v-"+n, prio(1), cpu(600))}})
+	}
+	for _, limit := range []int32{1, 2, int32(len(names))} {
+		for offset := range int32(len(names)) {
+			// The visit: from offset on, wrapping around, until limit
+			// candidates were found.
+			var want []string
+			found := int32(0)
+			for i := range len(names) {
+				n := names[(int(offset)+i)%len(names)]
+				if helps[n] {
+					if found++; found >= limit {
+						break
+					}
+					continue
+				}
+				want = append(want, n)
+			}
+			slices.Sort(want)
+			r := runFake(mkPod("p", prio(10)), 500, fns, nil,
+				Options{Sampling: &Sampling{MinCandidateNodesAbsolute: limit, Offset: offset}})
+			var got []string
+			for _, s := range r.Rejected {
+				got = append(got, s.Node)
+			}
+			assert.Equal(t, want, got, "limit %d, offset %d", limit, offset)
+		}
+	}
 }
