@@ -268,38 +268,42 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	// per node, so that every node's lists are cut from one allocation.
 	bound := make([]int32, 0, len(in.Pods))
 	perNode := make([]int32, len(valid))
-	for i, pod := range in.Pods {
+	// The pass reads what preparePods recorded, not the pods: their
+	// objects are spread over the heap, and preparePods had each of them
+	// in the cache once already.
+	for i := range prep {
+		pp := &prep[i]
 		p := func() *field.Path { return podsPath.Index(i) }
-		if pod == nil {
-			errs = append(errs, field.Required(p(), "pod must not be null"))
+		if pp.key == "" { // preparePods skips a nil or unnamed pod
+			if in.Pods[i] == nil {
+				errs = append(errs, field.Required(p(), "pod must not be null"))
+			} else {
+				errs = append(errs, field.Required(p().Child("metadata", "name"), ""))
+			}
 			continue
 		}
-		if pod.Name == "" {
-			errs = append(errs, field.Required(p().Child("metadata", "name"), ""))
-			continue
-		}
-		key := prep[i].key
+		key := pp.key
 		j, slot := seen.find(key, keyAt)
 		if j >= 0 {
 			errs = append(errs, field.Duplicate(p().Child("metadata", "name"), key))
 			continue
 		}
 		seen.insert(slot, int32(i))
-		ni := prep[i].node
-		if prep[i].errs != nil {
-			errs = append(errs, prep[i].errs...)
+		ni := pp.node
+		if pp.errs != nil {
+			errs = append(errs, pp.errs...)
 			continue
 		}
 		switch {
-		case pod.Spec.NodeName == "":
+		case pp.unbound:
 			warnings = append(warnings, Warning{Object: "pod " + key, Reason: "not bound to a node (no spec.nodeName); ignored"})
 			continue
-		case pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed:
-			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("terminal phase %s; ignored", pod.Status.Phase)})
+		case pp.terminal:
+			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("terminal phase %s; ignored", in.Pods[i].Status.Phase)})
 			continue
 		}
 		if ni < 0 {
-			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("bound to unknown node %q; ignored", pod.Spec.NodeName)})
+			warnings = append(warnings, Warning{Object: "pod " + key, Reason: fmt.Sprintf("bound to unknown node %q; ignored", in.Pods[i].Spec.NodeName)})
 			continue
 		}
 		bound = append(bound, int32(i))
@@ -461,6 +465,9 @@ type podPrep struct {
 	pi   *PodInfo
 	errs field.ErrorList
 	node int // index of spec.nodeName among the valid nodes, -1 when unknown
+	// unbound and terminal say that the pod has no spec.nodeName, and
+	// that its phase is Succeeded or Failed (New leaves it out for either).
+	unbound, terminal bool
 	// interned says whether internPods interns the pod (set with pi: on a
 	// known node, not terminal); sameAs is then the index of an earlier
 	// such pod (compiled by the same goroutine) with an equal namespace and
@@ -597,6 +604,8 @@ func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int,
 		if ni, ok := byName[pod.Spec.NodeName]; ok {
 			pp.node = ni
 		}
+		ph := pod.Status.Phase
+		pp.unbound, pp.terminal = pod.Spec.NodeName == "", ph == corev1.PodSucceeded || ph == corev1.PodFailed
 		p := func() *field.Path { return podsPath.Index(i) }
 		// A pod the int64 fast path accepts has no negative request
 		// (it checks every list PodResourceErrors does), so only the
@@ -618,8 +627,7 @@ func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int,
 		}
 		pp.pi = pi
 		pp.sameAs = -1
-		ph := pod.Status.Phase
-		if pp.interned = pp.node >= 0 && ph != corev1.PodSucceeded && ph != corev1.PodFailed; pp.interned && w.keyLabels {
+		if pp.interned = pp.node >= 0 && !pp.terminal; pp.interned && w.keyLabels {
 			w.kb.b = w.kb.appendLabelSet(w.kb.b[:0], pod.Namespace, pod.Labels)
 			if j, ok := w.exemplars[string(w.kb.b)]; ok {
 				pp.sameAs = j
