@@ -240,11 +240,11 @@ func TestNewWarnsAndIndexes(t *testing.T) {
 		Namespaces: []*corev1.Namespace{{ObjectMeta: metav1.ObjectMeta{Name: "ns", Labels: map[string]string{"team": "a"}}}},
 	})
 	require.NoError(t, err)
-	var objs []string
-	for _, w := range warnings {
-		objs = append(objs, w.Object)
-	}
-	assert.Equal(t, []string{"pod ns/done", "pod ns/pending", "pod ns/lost"}, objs)
+	assert.Equal(t, []Warning{
+		{Object: "pod ns/done", Reason: "terminal phase Succeeded; ignored"},
+		{Object: "pod ns/pending", Reason: "not bound to a node (no spec.nodeName); ignored"},
+		{Object: "pod ns/lost", Reason: `bound to unknown node "zzz"; ignored`},
+	}, warnings)
 	require.Len(t, NodesOf(snap), 2)
 	assert.Equal(t, "a", NodesOf(snap)[0].Name)
 	assert.Equal(t, int64(4000), NodesOf(snap)[0].Allocatable.MilliCPU, "capacity when allocatable is unset")
@@ -477,4 +477,21 @@ func TestNewSharedExtras(t *testing.T) {
 	require.Nil(t, got["a"].HostPorts())
 	require.Nil(t, got["c"].HostPorts())
 	require.Equal(t, []HostPort{{IP: "0.0.0.0", Protocol: corev1.ProtocolTCP, Port: 80}}, got["b"].HostPorts())
+}
+
+// TestNewPodIdentityErrors: a null pod, an unnamed one and a second pod of
+// a key are errors with their paths, in input order, for small and large
+// inputs; the first pod of a key is kept.
+func TestNewPodIdentityErrors(t *testing.T) {
+	for _, extra := range []int{0, parallelPods} {
+		pods := []*corev1.Pod{pod("ns", "a", "n1", nil), nil, pod("ns", "", "n1", nil), pod("ns", "a", "n1", nil)}
+		for i := range extra {
+			pods = append(pods, pod("ns", fmt.Sprintf("p%05d", i), "n1", nil))
+		}
+		_, _, err := New(Input{Nodes: []*corev1.Node{node("n1", nil, nil)}, Pods: pods})
+		require.Error(t, err)
+		assert.Equal(t, "[pods[1]: Required value: pod must not be null, "+
+			"pods[2].metadata.name: Required value, "+
+			"pods[3].metadata.name: Duplicate value: \"ns/a\"]", err.Error())
+	}
 }
