@@ -71,15 +71,23 @@ func (ni *NodeInfo) WithPodInfo(pi *PodInfo) *NodeInfo {
 // changes with RemovePodInPlace and AddPodInPlace: dst gets its own pod list
 // (stored in buf's backing array, which is returned for reuse) and its own
 // scalar request map; every other slice stays shared and is only ever
-// replaced, never written. ni is unchanged.
+// replaced, never written. ni is unchanged. dst must be a zero NodeInfo or
+// one an earlier CopyInto filled: the scalar map of that copy is its own,
+// and is reused (a preemption dry run copies node after node into one).
 func (ni *NodeInfo) CopyInto(dst *NodeInfo, buf []*PodInfo) []*PodInfo {
+	own := dst.Requested.Scalar
 	*dst = *ni
 	dst.Pods = append(buf[:0], ni.Pods...)
 	if ni.Requested.Scalar != nil {
-		dst.Requested.Scalar = make(map[corev1.ResourceName]int64, len(ni.Requested.Scalar))
-		for k, v := range ni.Requested.Scalar {
-			dst.Requested.Scalar[k] = v
+		if own == nil {
+			own = make(map[corev1.ResourceName]int64, len(ni.Requested.Scalar))
+		} else {
+			clear(own)
 		}
+		for k, v := range ni.Requested.Scalar {
+			own[k] = v
+		}
+		dst.Requested.Scalar = own
 	}
 	return dst.Pods
 }

@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -73,4 +75,55 @@ func rangeOf(n int) []int {
 		out[i] = i
 	}
 	return out
+}
+
+// A NodeInfo that CopyInto fills again and again (preemption's dry run
+// copies node after node into one) reuses its own scalar map: each copy
+// equals a fresh one, whatever the copies before it took off, and no
+// snapshot node changes.
+func TestCopyIntoReusedProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*corev1.Node
+		var pods []*corev1.Pod
+		for n := range 3 {
+			node := &corev1.Node{}
+			node.Name = fmt.Sprintf("n%d", n)
+			node.Status.Allocatable = rl("cpu", "64", "example.com/gpu", "8", "example.com/fpga", "8")
+			nodes = append(nodes, node)
+			for i := range rapid.IntRange(0, 4).Draw(t, "pods") {
+				// Nodes differ in which scalar resources their pods
+				// request, so a copy must not keep the previous one's.
+				name := rapid.SampledFrom([]string{"example.com/gpu", "example.com/fpga"}).Draw(t, "scalar")
+				count := rapid.SampledFrom([]string{"0", "1", "2"}).Draw(t, "count")
+				pods = append(pods, pod("ns", fmt.Sprintf("p%d-%d", n, i), node.Name, rl("cpu", "100m", name, count)))
+			}
+		}
+		s, _, err := New(Input{Nodes: nodes, Pods: pods})
+		require.NoError(t, err)
+		var before []NodeInfo
+		var scalars []map[corev1.ResourceName]int64
+		for _, ni := range NodesOf(s) {
+			before = append(before, *ni)
+			scalars = append(scalars, maps.Clone(ni.Requested.Scalar))
+		}
+		var reused NodeInfo
+		var buf []*PodInfo
+		for range rapid.IntRange(1, 6).Draw(t, "copies") {
+			src := NodesOf(s)[rapid.IntRange(0, len(nodes)-1).Draw(t, "node")]
+			buf = src.CopyInto(&reused, buf)
+			var fresh NodeInfo
+			src.CopyInto(&fresh, nil)
+			require.Equal(t, fresh.Requested, reused.Requested)
+			require.True(t, slices.Equal(fresh.Pods, reused.Pods), "pods")
+			for _, pi := range slices.Clone(reused.Pods) {
+				if rapid.Bool().Draw(t, "remove") {
+					reused.RemovePodInPlace(pi)
+				}
+			}
+		}
+		for i, ni := range NodesOf(s) {
+			require.Equal(t, before[i], *ni, "the snapshot's node is unchanged")
+			require.Equal(t, scalars[i], ni.Requested.Scalar, "and its scalar map too")
+		}
+	})
 }
