@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Compares simulate's schedule phase (-timing) between two revisions on one
-# scenario file, run after run in alternation, and prints the median of the
-# per-pair ratios B/A with its quartiles, and in how many pairs B was faster.
+# Compares simulate's schedule phase (-timing; PHASE=snapshot: its snapshot phase)
+# between two revisions on one scenario file, run after run in alternation,
+# and prints the median of the per-pair ratios B/A with its quartiles, and in
+# how many pairs B was faster.
 #
 # On a shared two-core VM a run's time drifts by 10 % and more from minute to
 # minute; two binaries timed in separate batches then differ by the drift.
@@ -12,10 +13,12 @@
 #
 #   scripts/ab-schedule.sh HEAD~1 HEAD /tmp/mixed.json       # 30 pairs
 #   PAIRS=60 scripts/ab-schedule.sh main my-branch /tmp/mixed.json
+#   PHASE=snapshot scripts/ab-schedule.sh HEAD~1 HEAD /tmp/big.json   # the snapshot phase instead
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 REV_A REV_B SCENARIO_FILE" >&2; exit 2; }
 cd "$(dirname "$0")/.."
-a=$1 b=$2 file=$3 pairs=${PAIRS:-30}
+a=$1 b=$2 file=$3 pairs=${PAIRS:-30} which=${PHASE:-schedule}
+case $which in schedule | snapshot) ;; *) echo "$0: PHASE must be schedule or snapshot" >&2; exit 2 ;; esac
 [ -r "$file" ] || { echo "$0: cannot read $file" >&2; exit 2; }
 tmp=$(mktemp -d)
 cleanup() {
@@ -29,7 +32,8 @@ for side in a b; do
 	git worktree add --detach "$tmp/$side" "$rev" >/dev/null 2>&1 || { echo "$0: no revision $rev" >&2; exit 2; }
 	(cd "$tmp/$side" && go build -o "$tmp/sim-$side" ./examples/simulate)
 done
-phase() { "$1" -mode schedule -in "$file" -out /dev/null -timing 2>&1 | sed -n 's/.*schedule \([0-9.]*\)s).*/\1/p'; }
+# -timing prints "timing: evaluation T (snapshot S, schedule D)".
+phase() { "$1" -mode schedule -in "$file" -out /dev/null -timing 2>&1 | sed -n "s/.*[(, ]$which \([0-9.]*\)s.*/\1/p"; }
 for _ in $(seq "$pairs"); do
 	echo "$(phase "$tmp/sim-a") $(phase "$tmp/sim-b")"
 done | awk -v a="$a" -v b="$b" '
