@@ -42,15 +42,22 @@ func TestIPAPreScoreSkipShortcut(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			nodes := []*corev1.Node{mkNode("a", "4", "8Gi", withLabels("zone", "z1")), mkNode("b", "4", "8Gi", withLabels("zone", "z2"))}
 			bound := mkPod("bound", onNode("a"), withAffinity(tt.bound), labelled)
-			snap := snapshotOf(t, nodes, bound)
-			c, err := Compile(snap, mkPod("incoming", withAffinity(tt.incoming), labelled), Options{})
+			// The pod bound in the snapshot New builds, and bound by a
+			// view of a snapshot without it (what a scheduling queue's
+			// bindings make).
+			built := snapshotOf(t, nodes, bound)
+			viewed, err := snapshotOf(t, nodes, mkPod("other", onNode("b"))).WithPod(bound)
 			require.NoError(t, err)
-			require.Equal(t, tt.shortcut, c.ipaPreScoreSkips())
-			_, _, walkSkipped := c.ipa.Score(cluster.NodesOf(internalOf(snap)))
-			if tt.shortcut {
-				require.True(t, walkSkipped, "the shortcut skips only where the walk skips")
-			} else {
-				require.False(t, walkSkipped, "these cases count a topology pair")
+			for _, snap := range []*Snapshot{built, viewed} {
+				c, err := Compile(snap, mkPod("incoming", withAffinity(tt.incoming), labelled), Options{})
+				require.NoError(t, err)
+				require.Equal(t, tt.shortcut, c.ipaPreScoreSkips())
+				_, _, walkSkipped := c.ipa.Score(cluster.NodesOf(internalOf(snap)))
+				if tt.shortcut {
+					require.True(t, walkSkipped, "the shortcut skips only where the walk skips")
+				} else {
+					require.False(t, walkSkipped, "these cases count a topology pair")
+				}
 			}
 		})
 	}

@@ -461,8 +461,8 @@ func (c *Compiled) ipaPreScoreSkips() bool {
 	if len(c.pi.PreferredAffinityTerms()) > 0 || len(c.pi.PreferredAntiAffinityTerms()) > 0 {
 		return false
 	}
-	if !cluster.MayHavePodAffinity(c.snap) {
-		return true // no bound pod has a term: the walk below would find none
+	if !cluster.MayHaveScoredPodAffinity(c.snap) {
+		return true // no bound pod has such a term: the walk below would find none
 	}
 	for _, n := range cluster.NodesOf(c.snap) {
 		for _, p := range n.PodsWithAffinity {

@@ -199,7 +199,8 @@ func (s *Snapshot) reshape(drop []int, at int, replacement *corev1.Node, added [
 		taintSets:  s.taintSets,
 		// The nodes keep their pods (a replaced node's are re-counted
 		// on it, added nodes have none).
-		podAffinity: s.podAffinity,
+		podAffinity:    s.podAffinity,
+		scoredAffinity: s.scoredAffinity,
 	}
 	if copied || v.imageMemo == nil {
 		v.imageMemo = &imageMemo{}

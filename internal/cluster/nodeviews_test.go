@@ -184,9 +184,15 @@ func TestNodeViewChainsEqualNew(t *testing.T) {
 		ns := rapid.SampledFrom([]string{"default", "other"}).Draw(t, "namespace")
 		p := pod(ns, name, on, rl("cpu", rapid.SampledFrom([]string{"100m", "1"}).Draw(t, "pod cpu")))
 		p.Labels = map[string]string{"app": rapid.SampledFrom([]string{"x", "y"}).Draw(t, "app")}
-		switch rapid.IntRange(0, 3).Draw(t, "affinity") {
+		switch rapid.IntRange(0, 4).Draw(t, "affinity") {
 		case 0:
 			p.Spec.Affinity = antiAffinity("app", p.Labels["app"], rapid.SampledFrom([]string{"zone", "kubernetes.io/hostname"}).Draw(t, "key"))
+		case 2:
+			// Required anti-affinity alone: a pod with affinity that
+			// existing-pod scoring does not count.
+			a := antiAffinity("app", p.Labels["app"], "zone")
+			a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = nil
+			p.Spec.Affinity = a
 		case 1:
 			p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{
 				Weight: 10, PodAffinityTerm: corev1.PodAffinityTerm{LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "x"}}, TopologyKey: "zone"}}}}}
@@ -315,6 +321,12 @@ func TestNodeViewChainsEqualNew(t *testing.T) {
 			require.Equal(t, anyPodAffinity(want), MayHavePodAffinity(want), "step %d: New's MayHavePodAffinity", step)
 			if anyPodAffinity(next) {
 				require.True(t, MayHavePodAffinity(next), "step %d: a view's MayHavePodAffinity", step)
+			}
+			// So is MayHaveScoredPodAffinity (genPod's required
+			// anti-affinity alone is not scored, its other terms are).
+			require.Equal(t, anyScoredAffinity(want), MayHaveScoredPodAffinity(want), "step %d: New's MayHaveScoredPodAffinity", step)
+			if anyScoredAffinity(next) {
+				require.True(t, MayHaveScoredPodAffinity(next), "step %d: a view's MayHaveScoredPodAffinity", step)
 			}
 			cur = next
 		}
@@ -465,6 +477,19 @@ func inputOf(nodes []*corev1.Node, order map[string][]*corev1.Pod) Input {
 }
 
 // anyPodAffinity reports whether a node of s has a pod with pod affinity.
+// anyScoredAffinity reports whether a bound pod of s has a term that
+// existing-pod scoring counts, read from every pod's terms.
+func anyScoredAffinity(s *Snapshot) bool {
+	for _, n := range s.nodes {
+		for _, p := range n.Pods {
+			if len(p.RequiredAffinityTerms())+len(p.PreferredAffinityTerms())+len(p.PreferredAntiAffinityTerms()) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func anyPodAffinity(s *Snapshot) bool {
 	for _, n := range s.nodes {
 		if len(n.PodsWithAffinity) > 0 {

@@ -88,6 +88,12 @@ type Snapshot struct {
 	// pods or changes nodes keeps it (it may then be true with no such pod
 	// left, which only costs InterPodAffinity its shortcut).
 	podAffinity bool
+	// scoredAffinity is false when no bound pod has a term that
+	// InterPodAffinity's scoring counts for the pods already bound
+	// (required affinity, preferred affinity or preferred anti-affinity;
+	// interpodaffinity processExistingPod): kept as podAffinity is, so it
+	// may be true with no such pod left, never false with one.
+	scoredAffinity bool
 
 	// id numbers the snapshot (0 for one not made by New or a view);
 	// a view records its parent's id and the nodes it changed, so that
@@ -363,10 +369,11 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		slices.SortFunc(pods, func(a, b *PodInfo) int { return strings.Compare(a.Key, b.Key) })
 		ni := &infos[i]
 		fillNodeInfo(ni, i, n)
-		ni.setPods(pods)
+		scored := ni.setPods(pods)
 		ni.Order = order
 		s.nodes[i] = ni
 		s.podAffinity = s.podAffinity || len(ni.PodsWithAffinity) > 0
+		s.scoredAffinity = s.scoredAffinity || scored
 	}
 	s.taintSets = internTaints(s.nodes)
 	if interned != nil {
@@ -809,8 +816,10 @@ func nodeImages(n *corev1.Node) map[string]ImageState {
 	return m
 }
 
-// setPods sets the (sorted) pods and recomputes every sum from them.
-func (ni *NodeInfo) setPods(pods []*PodInfo) {
+// setPods sets the (sorted) pods and recomputes every sum from them; it
+// reports whether one of them has a term that existing-pod scoring counts
+// (PodInfo.scoredAsExisting).
+func (ni *NodeInfo) setPods(pods []*PodInfo) (scored bool) {
 	ni.Pods = pods
 	ni.PodsWithAffinity = nil
 	ni.PodsWithRequiredAntiAffinity = nil
@@ -854,11 +863,22 @@ func (ni *NodeInfo) setPods(pods []*PodInfo) {
 		withAffinity, withRequiredAnti := p.affinityKinds()
 		if withAffinity {
 			ni.PodsWithAffinity = append(ni.PodsWithAffinity, p)
+			scored = scored || p.scoredAsExisting()
 		}
 		if withRequiredAnti {
 			ni.PodsWithRequiredAntiAffinity = append(ni.PodsWithRequiredAntiAffinity, p)
 		}
 	}
+	return scored
+}
+
+// scoredAsExisting reports whether the pod, once bound, has a term that
+// InterPodAffinity's scoring counts for existing pods: a required
+// affinity, preferred affinity or preferred anti-affinity term (its
+// required anti-affinity terms only filter; interpodaffinity
+// processExistingPod).
+func (p *PodInfo) scoredAsExisting() bool {
+	return len(p.RequiredAffinityTerms()) > 0 || len(p.PreferredAffinityTerms()) > 0 || len(p.PreferredAntiAffinityTerms()) > 0
 }
 
 // affinityKinds is hasPodAffinity and hasRequiredAntiAffinity of the
@@ -947,6 +967,13 @@ func InputOf(s *Snapshot) *Input { return &s.in }
 // plugins then know, without a walk, that no existing pod's term can
 // match or reject an incoming pod.
 func MayHavePodAffinity(s *Snapshot) bool { return s.podAffinity }
+
+// MayHaveScoredPodAffinity reports whether a bound pod of s may have a term
+// that InterPodAffinity's scoring counts for existing pods (required
+// affinity, preferred affinity or preferred anti-affinity): false means
+// surely none, so that the scoring walk over every node's pods with
+// affinity would find nothing to count.
+func MayHaveScoredPodAffinity(s *Snapshot) bool { return s.scoredAffinity }
 
 // NumPods returns the number of bound pods in the snapshot (or view).
 func (s *Snapshot) NumPods() int {
@@ -1108,6 +1135,7 @@ func (s *Snapshot) WithPodInfoReusing(pi *PodInfo, spare []*NodeInfo) (*Snapshot
 	v := s.viewReusing(spare)
 	v.setNode(i, &ni)
 	v.podAffinity = s.podAffinity || len(ni.PodsWithAffinity) > len(old.PodsWithAffinity)
+	v.scoredAffinity = s.scoredAffinity || pi.scoredAsExisting()
 	v.changed = []int32{int32(ni.Index)}
 	v.recent = &recentLoc{next: s.recent, key: pi.Key, node: nodeName, n: s.recent.len() + 1}
 	if v.recent.n >= recentLimit {
