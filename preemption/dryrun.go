@@ -59,7 +59,7 @@ func preemptCompiled(c *placement.Compiled, statuses []sched.Status, opts Option
 			// The copy is made on first use: a node without lower-priority
 			// pods is rejected before any.
 			t.src = n
-			t.removed, t.failed = t.removed[:0], nil
+			t.removed, t.failed, t.belowPending = t.removed[:0], nil, false
 			return t
 		}
 	}
@@ -87,19 +87,28 @@ type nodeTrial struct {
 	nm      *nominator
 	removed []*cluster.PodInfo // removed pods within scope
 	// src is the node to copy into node before the first change or filter
-	// (nil once copied).
+	// that needs the copy (nil once copied).
 	src *cluster.NodeInfo
+	// belowPending says that removeBelow's removal (of the pods below
+	// below) is still to be made on the copy (see filter).
+	belowPending bool
+	below        int32
 	// failed is the first error of this node's dry run (nil: none).
 	failed error
 }
 
 func (t *nodeTrial) err() error { return t.failed }
 
-// ready makes node the private copy of src if it is not yet.
+// ready makes node the private copy of src, with removeBelow's removal
+// made, if it is not yet.
 func (t *nodeTrial) ready() {
 	if t.src != nil {
 		t.buf = t.src.CopyInto(t.node, t.buf)
 		t.src = nil
+	}
+	if t.belowPending {
+		t.node.RemoveBelowInPlace(t.below)
+		t.belowPending = false
 	}
 }
 
@@ -111,9 +120,15 @@ func (t *nodeTrial) remove(p *cluster.PodInfo) {
 	}
 }
 
+// removeBelow records the removal; the copy and the removal itself wait
+// for the first change or for a filter that needs them (see filter).
 func (t *nodeTrial) removeBelow(priority int32, pods []*cluster.PodInfo) {
-	t.ready()
-	t.node.RemoveBelowInPlace(priority)
+	if t.src != nil && !t.belowPending {
+		t.below, t.belowPending = priority, true
+	} else {
+		t.ready()
+		t.node.RemoveBelowInPlace(priority)
+	}
 	for _, p := range pods {
 		if t.memo.affects(p) {
 			t.removed = append(t.removed, p)
@@ -133,6 +148,9 @@ func (t *nodeTrial) add(p *cluster.PodInfo) {
 
 func (t *nodeTrial) filter() sched.Status {
 	c := t.c
+	if st, ok := t.unchangedFailure(); ok {
+		return st
+	}
 	t.ready()
 	if noms := t.nm.on(t.node.Name, c.Pod()); len(noms) > 0 {
 		// RunFilterPluginsWithNominatedPods: first with the nominated pods.
@@ -158,4 +176,26 @@ func (t *nodeTrial) filter() sched.Status {
 		t.failed = fmt.Errorf("preemption: dry run on %s: %s", t.node.Name, strings.Join(st.Reasons, ", "))
 	}
 	return st
+}
+
+// unchangedFailure answers the first filter after removeBelow without the
+// copy and the removal, where the answer cannot depend on them: no removed
+// pod can move the topology plugins' counts (t.removed is empty), no
+// nominated pod joins the node, and the node as it is fails at
+// PodTopologySpread or InterPodAffinity. Taking pods off a node then leaves
+// every filter before that one passing (the node-local ones that read the
+// node's pods, NodePorts and NodeResourcesFit, only gain room; the others
+// read the node's labels, spec and the unchanged PreFilter states) and that
+// one failing with the same status, so the status is the dry run's. Most
+// nodes a preemptor without a candidate is dry-run on fail this way.
+func (t *nodeTrial) unchangedFailure() (sched.Status, bool) {
+	if t.src == nil || !t.belowPending || len(t.removed) > 0 || len(t.nm.on(t.src.Name, t.c.Pod())) > 0 {
+		return sched.Status{}, false
+	}
+	st := fastpath.Filter(t.c, t.src)
+	if (st.Code == sched.Unschedulable || st.Code == sched.UnschedulableAndUnresolvable) &&
+		(st.Plugin == sched.PodTopologySpread || st.Plugin == sched.InterPodAffinity) {
+		return st, true
+	}
+	return sched.Status{}, false
 }

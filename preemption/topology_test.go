@@ -88,3 +88,48 @@ func TestDryRunTopology(t *testing.T) {
 		})
 	}
 }
+
+// TestDryRunUnchangedFailure: a dry run whose removed pods cannot move the
+// topology counts answers from the node as it is when the node fails at a
+// topology filter (nodeTrial.unchangedFailure). These cases pin where that
+// answer would differ from the dry run's: a node that first fails for room
+// the removal frees, and a node whose nominated pod fails it first.
+func TestDryRunUnchangedFailure(t *testing.T) {
+	blocker := mkPod("blocker", onNode("n1"), prio(1000), cpu(200), labelled("app", "x"), antiAffinity("web"), started(0))
+	web := mkPod("web", prio(100), cpu(1000), labelled("app", "web"))
+	tests := []struct {
+		name      string
+		pods      []*corev1.Pod
+		nominated []*corev1.Pod
+		msg       string
+	}{
+		{
+			name: "the node fails at InterPodAffinity as it is and without its lower-priority pods",
+			pods: []*corev1.Pod{blocker, mkPod("low", onNode("n1"), prio(1), cpu(100), labelled("app", "y"), started(0))},
+			msg:  "preemption: 0/1 nodes are available: 1 node(s) didn't satisfy existing pods anti-affinity rules.",
+		},
+		{
+			name: "room first: the node fails for cpu as it is, at InterPodAffinity once the pods below are gone",
+			pods: []*corev1.Pod{blocker, mkPod("low", onNode("n1"), prio(1), cpu(1500), labelled("app", "y"), started(0))},
+			msg:  "preemption: 0/1 nodes are available: 1 node(s) didn't satisfy existing pods anti-affinity rules.",
+		},
+		{
+			name:      "a nominated pod of higher priority takes the room the removal frees",
+			pods:      []*corev1.Pod{blocker, mkPod("low", onNode("n1"), prio(1), cpu(100), labelled("app", "y"), started(0))},
+			nominated: []*corev1.Pod{mkPod("nom", prio(200), cpu(1500), nominatedTo("n1"))},
+			msg:       "preemption: 0/1 nodes are available: 1 Insufficient cpu.",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap, _, err := newTestSnapshot(cluster.Input{Nodes: []*corev1.Node{mkNode("n1", 2000)}, Pods: tt.pods})
+			require.NoError(t, err)
+			qr, err := ScheduleQueue(snap, []*corev1.Pod{web}, QueueOptions{Preemption: Options{NominatedPods: tt.nominated}})
+			require.NoError(t, err)
+			r := qr.Results[0]
+			require.Equal(t, Unschedulable, r.Outcome)
+			require.NotNil(t, r.Preemption)
+			assert.Equal(t, tt.msg, r.Preemption.Message())
+		})
+	}
+}
