@@ -36,9 +36,11 @@ func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind ma
 	wrongKind = map[string]string{}
 	extra = map[string]json.RawMessage{}
 	unknownSet := map[string]bool{}
-	// values holds every value found, to be checked; depthOK is false when
-	// one nests deeper than encoding/json's limit allows at its place.
-	var values []json.RawMessage
+	// check validates every value found, beside the scan; depthOK is
+	// false when one nests deeper than encoding/json's limit allows at its
+	// place.
+	check := newValidator()
+	defer check.stop()
 	depthOK := true
 	value := func(s *scan, at int) (json.RawMessage, bool) {
 		start := s.i
@@ -49,7 +51,7 @@ func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind ma
 			return nil, false
 		}
 		raw := json.RawMessage(data[start:s.i:s.i])
-		values = append(values, raw)
+		check.add(raw)
 		return raw, true
 	}
 	member := func() bool {
@@ -111,7 +113,7 @@ func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind ma
 		return fail()
 	}
 	s.space()
-	if s.i != len(data) || !depthOK || !allValid(values) {
+	if s.i != len(data) || !depthOK || !check.allValid() {
 		return fail()
 	}
 	for k := range unknownSet {
@@ -125,36 +127,88 @@ func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind ma
 // (its scanner's maxNestingDepth), beyond which a document is invalid.
 const maxNestingDepth = 10000
 
-// allValid reports whether every value is valid JSON, checking them in
-// parallel: one pass of json.Valid over a large document was the
-// sequential part of reading it. jsonfast.Valid answers first (the
-// check took half the time on a 16 MB scenario); only a value it rejects
-// is asked of json.Valid, which decides.
-func allValid(values []json.RawMessage) bool {
-	workers := min(runtime.GOMAXPROCS(0), (len(values)+63)/64)
-	if workers <= 1 {
-		for _, v := range values {
-			if !valid(v) {
-				return false
-			}
-		}
-		return true
+// validator checks values for JSON validity while the scan that delimits
+// them goes on: the scan is sequential, and checking the values after it
+// (in parallel) was a fifth of reading a large scenario. The scan hands
+// them over in batches to GOMAXPROCS-1 goroutines, started with the first
+// batch; allValid checks what is left on the caller's goroutine, helps
+// with the queued batches, and waits for the others. jsonfast.Valid
+// answers first (the check took half the time on a 16 MB scenario); only
+// a value it rejects is asked of json.Valid, which decides.
+type validator struct {
+	batch   []json.RawMessage
+	work    chan []json.RawMessage
+	bad     atomic.Bool
+	wg      sync.WaitGroup
+	stopped bool
+}
+
+// validateBatch is the number of values handed over at a time.
+const validateBatch = 64
+
+func newValidator() *validator { return &validator{} }
+
+// add queues raw to be checked.
+func (v *validator) add(raw json.RawMessage) {
+	v.batch = append(v.batch, raw)
+	if len(v.batch) < validateBatch {
+		return
 	}
-	var bad atomic.Bool
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(values) && !bad.Load(); i += workers {
-				if !valid(values[i]) {
-					bad.Store(true)
+	if v.work == nil && runtime.GOMAXPROCS(0) > 1 {
+		v.work = make(chan []json.RawMessage, 1024)
+		for range runtime.GOMAXPROCS(0) - 1 {
+			v.wg.Add(1)
+			go func() {
+				defer v.wg.Done()
+				for b := range v.work {
+					v.checkAll(b)
 				}
-			}
-		}()
+			}()
+		}
 	}
-	wg.Wait()
-	return !bad.Load()
+	select {
+	case v.work <- v.batch: // a nil channel (one CPU) is never ready
+	default:
+		v.checkAll(v.batch)
+	}
+	v.batch = nil
+}
+
+// checkAll checks a batch, unless a value already failed.
+func (v *validator) checkAll(b []json.RawMessage) {
+	for _, raw := range b {
+		if v.bad.Load() {
+			return
+		}
+		if !valid(raw) {
+			v.bad.Store(true)
+		}
+	}
+}
+
+// allValid reports whether every value added is valid JSON; the
+// goroutines have stopped when it returns.
+func (v *validator) allValid() bool {
+	v.checkAll(v.batch)
+	v.batch = nil
+	if v.work != nil {
+		close(v.work)
+		for b := range v.work {
+			v.checkAll(b)
+		}
+		v.wg.Wait()
+	}
+	v.stopped = true
+	return !v.bad.Load()
+}
+
+// stop ends the goroutines when the scan failed before allValid.
+func (v *validator) stop() {
+	if v.stopped {
+		return
+	}
+	v.bad.Store(true) // nothing left is worth checking
+	v.allValid()
 }
 
 func valid(v []byte) bool { return jsonfast.Valid(v) || json.Valid(v) }

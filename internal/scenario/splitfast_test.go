@@ -2,8 +2,10 @@ package scenario
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -145,4 +147,41 @@ func FuzzSplitTop(f *testing.F) {
 		}
 		require.Equal(t, splitOf(dl, dw, du, de), splitOf(fl, fw, fu, fe))
 	})
+}
+
+// TestSplitTopFastChecksEveryValue: values are checked in batches beside
+// the scan, on other goroutines; an invalid value anywhere (the first
+// batch, a later one, the last one cut short, a value after the lists) is
+// found, and a valid document of the same size is taken.
+func TestSplitTopFastChecksEveryValue(t *testing.T) {
+	const n = 1000
+	doc := func(bad int, tail string) []byte {
+		items := make([]string, n)
+		for i := range items {
+			items[i] = `{"a": [1, "x]"], "b": {"c": null}}`
+			if i == bad {
+				items[i] = `{"a": [1, "x]"], "b": {"c": nul}}`
+			}
+		}
+		return []byte(`{"pods": [` + strings.Join(items, ",") + `], "meta": ` + tail + `}`)
+	}
+	before := runtime.NumGoroutine()
+	_, _, _, _, ok := splitTopFast(doc(-1, `{"k": true}`))
+	require.True(t, ok, "a valid document")
+	for _, bad := range []int{0, validateBatch - 1, validateBatch, n / 2, n - 1} {
+		_, _, _, _, ok := splitTopFast(doc(bad, `{"k": true}`))
+		require.False(t, ok, "invalid item %d", bad)
+	}
+	_, _, _, _, ok = splitTopFast(doc(-1, `{"k": tru}`))
+	require.False(t, ok, "an invalid value after the list")
+	// A scan that fails early stops the checking goroutines too.
+	broken := strings.Replace(string(doc(-1, `{}`)), `], "meta"`, `] "meta"`, 1)
+	_, _, _, _, ok = splitTopFast([]byte(broken))
+	require.False(t, ok, "a comma missing after the list")
+	// Nothing keeps running once a split has returned.
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	require.LessOrEqual(t, runtime.NumGoroutine(), before, "goroutines left running")
 }
