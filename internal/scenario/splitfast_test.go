@@ -25,7 +25,7 @@ func jsonValue(depth int) *rapid.Generator[string] {
 		case "number":
 			return rapid.SampledFrom([]string{"0", "-1", "3.5", "1e9", "-2.5E-3"}).Draw(t, "number")
 		case "string":
-			return rapid.SampledFrom([]string{`""`, `"a"`, `"x,y]}"`, `"q\"uote"`, `"back\\"`, `"\u00e9\n"`, `"{[\"]}"`}).Draw(t, "string")
+			return rapid.SampledFrom([]string{`""`, `"a"`, `"x,y]}"`, `"q\"uote"`, `"back\\"`, `"\u00e9\n"`, `"{[\"]}"`, `"a\\\"b,]"`, `"\\\\"`}).Draw(t, "string")
 		case "list":
 			items := rapid.SliceOfN(jsonValue(depth-1), 0, 3).Draw(t, "items")
 			return "[" + ws.Draw(t, "ws") + strings.Join(items, ws.Draw(t, "ws")+","+ws.Draw(t, "ws")) + ws.Draw(t, "ws") + "]"
