@@ -7,8 +7,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 	"unsafe"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Unmarshal decodes data into the value v points to and reports whether it
@@ -79,6 +82,9 @@ func decline(*reader, unsafe.Pointer) bool { return false }
 
 // build makes t's decoder.
 func build(t reflect.Type) decodeFunc {
+	if t == timeType {
+		return decodeTime
+	}
 	if reflect.PointerTo(t).Implements(unmarshalerType) {
 		return unmarshalerDecoder(t)
 	}
@@ -495,6 +501,35 @@ func unmarshalerDecoder(t reflect.Type) decodeFunc {
 		u := reflect.NewAt(t, p).Interface().(json.Unmarshaler)
 		return u.UnmarshalJSON(raw) == nil
 	}
+}
+
+// timeType is metav1.Time, which every object's metadata and a pod's
+// status carry several of.
+var timeType = reflect.TypeFor[metav1.Time]()
+
+// decodeUnmarshaledTime is metav1.Time's own UnmarshalJSON.
+var decodeUnmarshaledTime = unmarshalerDecoder(timeType)
+
+// decodeTime is metav1.Time's UnmarshalJSON (meta/v1 time.go) for its
+// common form, a string without escapes: the same RFC 3339 time.Parse of
+// the string and the same Local time, a parse error declining as the
+// method's error does. UnmarshalJSON reads the string through
+// encoding/json's Unmarshal, which was most of its cost; any other form
+// (null, an escape, not a string) goes to UnmarshalJSON itself.
+func decodeTime(d *reader, p unsafe.Pointer) bool {
+	if d.next() == '"' {
+		at := d.i
+		if s, ok := d.stringBytes(); ok {
+			pt, err := time.Parse(time.RFC3339, string(s))
+			if err != nil {
+				return false
+			}
+			(*metav1.Time)(p).Time = pt.Local()
+			return true
+		}
+		d.i = at
+	}
+	return decodeUnmarshaledTime(d, p)
 }
 
 // pointerDecoder leaves the pointer nil for null and otherwise points it

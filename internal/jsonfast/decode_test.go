@@ -158,6 +158,35 @@ func TestEdgeCases(t *testing.T) {
 	}
 }
 
+// TestTimes: metav1.Time's strings are parsed beside its UnmarshalJSON
+// (decodeTime); every form agrees with encoding/json, and only what the
+// method refuses is declined.
+func TestTimes(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		fast  bool
+	}{
+		{`"2025-01-01T00:00:14Z"`, true},
+		{`"2025-01-01T00:00:14.123456789+02:00"`, true},
+		{`"2025-01-01T00:00:14-07:30"`, true},
+		{` "2025-01-01T00:00:14Z" `, true},
+		{`null`, true},
+		{`"\u0032025-01-01T00:00:14Z"`, true}, // an escape: UnmarshalJSON itself
+		{`"2025-13-01T00:00:14Z"`, false},
+		{`"2025-01-01 00:00:14Z"`, false},
+		{`"2025-01-01T00:00:14"`, false},
+		{`""`, false},
+		{`"2025-06-30T23:59:60Z"`, false},
+		{`1735689614`, false},
+		{`"2025-01-01T00:00:14Zÿ"`, false},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			doc := `{"metadata":{"creationTimestamp":` + tc.value + `},"status":{"startTime":` + tc.value + `}}`
+			assert.Equal(t, tc.fast, agrees[corev1.Pod](t, []byte(doc)))
+		})
+	}
+}
+
 // Embedded structs' fields are promoted; names that would collide make
 // the fast path decline the type; tags and options are read as
 // encoding/json reads them.
