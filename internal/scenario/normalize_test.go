@@ -437,6 +437,12 @@ func TestNormalizeErrors(t *testing.T) {
 						LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"bad key!": "v"}},
 					}}},
 				}
+				p.Spec.Affinity.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution = []corev1.PreferredSchedulingTerm{{Weight: 1, Preference: corev1.NodeSelectorTerm{
+					MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "zone", Operator: "Near", Values: []string{"a"}}},
+				}}}
+				p.Spec.Affinity.PodAffinity = &corev1.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 1, PodAffinityTerm: corev1.PodAffinityTerm{
+					TopologyKey: "zone", NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"-bad": "v"}},
+				}}}}
 			}),
 		},
 		PDBs:        []policyv1.PodDisruptionBudget{{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "ns"}, Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "app", Operator: metav1.LabelSelectorOpExists, Values: []string{"x"}}}}}}},
@@ -460,6 +466,8 @@ func TestNormalizeErrors(t *testing.T) {
 		`pending[0] (default/web-1): metadata.name: Duplicate value: same namespace/name as pods[0]`,
 		`pending[1] (default/bad): spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]: values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty`,
 		`pending[1] (default/bad): spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].key: Unsupported value: "metadata.uid": supported values: "metadata.name"`,
+		`pending[1] (default/bad): spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchExpressions[0].operator: Unsupported value: "Near": supported values: "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"`,
+		`pending[1] (default/bad): spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.namespaceSelector.matchLabels.-bad: key: Invalid value: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
 		`pending[1] (default/bad): spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: can not be empty`,
 		`pending[1] (default/bad): spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchLabels.bad key!: key: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
 		"pending[1] (default/bad): spec.tolerations[0].operator: Unsupported value: \"Lt\": supported values: \"Equal\", \"Exists\"",

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/schedkit/schedkit/internal/cluster"
+	"github.com/schedkit/schedkit/internal/labelmatch"
 	"github.com/schedkit/schedkit/internal/nodeaffinity"
 	"github.com/schedkit/schedkit/internal/topo"
 )
@@ -57,12 +58,16 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 		if na := a.NodeAffinity; na != nil {
 			if req := na.RequiredDuringSchedulingIgnoredDuringExecution; req != nil {
 				for t, term := range req.NodeSelectorTerms {
-					probs = append(probs, nodeSelectorTermProblems(fmt.Sprintf("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[%d]", t), &term)...)
+					probs = append(probs, nodeSelectorTermProblems(func() string {
+						return fmt.Sprintf("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[%d]", t)
+					}, &term)...)
 				}
 			}
 			for t := range na.PreferredDuringSchedulingIgnoredDuringExecution {
 				term := &na.PreferredDuringSchedulingIgnoredDuringExecution[t]
-				probs = append(probs, nodeSelectorTermProblems(fmt.Sprintf("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d].preference", t), &term.Preference)...)
+				probs = append(probs, nodeSelectorTermProblems(func() string {
+					return fmt.Sprintf("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d].preference", t)
+				}, &term.Preference)...)
 			}
 		}
 		for _, group := range []struct {
@@ -74,15 +79,19 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 			{"podAntiAffinity", podAntiAffinityRequired(a.PodAntiAffinity), podAntiAffinityPreferred(a.PodAntiAffinity)},
 		} {
 			for t := range group.req {
-				probs = append(probs, affinityTermProblems(fmt.Sprintf("spec.affinity.%s.requiredDuringSchedulingIgnoredDuringExecution[%d]", group.name, t), &group.req[t])...)
+				probs = append(probs, affinityTermProblems(func() string {
+					return fmt.Sprintf("spec.affinity.%s.requiredDuringSchedulingIgnoredDuringExecution[%d]", group.name, t)
+				}, &group.req[t])...)
 			}
 			for t := range group.pref {
-				probs = append(probs, affinityTermProblems(fmt.Sprintf("spec.affinity.%s.preferredDuringSchedulingIgnoredDuringExecution[%d].podAffinityTerm", group.name, t), &group.pref[t].PodAffinityTerm)...)
+				probs = append(probs, affinityTermProblems(func() string {
+					return fmt.Sprintf("spec.affinity.%s.preferredDuringSchedulingIgnoredDuringExecution[%d].podAffinityTerm", group.name, t)
+				}, &group.pref[t].PodAffinityTerm)...)
 			}
 		}
 	}
 	for j, tol := range spec.Tolerations {
-		probs = append(probs, tolerationProblems(fmt.Sprintf("spec.tolerations[%d]", j), &tol)...)
+		probs = append(probs, tolerationProblems(func() string { return fmt.Sprintf("spec.tolerations[%d]", j) }, &tol)...)
 	}
 	for _, e := range cluster.PodResourceErrors(p, nil) {
 		probs = append(probs, problem{e.Field, e.ErrorBody()})
@@ -92,16 +101,16 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 	}
 	for c := range spec.TopologySpreadConstraints {
 		tsc := &spec.TopologySpreadConstraints[c]
-		path := spreadPath.Index(c).String()
+		path := func() string { return spreadPath.Index(c).String() }
 		for _, pol := range []struct {
 			name  string
 			value *corev1.NodeInclusionPolicy
 		}{{"nodeAffinityPolicy", tsc.NodeAffinityPolicy}, {"nodeTaintsPolicy", tsc.NodeTaintsPolicy}} {
 			if pol.value != nil && *pol.value != corev1.NodeInclusionPolicyHonor && *pol.value != corev1.NodeInclusionPolicyIgnore {
-				probs = append(probs, problem{path + "." + pol.name, fmt.Sprintf("Unsupported value: %q: supported values: \"Honor\", \"Ignore\"", *pol.value)})
+				probs = append(probs, problem{path() + "." + pol.name, fmt.Sprintf("Unsupported value: %q: supported values: \"Honor\", \"Ignore\"", *pol.value)})
 			}
 		}
-		probs = append(probs, labelSelectorProblems(path+".labelSelector", tsc.LabelSelector)...)
+		probs = append(probs, labelSelectorProblems(func() string { return path() + ".labelSelector" }, tsc.LabelSelector)...)
 	}
 	var errs ErrorList
 	for _, pr := range probs {
@@ -114,24 +123,24 @@ func validatePod(list string, i int, p *corev1.Pod) ErrorList {
 // (pkg/apis/core/validation) that change what a toleration matches: the
 // operator (Lt and Gt need TaintTolerationComparisonOperators, off in
 // v1.36), an empty key only with Exists, no value with Exists, the effect.
-func tolerationProblems(path string, t *corev1.Toleration) []problem {
+func tolerationProblems(path func() string, t *corev1.Toleration) []problem {
 	var probs []problem
 	switch t.Operator {
 	case corev1.TolerationOpEqual, "":
 		if t.Key == "" {
-			probs = append(probs, problem{path + ".operator", fmt.Sprintf("Invalid value: %q: operator must be Exists when `key` is empty, which means \"match all values and all keys\"", t.Operator)})
+			probs = append(probs, problem{path() + ".operator", fmt.Sprintf("Invalid value: %q: operator must be Exists when `key` is empty, which means \"match all values and all keys\"", t.Operator)})
 		}
 	case corev1.TolerationOpExists:
 		if t.Value != "" {
-			probs = append(probs, problem{path + ".operator", fmt.Sprintf("Invalid value: %q: value must be empty when `operator` is 'Exists'", t.Value)})
+			probs = append(probs, problem{path() + ".operator", fmt.Sprintf("Invalid value: %q: value must be empty when `operator` is 'Exists'", t.Value)})
 		}
 	default:
-		probs = append(probs, problem{path + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"Equal\", \"Exists\"", t.Operator)})
+		probs = append(probs, problem{path() + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"Equal\", \"Exists\"", t.Operator)})
 	}
 	switch t.Effect {
 	case "", corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
 	default:
-		probs = append(probs, problem{path + ".effect", fmt.Sprintf("Unsupported value: %q: supported values: \"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"", t.Effect)})
+		probs = append(probs, problem{path() + ".effect", fmt.Sprintf("Unsupported value: %q: supported values: \"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"", t.Effect)})
 	}
 	return probs
 }
@@ -164,20 +173,20 @@ func podAntiAffinityPreferred(a *corev1.PodAntiAffinity) []corev1.WeightedPodAff
 	return a.PreferredDuringSchedulingIgnoredDuringExecution
 }
 
-func affinityTermProblems(path string, t *corev1.PodAffinityTerm) []problem {
+func affinityTermProblems(path func() string, t *corev1.PodAffinityTerm) []problem {
 	var probs []problem
 	if t.TopologyKey == "" {
-		probs = append(probs, problem{path + ".topologyKey", "Required value: can not be empty"})
+		probs = append(probs, problem{path() + ".topologyKey", "Required value: can not be empty"})
 	}
-	probs = append(probs, labelSelectorProblems(path+".labelSelector", t.LabelSelector)...)
-	probs = append(probs, labelSelectorProblems(path+".namespaceSelector", t.NamespaceSelector)...)
+	probs = append(probs, labelSelectorProblems(func() string { return path() + ".labelSelector" }, t.LabelSelector)...)
+	probs = append(probs, labelSelectorProblems(func() string { return path() + ".namespaceSelector" }, t.NamespaceSelector)...)
 	return probs
 }
 
 // labelSelectorProblems checks a selector the way
 // metav1.LabelSelectorAsSelector would, requirement by requirement so that
 // each problem has its own path.
-func labelSelectorProblems(path string, sel *metav1.LabelSelector) []problem {
+func labelSelectorProblems(path func() string, sel *metav1.LabelSelector) []problem {
 	if sel == nil {
 		return nil
 	}
@@ -189,11 +198,11 @@ func labelSelectorProblems(path string, sel *metav1.LabelSelector) []problem {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if msg := requirementProblem(k, selection.Equals, []string{sel.MatchLabels[k]}); msg != "" {
-			probs = append(probs, problem{path + ".matchLabels." + k, msg})
+			probs = append(probs, problem{path() + ".matchLabels." + k, msg})
 		}
 	}
 	for j, e := range sel.MatchExpressions {
-		p := func() string { return fmt.Sprintf("%s.matchExpressions[%d]", path, j) }
+		p := func() string { return fmt.Sprintf("%s.matchExpressions[%d]", path(), j) }
 		var op selection.Operator
 		switch e.Operator {
 		case metav1.LabelSelectorOpIn:
@@ -218,10 +227,10 @@ func labelSelectorProblems(path string, sel *metav1.LabelSelector) []problem {
 // nodeSelectorTermProblems checks a node selector term the way the node
 // affinity helper compiles it (nodeSelectorRequirementsAsSelector and
 // nodeSelectorRequirementsAsFieldSelector).
-func nodeSelectorTermProblems(path string, term *corev1.NodeSelectorTerm) []problem {
+func nodeSelectorTermProblems(path func() string, term *corev1.NodeSelectorTerm) []problem {
 	var probs []problem
 	for j, r := range term.MatchExpressions {
-		p := func() string { return fmt.Sprintf("%s.matchExpressions[%d]", path, j) }
+		p := func() string { return fmt.Sprintf("%s.matchExpressions[%d]", path(), j) }
 		op, ok := nodeaffinity.LabelOperator(r.Operator)
 		if !ok {
 			probs = append(probs, problem{p() + ".operator", fmt.Sprintf("Unsupported value: %q: supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\"", r.Operator)})
@@ -232,7 +241,7 @@ func nodeSelectorTermProblems(path string, term *corev1.NodeSelectorTerm) []prob
 		}
 	}
 	for j, r := range term.MatchFields {
-		p := func() string { return fmt.Sprintf("%s.matchFields[%d]", path, j) }
+		p := func() string { return fmt.Sprintf("%s.matchFields[%d]", path(), j) }
 		if r.Key != metav1.ObjectNameField {
 			probs = append(probs, problem{p() + ".key", fmt.Sprintf("Unsupported value: %q: supported values: \"metadata.name\"", r.Key)})
 			continue
@@ -252,7 +261,7 @@ func nodeSelectorTermProblems(path string, term *corev1.NodeSelectorTerm) []prob
 // validateLabelSelector checks an object's selector field.
 func validateLabelSelector(list string, i int, name, path string, sel *metav1.LabelSelector) ErrorList {
 	var errs ErrorList
-	for _, pr := range labelSelectorProblems(path, sel) {
+	for _, pr := range labelSelectorProblems(func() string { return path }, sel) {
 		errs = append(errs, &ObjectError{List: list, Index: i, Name: name, Field: pr.path, Detail: pr.detail})
 	}
 	return errs
@@ -280,6 +289,9 @@ type requirementKey struct {
 // requirementProblem is labels.NewRequirement(key, op, values)'s error as
 // one line ("" when the requirement is valid). values is not modified.
 func requirementProblem(key string, op selection.Operator, values []string) string {
+	if requirementValid(key, op, values) {
+		return ""
+	}
 	check := func() string {
 		if _, err := labels.NewRequirement(key, op, append([]string(nil), values...)); err != nil {
 			return flatten(err)
@@ -302,6 +314,39 @@ func requirementProblem(key string, op selection.Operator, values []string) stri
 		}
 	}
 	return msg
+}
+
+// requirementValid reports a requirement labels.NewRequirement surely
+// accepts: a valid key, as many values as the operator takes, each a
+// valid label value (labelmatch.ValidKey and ValidValue decide as its
+// regular expressions do). Gt and Lt, which also parse their value, are
+// left to NewRequirement.
+func requirementValid(key string, op selection.Operator, values []string) bool {
+	switch op {
+	case selection.In, selection.NotIn:
+		if len(values) == 0 {
+			return false
+		}
+	case selection.Equals, selection.DoubleEquals, selection.NotEquals:
+		if len(values) != 1 {
+			return false
+		}
+	case selection.Exists, selection.DoesNotExist:
+		if len(values) != 0 {
+			return false
+		}
+	default:
+		return false
+	}
+	if !labelmatch.ValidKey(key) {
+		return false
+	}
+	for _, v := range values {
+		if !labelmatch.ValidValue(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // flatten turns an aggregated validation error into one line.

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -14,10 +15,11 @@ import (
 // first time and every time after, whatever keys and values repeat
 // (values that would join alike included).
 func TestRequirementProblemIsNewRequirements(t *testing.T) {
-	keys := []string{"app", "kubernetes.io/hostname", "bad key", "-x", "", "a/b/c"}
-	values := []string{"web", "", "1", "x y", "a\x00b", "a", "b", "-bad-", "12"}
-	ops := []selection.Operator{selection.In, selection.NotIn, selection.Equals, selection.Exists,
-		selection.DoesNotExist, selection.GreaterThan, selection.LessThan, "bogus"}
+	long := strings.Repeat("a", 63)
+	keys := []string{"app", "kubernetes.io/hostname", "bad key", "-x", "", "a/b/c", long, long + "b", "Example.com/x"}
+	values := []string{"web", "", "1", "x y", "a\x00b", "a", "b", "-bad-", "12", long, long + "b"}
+	ops := []selection.Operator{selection.In, selection.NotIn, selection.Equals, selection.DoubleEquals, selection.NotEquals,
+		selection.Exists, selection.DoesNotExist, selection.GreaterThan, selection.LessThan, "bogus"}
 	rapid.Check(t, func(t *rapid.T) {
 		key := rapid.SampledFrom(keys).Draw(t, "key")
 		op := rapid.SampledFrom(ops).Draw(t, "op")
