@@ -155,6 +155,12 @@
 //     (deletionTimestamp set) but its RemovePod extension does not, so a
 //     terminating victim that matches the preemptor's DoNotSchedule
 //     selector lowers its domain's count while it is off its node.
+//   - When none of the pods below the preemptor can move that state and no
+//     nominated pod joins the node, a node that fails PodTopologySpread or
+//     InterPodAffinity as it is gets that failure as its dry-run status
+//     without the copy: taking pods off only gives NodePorts and
+//     NodeResourcesFit room, so the first failing filter and its status
+//     are the ones the full dry run would find.
 //   - Pods without status.startTime count as started at Options.Now
 //     (upstream: the wall clock), or after every pod with a start time when
 //     Now is zero.
