@@ -148,11 +148,18 @@ func (t *nodeTrial) add(p *cluster.PodInfo) {
 
 func (t *nodeTrial) filter() sched.Status {
 	c := t.c
-	if st, ok := t.unchangedFailure(); ok {
-		return st
+	name := t.node.Name
+	if t.src != nil { // not copied yet: node still holds the last node's copy
+		name = t.src.Name
+	}
+	noms := t.nm.on(name, c.Pod())
+	if len(noms) == 0 {
+		if st, ok := t.unchangedFailure(); ok {
+			return st
+		}
 	}
 	t.ready()
-	if noms := t.nm.on(t.node.Name, c.Pod()); len(noms) > 0 {
+	if len(noms) > 0 {
 		// RunFilterPluginsWithNominatedPods: first with the nominated pods.
 		st, err := firstPass(c, t.scope, t.node, noms, t.removed)
 		if err != nil {
@@ -181,7 +188,8 @@ func (t *nodeTrial) filter() sched.Status {
 // unchangedFailure answers the first filter after removeBelow without the
 // copy and the removal, where the answer cannot depend on them: no removed
 // pod can move the topology plugins' counts (t.removed is empty), no
-// nominated pod joins the node, and the node as it is fails at
+// nominated pod joins the node (filter asks only then), and the node as it
+// is fails at
 // PodTopologySpread or InterPodAffinity. Taking pods off a node then leaves
 // every filter before that one passing (the node-local ones that read the
 // node's pods, NodePorts and NodeResourcesFit, only gain room; the others
@@ -189,7 +197,7 @@ func (t *nodeTrial) filter() sched.Status {
 // one failing with the same status, so the status is the dry run's. Most
 // nodes a preemptor without a candidate is dry-run on fail this way.
 func (t *nodeTrial) unchangedFailure() (sched.Status, bool) {
-	if t.src == nil || !t.belowPending || len(t.removed) > 0 || len(t.nm.on(t.src.Name, t.c.Pod())) > 0 {
+	if t.src == nil || !t.belowPending || len(t.removed) > 0 {
 		return sched.Status{}, false
 	}
 	st := fastpath.Filter(t.c, t.src)

@@ -40,7 +40,7 @@ func splitTopFast(data []byte) (lists map[string][]json.RawMessage, wrongKind ma
 	// check validates every value found, beside the scan; depthOK is
 	// false when one nests deeper than encoding/json's limit allows at its
 	// place.
-	check := newValidator()
+	check := &validator{}
 	defer check.stop()
 	depthOK := true
 	value := func(s *scan, at int) (json.RawMessage, bool) {
@@ -146,8 +146,6 @@ type validator struct {
 
 // validateBatch is the number of values handed over at a time.
 const validateBatch = 64
-
-func newValidator() *validator { return &validator{} }
 
 // add queues raw to be checked.
 func (v *validator) add(raw json.RawMessage) {
