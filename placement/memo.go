@@ -108,6 +108,15 @@ func newMemo(nodes []*cluster.NodeInfo) *memo {
 type decisionBuffers struct {
 	codes    []sched.Code
 	statuses []sched.Status
+	taints   taintMemo
+}
+
+// taintMemo returns b's taint verdicts memo (nil for a nil b).
+func (b *decisionBuffers) taintMemo() *taintMemo {
+	if b == nil {
+		return nil
+	}
+	return &b.taints
 }
 
 // withBuffers makes c's decisions without a memo fill b's arrays, and

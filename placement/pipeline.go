@@ -77,7 +77,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	v.naIndex = v.indexNodeAffinity()
 	if !v.preFilterNodeLocal() {
 		// NodeAffinity's PreFilter rejects the pod: nothing to overlap.
-		v.taintVerdicts = v.indexTaints()
+		v.taintVerdicts = bufs.taintMemo().indexTaints(&v)
 		*d = v.withBuffers(bufs).Decide()
 		return &v, nil
 	}
@@ -93,7 +93,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 		}
 	}
 	localFilters := v.active[:front:front]
-	v.taintVerdicts = v.indexTaints()
+	v.taintVerdicts = bufs.taintMemo().indexTaints(&v)
 
 	nodes := cluster.NodesOf(snap)
 	bufs.codes = reuse(bufs.codes, len(nodes)) // every node's code is written below

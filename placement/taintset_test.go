@@ -1,10 +1,12 @@
 package placement
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
 
 	"github.com/schedkit/schedkit/internal/cluster"
 )
@@ -96,4 +98,85 @@ func TestIndexTaintsOnlyWhenItPays(t *testing.T) {
 		MatchFields: []corev1.NodeSelectorRequirement{expr("metadata.name", corev1.NodeSelectorOpIn, "a")}}))), Options{})
 	require.NoError(t, err)
 	require.Nil(t, c.taintVerdicts, "a pod restricted to its node")
+}
+
+// A queue's taint memo hands a pod the verdicts of an earlier pod with the
+// same tolerations: they must be the pod's own, whatever the tolerations
+// (keys, operators, values and effects drawn so that pods differ in one of
+// them only), and a memo moved to a snapshot with other taint lists starts
+// afresh.
+func TestTaintMemoAnswersAsIndexTaints(t *testing.T) {
+	taintLists := [][]corev1.Taint{
+		{{Key: "dedicated", Value: "db", Effect: corev1.TaintEffectNoSchedule}},
+		{{Key: "dedicated", Value: "web", Effect: corev1.TaintEffectNoExecute}},
+		{{Key: "spot", Value: "true", Effect: corev1.TaintEffectPreferNoSchedule}, {Key: "dedicated", Value: "db", Effect: corev1.TaintEffectPreferNoSchedule}},
+		{{Key: "spot", Value: "true", Effect: corev1.TaintEffectNoSchedule}, {Key: "gpu", Effect: corev1.TaintEffectPreferNoSchedule}},
+	}
+	snapWith := func(lists [][]corev1.Taint) *Snapshot {
+		var nodes []*corev1.Node
+		for i := range 24 {
+			n := mkNode(fmt.Sprintf("n%02d", i), "4", "8Gi")
+			if i < 2*len(lists) {
+				n.Spec.Taints = lists[i%len(lists)]
+			}
+			nodes = append(nodes, n)
+		}
+		return snapshotOf(t, nodes)
+	}
+	snaps := []*Snapshot{snapWith(taintLists), snapWith(taintLists[1:])}
+	verdictsOf := func(m *taintMemo, snap *Snapshot, ts ...corev1.Toleration) (memo, own []taintVerdict) {
+		pod := mkPod("p")
+		pod.Spec.Tolerations = ts
+		c, err := Compile(snap, pod, Options{})
+		require.NoError(t, err)
+		sets := cluster.TaintSetsOf(c.snap)
+		require.True(t, c.indexesTaints(sets))
+		return m.indexTaints(c), c.taintVerdictsOf(sets)
+	}
+	// Pairs that differ in one field, and in their verdicts, asked in turn.
+	tol := func(key string, op corev1.TolerationOperator, value string, effect corev1.TaintEffect) corev1.Toleration {
+		return corev1.Toleration{Key: key, Operator: op, Value: value, Effect: effect}
+	}
+	eq, ex, ns := corev1.TolerationOpEqual, corev1.TolerationOpExists, corev1.TaintEffectNoSchedule
+	for _, pair := range [][2]corev1.Toleration{
+		{tol("dedicated", ex, "", ns), tol("spot", ex, "", ns)},                                   // key
+		{tol("dedicated", eq, "", ns), tol("dedicated", ex, "", ns)},                              // operator
+		{tol("dedicated", eq, "db", ns), tol("dedicated", eq, "web", ns)},                         // value
+		{tol("dedicated", eq, "db", ns), tol("dedicated", eq, "db", corev1.TaintEffectNoExecute)}, // effect
+	} {
+		var m taintMemo
+		a, b := pair[0], pair[1]
+		for _, ts := range [][]corev1.Toleration{{a}, {b}, {a, b}, {b, a}, nil, {b}} {
+			memo, own := verdictsOf(&m, snaps[0], ts...)
+			require.Equal(t, own, memo, "tolerations %v after others", ts)
+		}
+		va, _ := verdictsOf(&m, snaps[0], a)
+		vb, _ := verdictsOf(&m, snaps[0], b)
+		require.NotEqual(t, va, vb, "%v and %v differ on some list", a, b)
+		// The other snapshot's lists are other verdicts.
+		memo, own := verdictsOf(&m, snaps[1], a)
+		require.Equal(t, own, memo)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		var m taintMemo
+		toleration := rapid.Custom(func(t *rapid.T) corev1.Toleration {
+			return corev1.Toleration{
+				Key:      rapid.SampledFrom([]string{"", "dedicated", "spot", "gpu"}).Draw(t, "key"),
+				Operator: rapid.SampledFrom([]corev1.TolerationOperator{"", corev1.TolerationOpEqual, corev1.TolerationOpExists}).Draw(t, "op"),
+				Value:    rapid.SampledFrom([]string{"", "db", "web", "true"}).Draw(t, "value"),
+				Effect:   rapid.SampledFrom([]corev1.TaintEffect{"", corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute}).Draw(t, "effect"),
+			}
+		})
+		pool := rapid.SliceOfN(rapid.SliceOfN(toleration, 0, 2), 1, 4).Draw(t, "tolerations")
+		for i := range rapid.IntRange(1, 20).Draw(t, "pods") {
+			snap := snaps[rapid.IntRange(0, 1).Draw(t, "snapshot")]
+			pod := mkPod(fmt.Sprintf("p%d", i))
+			pod.Spec.Tolerations = pool[rapid.IntRange(0, len(pool)-1).Draw(t, "pick")]
+			c, err := Compile(snap, pod, Options{})
+			require.NoError(t, err)
+			sets := cluster.TaintSetsOf(c.snap)
+			require.True(t, c.indexesTaints(sets))
+			require.Equal(t, c.taintVerdictsOf(sets), m.indexTaints(c), "tolerations %v", pod.Spec.Tolerations)
+		}
+	})
 }
