@@ -167,7 +167,7 @@ func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure
 			pos[kept] = int32(i)
 		}
 		pass, err := 0, 0
-		if code == sched.Success || code == sched.Skip { // code.Passes()
+		if code.Passes() {
 			pass = 1
 		}
 		if code == sched.Error {

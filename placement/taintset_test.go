@@ -133,7 +133,8 @@ func TestTaintMemoAnswersAsIndexTaints(t *testing.T) {
 		require.True(t, c.indexesTaints(sets))
 		return m.indexTaints(c), c.taintVerdictsOf(sets)
 	}
-	// Pairs that differ in one field, and in their verdicts, asked in turn.
+	// Pairs that differ in one field (or whose fields, run together, are
+	// the same bytes), and in their verdicts, asked in turn.
 	tol := func(key string, op corev1.TolerationOperator, value string, effect corev1.TaintEffect) corev1.Toleration {
 		return corev1.Toleration{Key: key, Operator: op, Value: value, Effect: effect}
 	}
@@ -143,6 +144,7 @@ func TestTaintMemoAnswersAsIndexTaints(t *testing.T) {
 		{tol("dedicated", eq, "", ns), tol("dedicated", ex, "", ns)},                              // operator
 		{tol("dedicated", eq, "db", ns), tol("dedicated", eq, "web", ns)},                         // value
 		{tol("dedicated", eq, "db", ns), tol("dedicated", eq, "db", corev1.TaintEffectNoExecute)}, // effect
+		{tol("dedicated", eq, "db", ns), tol("dedicatedEqual", "", "db", ns)},                     // the same bytes run together
 	} {
 		var m taintMemo
 		a, b := pair[0], pair[1]

@@ -66,9 +66,12 @@ const maxTaintMemo = 1024
 // earlier pod with the same tolerations on the same taint lists, shared
 // (read-only, as every Compiled's are).
 func (m *taintMemo) indexTaints(c *Compiled) []taintVerdict {
-	sets := cluster.TaintSetsOf(c.snap)
-	if m == nil || !c.indexesTaints(sets) {
+	if m == nil {
 		return c.indexTaints()
+	}
+	sets := cluster.TaintSetsOf(c.snap)
+	if !c.indexesTaints(sets) {
+		return nil
 	}
 	if len(m.sets) != len(sets) || &m.sets[0] != &sets[0] {
 		m.sets, m.verdicts = sets, map[string][]taintVerdict{}
@@ -91,8 +94,7 @@ func appendTolerationsKey(b []byte, ts []corev1.Toleration) []byte {
 	for i := range ts {
 		t := &ts[i]
 		for _, f := range [4]string{t.Key, string(t.Operator), t.Value, string(t.Effect)} {
-			b = binary.AppendUvarint(b, uint64(len(f)))
-			b = append(b, f...)
+			b = cluster.AppendKeyString(b, f)
 		}
 	}
 	return b

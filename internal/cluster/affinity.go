@@ -213,7 +213,7 @@ func (c *affinityCache) compile(pi *PodInfo, pod *corev1.Pod) error {
 // compileAffinity reads them alike.
 func (c *affinityCache) appendSpecKey(b []byte, pod *corev1.Pod) []byte {
 	aff := pod.Spec.Affinity
-	b = appendKeyString(b, pod.Namespace)
+	b = AppendKeyString(b, pod.Namespace)
 	if pa := aff.PodAffinity; pa != nil {
 		b = append(b, 'A')
 		b = c.appendTerms(b, pa.RequiredDuringSchedulingIgnoredDuringExecution)
@@ -249,9 +249,9 @@ func (c *affinityCache) appendTerm(b []byte, t *corev1.PodAffinityTerm) []byte {
 	b = c.appendSelector(b, t.NamespaceSelector)
 	b = binary.AppendUvarint(b, uint64(len(t.Namespaces)))
 	for _, ns := range t.Namespaces {
-		b = appendKeyString(b, ns)
+		b = AppendKeyString(b, ns)
 	}
-	return appendKeyString(b, t.TopologyKey)
+	return AppendKeyString(b, t.TopologyKey)
 }
 
 func (c *affinityCache) appendSelector(b []byte, s *metav1.LabelSelector) []byte {
@@ -262,11 +262,11 @@ func (c *affinityCache) appendSelector(b []byte, s *metav1.LabelSelector) []byte
 	b = binary.AppendUvarint(b, uint64(len(s.MatchExpressions)))
 	for i := range s.MatchExpressions {
 		e := &s.MatchExpressions[i]
-		b = appendKeyString(b, e.Key)
-		b = appendKeyString(b, string(e.Operator))
+		b = AppendKeyString(b, e.Key)
+		b = AppendKeyString(b, string(e.Operator))
 		b = binary.AppendUvarint(b, uint64(len(e.Values)))
 		for _, v := range e.Values {
-			b = appendKeyString(b, v)
+			b = AppendKeyString(b, v)
 		}
 	}
 	return b
@@ -282,7 +282,7 @@ type keyBuf struct {
 
 // appendLabelSet appends the key of a (namespace, labels) pair.
 func (k *keyBuf) appendLabelSet(b []byte, ns string, l map[string]string) []byte {
-	return k.appendLabels(appendKeyString(b, ns), l)
+	return k.appendLabels(AppendKeyString(b, ns), l)
 }
 
 // appendLabels appends a label map, its pairs in key order (map order is
@@ -295,8 +295,8 @@ func (k *keyBuf) appendLabels(b []byte, l map[string]string) []byte {
 	}
 	slices.SortFunc(k.pairs, func(x, y labelPair) int { return strings.Compare(x.key, y.key) })
 	for _, p := range k.pairs {
-		b = appendKeyString(b, p.key)
-		b = appendKeyString(b, p.value)
+		b = AppendKeyString(b, p.key)
+		b = AppendKeyString(b, p.value)
 	}
 	return b
 }
@@ -361,7 +361,9 @@ func uvarintString(s string) (uint64, int) {
 	return 0, 0
 }
 
-// appendKeyString appends s with its length before it.
-func appendKeyString(b []byte, s string) []byte {
+// AppendKeyString appends s with its length before it: the pieces of a
+// key so encoded cannot run into each other (memo keys of schedkit's
+// packages).
+func AppendKeyString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
