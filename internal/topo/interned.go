@@ -40,6 +40,16 @@ func (x *interned) indexes(n *cluster.NodeInfo) bool {
 	return n.Index >= 0 && n.Index < len(x.nodes) && n.Index < x.view.NumNodes() && x.nodes[n.Index] == n
 }
 
+// slotOf returns n's slot when x indexes n (indexes), else -1: a column
+// of x's index is then read at that slot, and another node's value is
+// looked up (domainOf).
+func (x *interned) slotOf(n *cluster.NodeInfo) int32 {
+	if x.indexes(n) {
+		return int32(n.Index)
+	}
+	return -1
+}
+
 // memo caches a yes/no per label-set ID: 0 unknown, 1 yes, 2 no. A memo
 // made by memoCands starts with every verdict it can give without matching
 // labels (a namespace the rule rejects, a set lacking an anchor's label);

@@ -217,7 +217,17 @@ func (k *keyCounts) set(d int32, v int64, arrays *passPool[int64]) {
 // at returns the count of node n's pair for key k (0 when the node lacks the
 // key or its value is unknown).
 func (k *keyCounts) at(ix *interned, n *cluster.NodeInfo) (int64, bool) {
-	d := ix.domainOf(k.col, n)
+	return k.atSlot(ix, n, ix.slotOf(n))
+}
+
+// atSlot is at with n's slot in ix (slotOf) already found.
+func (k *keyCounts) atSlot(ix *interned, n *cluster.NodeInfo, slot int32) (int64, bool) {
+	var d int32
+	if slot >= 0 && int(slot) < len(k.col.Of) {
+		d = k.col.Of[slot]
+	} else {
+		d = ix.domainOf(k.col, n)
+	}
 	if d < 0 {
 		return 0, d != noLabel
 	}
@@ -625,18 +635,20 @@ func (a *InterPodAffinity) Filter(n *NodeInfo) Status {
 	if a.skip {
 		return sched.Status{}
 	}
-	if !a.satisfiesAffinity(n) {
+	// The node's slot is found once for every key read below.
+	slot := a.ix.slotOf(n)
+	if !a.satisfiesAffinity(n, slot) {
 		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.InterPodAffinity, Reasons: reasonsAffinity}
 	}
 	if a.antiAffinityCounts.nonEmpty {
 		for _, k := range a.antiKeys {
-			if c, _ := k.at(&a.ix, n); c > 0 {
+			if c, _ := k.atSlot(&a.ix, n, slot); c > 0 {
 				return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsAntiAffinity}
 			}
 		}
 	}
 	for _, k := range a.existingAntiCounts.keys {
-		if c, _ := k.at(&a.ix, n); c > 0 {
+		if c, _ := k.atSlot(&a.ix, n, slot); c > 0 {
 			return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsExistingAntiAff}
 		}
 	}
@@ -644,10 +656,11 @@ func (a *InterPodAffinity) Filter(n *NodeInfo) Status {
 }
 
 // satisfiesAffinity is upstream's satisfyPodAffinity.
-func (a *InterPodAffinity) satisfiesAffinity(n *cluster.NodeInfo) bool {
+// slot is a.ix.slotOf(n).
+func (a *InterPodAffinity) satisfiesAffinity(n *cluster.NodeInfo, slot int32) bool {
 	podsExist := true
 	for _, k := range a.affKeys {
-		c, hasKey := k.at(&a.ix, n)
+		c, hasKey := k.atSlot(&a.ix, n, slot)
 		if !hasKey {
 			return false
 		}

@@ -40,6 +40,8 @@ type AffinityScratch struct {
 	counts  topoCounts
 	skipped bool
 	pending *InterPodAffinity
+
+	slots []int32 // ScoreFeasible's node slots, by feasible index
 }
 
 // ScoreWith is Score with its per-node buffers taken from sc (nil: new
@@ -120,14 +122,28 @@ func (a *InterPodAffinity) ScoreFeasible(feasible []*NodeInfo, sc *AffinityScrat
 	if sc.skipped {
 		return raw, normalized, true
 	}
+	// Key by key over the feasible nodes, each node's slot found once: a
+	// node of the indexed snapshot (the common case) reads its value from
+	// the key's column, another through domainOf.
 	ix := &a.ix
+	sc.slots = reuseSlots(sc.slots, len(feasible))
+	slots := sc.slots
 	for fi, n := range feasible {
-		var score int64
-		for _, k := range sc.counts.keys {
-			c, _ := k.at(ix, n)
-			score += c
+		slots[fi] = ix.slotOf(n)
+	}
+	for _, k := range sc.counts.keys {
+		of := k.col.Of
+		for fi, slot := range slots {
+			var d int32
+			if slot >= 0 && int(slot) < len(of) {
+				d = of[slot]
+			} else {
+				d = ix.domainOf(k.col, feasible[fi])
+			}
+			if d >= 0 {
+				raw[fi] += k.get(d)
+			}
 		}
-		raw[fi] = score
 	}
 	var minCount int64 = math.MaxInt64
 	var maxCount int64 = math.MinInt64
@@ -195,4 +211,13 @@ func (a *InterPodAffinity) hasPreferredTerms() bool {
 	}
 	return (aff.PodAffinity != nil && len(aff.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
 		(aff.PodAntiAffinity != nil && len(aff.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0)
+}
+
+// reuseSlots returns buf with length n (contents unspecified), reusing its
+// array when it can.
+func reuseSlots(buf []int32, n int) []int32 {
+	if cap(buf) < n {
+		return make([]int32, n)
+	}
+	return buf[:n]
 }

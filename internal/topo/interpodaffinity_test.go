@@ -180,6 +180,10 @@ func TestAffinityFilter(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.skip, a.FilterSkipped(), "skip")
 			assert.Equal(t, tt.want, codes(snap, a.Filter))
+			// The same nodes from another snapshot of the input are not the
+			// state's: their values are looked up by name.
+			other := snapshotOf(t, cluster.Input{Nodes: tt.nodes, Pods: tt.pods, Namespaces: tt.nss})
+			assert.Equal(t, tt.want, codes(other, a.Filter), "nodes of another snapshot")
 		})
 	}
 }
@@ -316,6 +320,13 @@ func TestAffinityScore(t *testing.T) {
 			assert.Equal(t, tt.skipped, skipped, "skipped")
 			assert.Equal(t, tt.wantRaw, raw, "raw")
 			assert.Equal(t, tt.wantNorm, norm, "normalized")
+			// The same nodes from another snapshot of the input are not the
+			// state's: their values are looked up by name.
+			other := snapshotOf(t, cluster.Input{Nodes: fourNodes(), Pods: tt.pods})
+			raw, norm, skipped = a.Score(cluster.NodesOf(other))
+			assert.Equal(t, tt.skipped, skipped, "skipped, nodes of another snapshot")
+			assert.Equal(t, tt.wantRaw, raw, "raw, nodes of another snapshot")
+			assert.Equal(t, tt.wantNorm, norm, "normalized, nodes of another snapshot")
 		})
 	}
 }
