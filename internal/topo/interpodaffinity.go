@@ -274,6 +274,13 @@ type InterPodAffinity struct {
 	// bare: neither the pod nor any bound pod has a pod affinity term, so
 	// every count is empty and nothing was indexed (ix is unset).
 	bare bool
+	// existingMemo and existingCands are the PreFilter walk's term memo
+	// (termMemo: which existing terms match the pod, as far as the walk
+	// asked) and candidates on ix, which PreScore copies instead of
+	// building its own; nil on a state moved to a view (On), whose ix
+	// has other tables. Never written after NewInterPodAffinity.
+	existingMemo  memo
+	existingCands cands
 }
 
 // NewInterPodAffinity compiles the pod's affinity terms and walks the
@@ -325,6 +332,7 @@ func NewInterPodAffinity(pod *PodInfo, snap *Snapshot, opts AffinityOptions) (*I
 	}
 	w := a.newWalker(ix)
 	w.all()
+	a.existingMemo, a.existingCands = w.termMemo, w.termCands
 	a.selfMatchesAll = len(a.reqAff) > 0 && a.matchesAll(p, w.cache)
 	a.skip = !a.existingAntiCounts.nonEmpty && len(a.reqAff) == 0 && len(a.reqAnti) == 0
 	return a, nil

@@ -75,7 +75,15 @@ func (a *InterPodAffinity) PreScoreWith(sc *AffinityScratch) {
 	defer sc.memos.release()
 	cache := nsCache{}
 	ix := &a.ix
-	termMemo, termCands := a.termMemoIn(ix, &sc.memos)
+	var termMemo memo
+	var termCands cands
+	if a.existingMemo != nil {
+		// The PreFilter walk's verdicts are about the same pod and index.
+		termMemo, termCands = memo(sc.memos.take(len(a.existingMemo))), a.existingCands
+		copy(termMemo, a.existingMemo)
+	} else {
+		termMemo, termCands = a.termMemoIn(ix, &sc.memos)
+	}
 	keys := newTermKeys(ix)
 	prefAffMemos := make([]memo, len(a.prefAff))
 	prefAffCands := make([]cands, len(a.prefAff))

@@ -269,6 +269,18 @@ func TestOnViewEqualsFresh(t *testing.T) {
 				require.NoError(t, err)
 			}
 		}
+		// New pods whose terms the index may not have interned yet: the
+		// view's tables then grow past the states'.
+		for i, n := 0, rapid.IntRange(0, 2).Draw(t, "extra"); i < n; i++ {
+			key, app := rapid.SampledFrom(keyPool).Draw(t, "extraKey"), rapid.SampledFrom(apps).Draw(t, "extraApp")
+			extra := mkPod(fmt.Sprintf("extra-%d", i), w.nodes[rapid.IntRange(0, len(w.nodes)-1).Draw(t, "extraNode")].Name,
+				lbl("app", rapid.SampledFrom(apps).Draw(t, "extraLabel")),
+				inNamespace(rapid.SampledFrom(nsPool).Draw(t, "extraNS")),
+				preferredAffinity(int32(rapid.IntRange(1, 100).Draw(t, "extraWeight")), term(key, selector("app", app, "extra", "yes"))),
+				requiredAntiAffinity(term(key, selector("app", app, "tier", "x"))))
+			view, err = view.WithPod(extra)
+			require.NoError(t, err)
+		}
 		s2, err := s.On(view)
 		require.NoError(t, err)
 		a2, err := a.On(view)

@@ -213,6 +213,7 @@ func (a *InterPodAffinity) On(view *Snapshot) (*InterPodAffinity, error) {
 	v := *a
 	v.snap = view
 	v.ix = a.ix.onView(view)
+	v.existingMemo, v.existingCands = nil, nil // about a's tables
 	if len(changed) == 0 {
 		return &v, nil
 	}
