@@ -143,7 +143,8 @@ func TestDefaultSelectorIndexMatchesScan(t *testing.T) {
 		}
 		snap, _, err := cluster.New(in)
 		require.NoError(t, err)
-		for range rapid.IntRange(1, 4).Draw(t, "pods") {
+		var prev *corev1.Pod
+		for range rapid.IntRange(1, 8).Draw(t, "pods") {
 			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: rapid.SampledFrom(namespaces).Draw(t, "podns"), Labels: genLabels("pod")}}
 			if rapid.IntRange(0, 4).Draw(t, "owned") > 0 {
 				kind := rapid.SampledFrom([]schema.GroupVersionKind{kindReplicationController, kindReplicaSet, kindStatefulSet}).Draw(t, "kind")
@@ -151,6 +152,32 @@ func TestDefaultSelectorIndexMatchesScan(t *testing.T) {
 				pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: kind.GroupVersion().String(), Kind: kind.Kind,
 					Name: rapid.SampledFrom(names).Draw(t, "owner"), Controller: &yes}}
 			}
+			if prev != nil && rapid.Bool().Draw(t, "likePrev") {
+				// The previous pod with one of the parts the selector reads
+				// changed.
+				pod = prev.DeepCopy()
+				switch rapid.IntRange(0, 4).Draw(t, "change") {
+				case 0:
+					pod.Namespace = rapid.SampledFrom(namespaces).Draw(t, "podns2")
+				case 1:
+					pod.Labels = genLabels("pod2")
+				case 2, 3, 4:
+					yes := true
+					if len(pod.OwnerReferences) == 0 {
+						pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "ReplicationController", Controller: &yes}}
+					}
+					o := &pod.OwnerReferences[0]
+					switch rapid.IntRange(0, 2).Draw(t, "ownerPart") {
+					case 0:
+						o.Name = rapid.SampledFrom(names).Draw(t, "owner2")
+					case 1:
+						o.Kind = rapid.SampledFrom([]string{"ReplicationController", "ReplicaSet", "StatefulSet"}).Draw(t, "kind2")
+					default:
+						o.APIVersion = rapid.SampledFrom([]string{"v1", "apps/v1", "extensions/v1beta1", "a/b/c"}).Draw(t, "apiVersion2")
+					}
+				}
+			}
+			prev = pod
 			want := scanDefaultSelector(pod, &in).String()
 			require.Equal(t, want, DefaultSelector(pod, &in).String(), "caller's input")
 			require.Equal(t, want, DefaultSelector(pod, snap.Input()).String(), "snapshot's input")
