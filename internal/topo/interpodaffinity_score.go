@@ -172,21 +172,48 @@ func (a *InterPodAffinity) ScoreFeasible(feasible []*NodeInfo, sc *AffinityScrat
 
 // addExisting adds, for each use of an existing pod's term of one kind
 // that matches the incoming pod, on a node with labels, fixed + sign * the
-// use's weight at the node's pair for the term's key.
+// use's weight at the node's pair for the term's key. It is
+// eachMatchingUse with the term's key counts found once per term rather
+// than once per use. (A node with a value for the key has labels, so the
+// value check is processExistingPod's skip of unlabelled nodes too.)
 func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo, cs cands, occ *cluster.Occurrences,
 	kind cluster.TermKind, fixed, sign int64) {
 	ix := &a.ix
-	ix.eachMatchingUse(occ, kind, cs,
-		func(id int32) bool { return a.existingMatches(id, &ix.view.TermMatchers[id], mm) },
-		func(id, i, weight int32) {
-			if !occ.Labelled(i) {
-				return // processExistingPod skips pods of unlabelled nodes
+	t := occ.Terms(kind)
+	visit := func(id int32) {
+		nodes, weights := t.Uses(id)
+		if len(nodes) == 0 || !a.existingMatches(id, &ix.view.TermMatchers[id], mm) {
+			return
+		}
+		k := keys.get(topo, ix, id)
+		of := k.col.Of
+		for u, i := range nodes {
+			if d := of[i]; d >= 0 && !occ.Stale(i) {
+				topo.add(k, d, fixed+sign*int64(weights[u]))
 			}
-			k := keys.get(topo, ix, id)
-			if d := k.col.Of[i]; d >= 0 {
-				topo.add(k, d, fixed+sign*int64(weight))
+		}
+	}
+	if cs != nil {
+		for _, l := range cs {
+			for _, id := range l {
+				visit(id)
 			}
-		})
+		}
+	} else {
+		for id := range int32(min(t.NumTerms(), len(ix.view.Terms))) {
+			visit(id)
+		}
+	}
+	ix.view.EachNode(occ.Changed(), func(i int32, nl *cluster.NodeLabels) {
+		for _, r := range kind.Refs(nl) {
+			if a.existingMatches(r.Term, &ix.view.TermMatchers[r.Term], mm) {
+				k := keys.get(topo, ix, r.Term)
+				if d := k.col.Of[i]; d >= 0 {
+					topo.add(k, d, fixed+sign*int64(r.Weight))
+				}
+			}
+		}
+	})
 }
 
 // addIncoming adds, for each of the incoming pod's preferred terms, sign *
