@@ -504,12 +504,71 @@ func (x *LabelIndex) lookup(i int, ni *NodeInfo) *NodeLabels {
 	}
 	nl, ok := x.nodes[ni]
 	if !ok {
-		nl = x.indexNode(ni)
+		nl = x.indexNodeAfter(ni, sl[0].ni, sl[0].nl)
 		x.nodes[ni] = nl
 	}
 	sl[1] = sl[0]
 	sl[0] = slot{ni, nl}
 	return nl
+}
+
+// indexNodeAfter is indexNode(ni) for a node whose slot last held prev,
+// interned as prevNL: when ni is prev with one pod more (a binding), the
+// new pod's label set is inserted into prev's and, unless the pod has pod
+// affinity terms, prev's term lists are ni's. A queue's every binding
+// re-indexes its node: this costs the new pod instead of the node's pods.
+// x.mu is held.
+func (x *LabelIndex) indexNodeAfter(ni, prev *NodeInfo, prevNL *NodeLabels) *NodeLabels {
+	if prev == nil || prevNL == nil || len(prevNL.Sets) != len(prev.Pods) {
+		return x.indexNode(ni)
+	}
+	j, ok := insertedAt(prev.Pods, ni.Pods)
+	if !ok {
+		return x.indexNode(ni)
+	}
+	var nl *NodeLabels
+	if samePods(prev.PodsWithAffinity, ni.PodsWithAffinity) && samePods(prev.PodsWithRequiredAntiAffinity, ni.PodsWithRequiredAntiAffinity) {
+		nl = &NodeLabels{RequiredAffinity: prevNL.RequiredAffinity, PreferredAffinity: prevNL.PreferredAffinity,
+			PreferredAntiAffinity: prevNL.PreferredAntiAffinity, RequiredAntiAffinity: prevNL.RequiredAntiAffinity}
+	} else {
+		nl = x.nodeTerms(ni)
+	}
+	nl.Sets = make([]int32, len(ni.Pods))
+	copy(nl.Sets, prevNL.Sets[:j])
+	nl.Sets[j] = x.podSet(ni.Pods[j])
+	copy(nl.Sets[j+1:], prevNL.Sets[j:])
+	return nl
+}
+
+// insertedAt reports whether after is before with one pod inserted (the
+// same PodInfos otherwise, in the same order), and where.
+func insertedAt(before, after []*PodInfo) (int, bool) {
+	if len(after) != len(before)+1 {
+		return 0, false
+	}
+	j := 0
+	for j < len(before) && before[j] == after[j] {
+		j++
+	}
+	for k := j; k < len(before); k++ {
+		if before[k] != after[k+1] {
+			return 0, false
+		}
+	}
+	return j, true
+}
+
+// samePods reports whether a and b hold the same PodInfos in order.
+func samePods(a, b []*PodInfo) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // indexNode interns one node's pods and terms; x.mu is held.
@@ -524,28 +583,34 @@ func (x *LabelIndex) indexNode(ni *NodeInfo) *NodeLabels {
 func (x *LabelIndex) nodeSets(nl *NodeLabels, ni *NodeInfo) {
 	nl.Sets = make([]int32, len(ni.Pods))
 	for i, pi := range ni.Pods {
-		var id int32
-		var deleting bool
-		if pi.labelIndex == x.labelTables {
-			// Interned by New (internPods).
-			id, deleting = pi.labelSet, pi.deleting
-		} else {
-			// A PodInfo is immutable: when a view re-indexes a changed
-			// node (a bind, preemption's dry run), its other pods keep
-			// their IDs without hashing their labels again.
-			var ok bool
-			id, ok = x.setOfPod[pi]
-			if !ok {
-				id = x.internSet(pi.Pod.Namespace, pi.Pod.Labels)
-				x.setOfPod[pi] = id
-			}
-			deleting = pi.Pod.DeletionTimestamp != nil
-		}
-		if deleting {
-			id = -1 - id
-		}
-		nl.Sets[i] = id
+		nl.Sets[i] = x.podSet(pi)
 	}
+}
+
+// podSet returns pi's entry in NodeLabels.Sets: its label-set ID, or
+// -1-ID when it is being deleted. It touches only the set fields of x.
+func (x *LabelIndex) podSet(pi *PodInfo) int32 {
+	var id int32
+	var deleting bool
+	if pi.labelIndex == x.labelTables {
+		// Interned by New (internPods).
+		id, deleting = pi.labelSet, pi.deleting
+	} else {
+		// A PodInfo is immutable: when a view re-indexes a changed node
+		// (a bind, preemption's dry run), its other pods keep their IDs
+		// without hashing their labels again.
+		var ok bool
+		id, ok = x.setOfPod[pi]
+		if !ok {
+			id = x.internSet(pi.Pod.Namespace, pi.Pod.Labels)
+			x.setOfPod[pi] = id
+		}
+		deleting = pi.Pod.DeletionTimestamp != nil
+	}
+	if deleting {
+		id = -1 - id
+	}
+	return id
 }
 
 // nodeTerms returns a node's interned affinity terms (Sets left nil). It

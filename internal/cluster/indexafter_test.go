@@ -1,0 +1,66 @@
+package cluster
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
+)
+
+// TestIndexNodeAfterEqualsIndexNode: along a random chain of bindings
+// (WithPod and WithPodInfoReusing, of pods with and without affinity terms,
+// some being deleted) and removals, every node a view changed is indexed
+// from the slot's previous node (indexNodeAfter) exactly as a walk of its
+// pods (indexNode) indexes it, when the previous node is its parent and
+// when it is an older view's (some views are never indexed).
+func TestIndexNodeAfterEqualsIndexNode(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s, _, err := New(prewarmWorld())
+		require.NoError(t, err)
+		nodes := NodesOf(s)
+		cur := s
+		cur.Labels()
+		var bound []string
+		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
+			if len(bound) > 0 && rapid.IntRange(0, 3).Draw(t, "remove") == 0 {
+				cur = cur.WithoutPods(rapid.SampledFrom(bound).Draw(t, "victim"))
+			} else {
+				// Two nodes, so that a node sees several changes in a chain.
+				n := nodes[rapid.IntRange(0, 1).Draw(t, "node")]
+				p := labelledPod(rapid.SampledFrom([]string{"default", "ns-1"}).Draw(t, "ns"), fmt.Sprintf("bound-%d", step), n.Name,
+					map[string]string{"app": fmt.Sprintf("app-%d", step)})
+				if rapid.Bool().Draw(t, "affinity") {
+					p.Spec.Affinity = genAffinity(t)
+				}
+				if rapid.IntRange(0, 4).Draw(t, "deleting") == 0 {
+					now := metav1.Now()
+					p.DeletionTimestamp = &now
+				}
+				if rapid.Bool().Draw(t, "reusing") {
+					pi, err := NewPodInfo(p)
+					require.NoError(t, err)
+					cur, err = cur.WithPodInfoReusing(pi, nil)
+				} else {
+					cur, err = cur.WithPod(p)
+				}
+				require.NoError(t, err)
+				bound = append(bound, p.Namespace+"/"+p.Name)
+			}
+			if rapid.IntRange(0, 2).Draw(t, "skip labels") == 0 {
+				// Not indexed: the next view's nodes are indexed from
+				// older ones than their parents.
+				continue
+			}
+			v := cur.Labels()
+			x := cur.labels
+			for i, ni := range SlotsOf(cur) {
+				x.mu.Lock()
+				want := x.indexNode(ni)
+				x.mu.Unlock()
+				require.Equal(t, want, v.Node(i), "step %d, node %s", step, ni.Name)
+			}
+		}
+	})
+}
