@@ -105,6 +105,24 @@ func (c *Compiled) filterWhyOf(n *cluster.NodeInfo, fs []int8) (sched.Code, fail
 	return sched.Success, 0
 }
 
+// localWhyOf is filterWhyOf for node-local filters fs of a pod none of
+// whose filters runs without its PreFilter's state (the default profile:
+// pipelines): the same codes and failures, without the checks each node
+// would repeat.
+func (c *Compiled) localWhyOf(n *cluster.NodeInfo, fs []int8) (sched.Code, failure) {
+	for _, i := range fs {
+		p := int(i)
+		lc, ok := c.localCode(p, n)
+		if !ok {
+			return c.scalarShortCode(n), newFailure(p, failScalar)
+		}
+		if lc != 0 {
+			return localStatusCode(p, lc), newFailure(p, lc)
+		}
+	}
+	return sched.Success, 0
+}
+
 // statusOf is filter(n) for a node whose filterWhy gave f: a node-local
 // status is rebuilt from its code, and only a failing topology filter
 // runs again (its reasons depend on the node).

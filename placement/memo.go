@@ -129,6 +129,17 @@ func (c *Compiled) withBuffers(b *decisionBuffers) *Compiled {
 	return c
 }
 
+// anyNoState reports whether a Filter plugin of c runs without its
+// PreFilter's state.
+func (c *Compiled) anyNoState() bool {
+	for _, ns := range c.noState {
+		if ns {
+			return true
+		}
+	}
+	return false
+}
+
 // setMemo makes c answer Decide through m, and returns it. c must be its
 // caller's own: a scheduling loop compiles each pod afresh, so that
 // setting the memo in place spares a copy of the whole Compiled per pod (a
@@ -136,10 +147,8 @@ func (c *Compiled) withBuffers(b *decisionBuffers) *Compiled {
 // profile whose Filter plugins run without their PreFilter state (noState)
 // is not memoized: its Error statuses come first on every node anyway.
 func (c *Compiled) setMemo(m *memo) *Compiled {
-	for _, ns := range c.noState {
-		if ns {
-			return c
-		}
+	if c.anyNoState() {
+		return c
 	}
 	c.memo = m
 	if shortPass(c.snap) {

@@ -93,6 +93,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 		}
 	}
 	localFilters := v.active[:front:front]
+	noState := v.anyNoState() // never in the default profile: localWhyOf's case
 	v.taintVerdicts = bufs.taintMemo().indexTaints(&v)
 
 	nodes := cluster.NodesOf(snap)
@@ -170,7 +171,11 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 				codes[i], why[i] = v.absent.Code, 0
 				continue
 			}
-			codes[i], why[i] = v.filterWhyOf(n, localFilters)
+			if noState {
+				codes[i], why[i] = v.filterWhyOf(n, localFilters)
+			} else {
+				codes[i], why[i] = v.localWhyOf(n, localFilters)
+			}
 		}
 		ahead.filtered[j].Store(true)
 	})
