@@ -37,6 +37,7 @@ type SpreadScratch struct {
 	scores  scoreBuffers
 	doms    []int32
 	slots   []int32 // per feasible node: its slot of the indexed snapshot, or -1
+	acc     []float64
 	ignored []bool
 	counts  [][]int32 // per selector: spreadCounts
 	touched [][]int32 // per selector: the node slots whose count is above 0
@@ -142,7 +143,7 @@ func (s *Spread) ScoreFeasible(feasible []*NodeInfo, sc *SpreadScratch) (raw, no
 	if sc.skipped {
 		return raw, normalized, true
 	}
-	cs, nSel := s.soft, s.softSel
+	cs := s.soft
 	cols, missingSlot, memos, nodeCounts := sc.cols, sc.missingSlot, sc.selMemos, sc.nodeCounts
 	nodes := s.ix.nodes
 
@@ -163,7 +164,8 @@ func (s *Spread) ScoreFeasible(feasible []*NodeInfo, sc *SpreadScratch) (raw, no
 		}
 		return d
 	}
-	sc.doms = grow(sc.doms, len(feasible)*len(cs)) // feasible node x constraint
+	nf := len(feasible)
+	sc.doms = grow(sc.doms, nf*len(cs)) // constraint x feasible node
 	sc.ignored = grow(sc.ignored, len(feasible))
 	sc.slots = grow(sc.slots, len(feasible))
 	doms, ignored, slots := sc.doms, sc.ignored, sc.slots
@@ -184,7 +186,7 @@ func (s *Spread) ScoreFeasible(feasible []*NodeInfo, sc *SpreadScratch) (raw, no
 			} else {
 				d = s.ix.domainOf(c, n)
 			}
-			doms[fi*len(cs)+i] = d
+			doms[i*nf+fi] = d
 			if d == noLabel {
 				missing = true
 			}
@@ -198,7 +200,7 @@ func (s *Spread) ScoreFeasible(feasible []*NodeInfo, sc *SpreadScratch) (raw, no
 			if cs[i].key == corev1.LabelHostname {
 				continue
 			}
-			if d := slotOf(i, doms[fi*len(cs)+i]); d >= 0 && !registered[i][d] {
+			if d := slotOf(i, doms[i*nf+fi]); d >= 0 && !registered[i][d] {
 				registered[i][d] = true
 				sizes[i]++
 			}
@@ -237,39 +239,37 @@ func (s *Spread) ScoreFeasible(feasible []*NodeInfo, sc *SpreadScratch) (raw, no
 		}
 	}
 
-	// Score per feasible node.
-	counts := make([]int, nSel)
-	for fi, n := range feasible {
-		if ignored[fi] {
-			continue
-		}
-		for k := range counts {
-			counts[k] = -1
-		}
-		var score float64
-		for i := range cs {
-			c := &cs[i]
-			d := doms[fi*len(cs)+i]
-			if d == noLabel {
+	// Score per feasible node: constraint by constraint over the nodes,
+	// each node's sum taken in constraint order as upstream's loop takes it
+	// (float addition is not associative).
+	sc.acc = grow(sc.acc, len(feasible))
+	acc := sc.acc
+	for i := range cs {
+		c := &cs[i]
+		w, host := weights[i], c.key == corev1.LabelHostname
+		counts := nodeCounts[c.selID]
+		for fi, d := range doms[i*nf : (i+1)*nf] {
+			if ignored[fi] || d == noLabel {
 				continue
 			}
 			var cnt int64
 			switch {
-			case c.key == corev1.LabelHostname:
-				if counts[c.selID] < 0 {
-					if slot := slots[fi]; slot >= 0 {
-						counts[c.selID] = int(nodeCounts[c.selID][slot])
-					} else {
-						counts[c.selID] = s.ix.countAt(nodeCounts[c.selID], n, &c.m, s.pod.Namespace, memos[c.selID])
-					}
+			case host:
+				if slot := slots[fi]; slot >= 0 {
+					cnt = int64(counts[slot])
+				} else {
+					cnt = int64(s.ix.countAt(counts, feasible[fi], &c.m, s.pod.Namespace, memos[c.selID]))
 				}
-				cnt = int64(counts[c.selID])
 			case d >= 0:
 				cnt = slotCounts[i][d]
 			}
-			score += scoreForCount(cnt, c.maxSkew, weights[i])
+			acc[fi] += scoreForCount(cnt, c.maxSkew, w)
 		}
-		raw[fi] = int64(math.Round(score))
+	}
+	for fi := range feasible {
+		if !ignored[fi] {
+			raw[fi] = int64(math.Round(acc[fi]))
+		}
 	}
 
 	// NormalizeScore.
