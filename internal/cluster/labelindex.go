@@ -366,23 +366,32 @@ func (v LabelView) Patched(s *Snapshot, changed []int32) (out LabelView, ok bool
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.prepare(s)
-	vn := viewNodes{nodes: v.nodes}
+	return x.viewOf(x.patch(v.viewNodes, s, changed)), true
+}
+
+// patch returns vn with the slots changed (ascending) indexed anew from
+// s's nodes. x.mu is held.
+func (x *LabelIndex) patch(vn viewNodes, s *Snapshot, changed []int32) viewNodes {
+	out := viewNodes{nodes: vn.nodes}
+	if n := len(vn.patched) + len(changed); n > 0 {
+		out.patched, out.patch = make([]int32, 0, n), make([]*NodeLabels, 0, n)
+	}
 	i, j := 0, 0
-	for i < len(v.patched) || j < len(changed) {
+	for i < len(vn.patched) || j < len(changed) {
 		switch {
-		case j == len(changed) || (i < len(v.patched) && v.patched[i] < changed[j]):
-			vn.patched, vn.patch = append(vn.patched, v.patched[i]), append(vn.patch, v.patch[i])
+		case j == len(changed) || (i < len(vn.patched) && vn.patched[i] < changed[j]):
+			out.patched, out.patch = append(out.patched, vn.patched[i]), append(out.patch, vn.patch[i])
 			i++
 		default:
-			if i < len(v.patched) && v.patched[i] == changed[j] {
+			if i < len(vn.patched) && vn.patched[i] == changed[j] {
 				i++
 			}
 			k := changed[j]
-			vn.patched, vn.patch = append(vn.patched, k), append(vn.patch, x.lookup(int(k), SlotsOf(s)[k]))
+			out.patched, out.patch = append(out.patched, k), append(out.patch, x.lookup(int(k), SlotsOf(s)[k]))
 			j++
 		}
 	}
-	return x.viewOf(vn), true
+	return out
 }
 
 // nodesOf returns the interned nodes of s: the base list patched where s's
@@ -392,6 +401,13 @@ func (x *LabelIndex) nodesOf(s *Snapshot) viewNodes {
 	slots := SlotsOf(s)
 	if base := x.baseSlots; base != nil && len(base) == len(slots) {
 		limit := len(slots)/16 + 8
+		// A view made directly from the last snapshot asked for (a queue's
+		// binding) is that snapshot's nodes patched at the slots it
+		// changed: no pass over every slot.
+		if direct, ok := ChangedFromOf(s, x.lastSnap); ok && sameSlice(x.last.nodes, x.baseNodes) &&
+			len(x.last.patched)+len(direct) <= limit && slices.IsSorted(direct) {
+			return x.patch(x.last, s, direct)
+		}
 		var out viewNodes
 		// A view of a chain of bindings usually differs from the base at
 		// one node more than the last view asked for: room for that many,
