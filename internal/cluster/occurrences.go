@@ -117,12 +117,18 @@ func (o *Occurrences) Labelled(i int32) bool { return o.base.labelled[i] }
 func (s *Snapshot) Occurrences() *Occurrences {
 	x := s.labels
 	var base *occBase
+	var parent occCache // the cached Occurrences of s's parent on the base, if any
 	if x != nil {
 		x.mu.Lock()
 		for _, c := range x.occ {
 			if c.snap == s {
 				x.mu.Unlock()
 				return c.occ
+			}
+			if c.occ != nil && c.occ.base == x.occBase {
+				if _, ok := ChangedFromOf(s, c.snap); ok {
+					parent = c
+				}
 			}
 		}
 		base = x.occBase
@@ -132,9 +138,21 @@ func (s *Snapshot) Occurrences() *Occurrences {
 	occ := &Occurrences{base: base}
 	slots := SlotsOf(s)
 	if base != nil && len(base.nodes) == len(slots) {
-		for i, ni := range slots {
-			if ni != base.nodes[i] {
-				occ.changed = append(occ.changed, int32(i))
+		var direct []int32
+		ok := false
+		if parent.occ != nil {
+			direct, ok = ChangedFromOf(s, parent.snap)
+		}
+		if ok && slices.IsSorted(direct) {
+			// A view made directly from a snapshot whose Occurrences are
+			// at hand (a queue's binding): its changed slots are the
+			// parent's and the view's own, no pass over every slot.
+			occ.changed = mergeChanged(parent.occ.changed, direct, slots, base.nodes)
+		} else {
+			for i, ni := range slots {
+				if ni != base.nodes[i] {
+					occ.changed = append(occ.changed, int32(i))
+				}
 			}
 		}
 	}
@@ -160,6 +178,29 @@ func (s *Snapshot) Occurrences() *Occurrences {
 		x.mu.Unlock()
 	}
 	return occ
+}
+
+// mergeChanged returns the ascending union of the parent's changed slots
+// and direct (the slots a view changed from its parent, ascending), less
+// the direct slots whose node is the base's again.
+func mergeChanged(parent, direct []int32, slots, base []*NodeInfo) []int32 {
+	out := make([]int32, 0, len(parent)+len(direct))
+	i, j := 0, 0
+	for i < len(parent) || j < len(direct) {
+		if j == len(direct) || (i < len(parent) && parent[i] < direct[j]) {
+			out = append(out, parent[i])
+			i++
+			continue
+		}
+		if i < len(parent) && parent[i] == direct[j] {
+			i++
+		}
+		if k := direct[j]; slots[k] != base[k] {
+			out = append(out, k)
+		}
+		j++
+	}
+	return out
 }
 
 type occCache struct {

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -251,4 +252,55 @@ func TestOccurrencesStaleIsChanged(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestOccurrencesChangedAlongChains: along random chains of bindings and
+// removals, some views never asked, a view's changed slots (taken from its
+// parent's when the parent's Occurrences are at hand) are every slot whose
+// node differs from the base's, ascending.
+func TestOccurrencesChangedAlongChains(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s, _, err := New(prewarmWorld())
+		require.NoError(t, err)
+		nodes := NodesOf(s)
+		cur := s
+		cur.Occurrences()
+		var bound []string
+		for step := range rapid.IntRange(1, 40).Draw(t, "steps") {
+			if len(bound) > 0 && rapid.IntRange(0, 3).Draw(t, "remove") == 0 {
+				cur = cur.WithoutPods(rapid.SampledFrom(bound).Draw(t, "victim"))
+			} else {
+				n := nodes[rapid.IntRange(0, 5).Draw(t, "node")]
+				p := labelledPod("default", fmt.Sprintf("bound-%d", step), n.Name, map[string]string{"app": "a"})
+				cur, err = cur.WithPod(p)
+				require.NoError(t, err)
+				bound = append(bound, p.Namespace+"/"+p.Name)
+			}
+			if rapid.IntRange(0, 2).Draw(t, "skip") == 0 {
+				continue
+			}
+			occ := cur.Occurrences()
+			var want []int32
+			for i, ni := range SlotsOf(cur) {
+				if ni != occ.base.nodes[i] {
+					want = append(want, int32(i))
+				}
+			}
+			require.Equal(t, want, occ.Changed(), "step %d", step)
+			for i := range SlotsOf(cur) {
+				require.Equal(t, slices.Contains(want, int32(i)), occ.Stale(int32(i)), "step %d slot %d", step, i)
+			}
+		}
+	})
+}
+
+// mergeChanged drops a slot a view changed back to the base's node, keeps
+// the parent's other slots and adds the view's own, ascending.
+func TestMergeChanged(t *testing.T) {
+	a, b, c, d := &NodeInfo{}, &NodeInfo{}, &NodeInfo{}, &NodeInfo{}
+	base := []*NodeInfo{a, b, c, d}
+	slots := []*NodeInfo{a, &NodeInfo{}, c, &NodeInfo{}} // slot 2 is the base's again
+	require.Equal(t, []int32{1, 3}, mergeChanged([]int32{1, 2}, []int32{2, 3}, slots, base))
+	require.Equal(t, []int32{1}, mergeChanged(nil, []int32{1}, slots, base))
+	require.Equal(t, []int32{1, 2}, mergeChanged([]int32{1, 2}, nil, slots, base))
 }
