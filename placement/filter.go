@@ -88,7 +88,7 @@ func (c *Compiled) filterWhyOf(n *cluster.NodeInfo, fs []int8) (sched.Code, fail
 			}
 		case fInterPodAffinity:
 			if c.ipa != nil {
-				if code := c.ipa.Filter(n).Code; !code.Passes() {
+				if code := c.ipa.FilterCode(n); !code.Passes() {
 					return code, newFailure(p, 0)
 				}
 			}

@@ -276,7 +276,7 @@ func (c *Compiled) filterCodeMemo(n *cluster.NodeInfo) sched.Code {
 			}
 		case p == fInterPodAffinity:
 			if c.ipa != nil {
-				if code := c.ipa.Filter(n).Code; !code.Passes() {
+				if code := c.ipa.FilterCode(n); !code.Passes() {
 					return code
 				}
 			}

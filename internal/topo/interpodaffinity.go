@@ -640,27 +640,59 @@ func (a *InterPodAffinity) FilterSkipped() bool { return a.skip }
 // its required anti-affinity (Unschedulable), and existing pods' required
 // anti-affinity (Unschedulable). It allocates nothing.
 func (a *InterPodAffinity) Filter(n *NodeInfo) Status {
+	switch a.verdict(n) {
+	case failsAffinity:
+		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.InterPodAffinity, Reasons: reasonsAffinity}
+	case failsAntiAffinity:
+		return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsAntiAffinity}
+	case failsExistingAntiAffinity:
+		return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsExistingAntiAff}
+	}
+	return sched.Status{}
+}
+
+// FilterCode is Filter(n).Code, without the status.
+func (a *InterPodAffinity) FilterCode(n *NodeInfo) sched.Code {
+	switch a.verdict(n) {
+	case failsAffinity:
+		return sched.UnschedulableAndUnresolvable
+	case failsAntiAffinity, failsExistingAntiAffinity:
+		return sched.Unschedulable
+	}
+	return sched.Success
+}
+
+// Filter's verdicts, in the order it checks them.
+const (
+	passesFilter = iota
+	failsAffinity
+	failsAntiAffinity
+	failsExistingAntiAffinity
+)
+
+// verdict is Filter's check: which rule, if any, rejects the pod on n.
+func (a *InterPodAffinity) verdict(n *NodeInfo) int {
 	if a.skip {
-		return sched.Status{}
+		return passesFilter
 	}
 	// The node's slot is found once for every key read below.
 	slot := a.ix.slotOf(n)
 	if !a.satisfiesAffinity(n, slot) {
-		return sched.Status{Code: sched.UnschedulableAndUnresolvable, Plugin: sched.InterPodAffinity, Reasons: reasonsAffinity}
+		return failsAffinity
 	}
 	if a.antiAffinityCounts.nonEmpty {
 		for _, k := range a.antiKeys {
 			if c, _ := k.atSlot(&a.ix, n, slot); c > 0 {
-				return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsAntiAffinity}
+				return failsAntiAffinity
 			}
 		}
 	}
 	for _, k := range a.existingAntiCounts.keys {
 		if c, _ := k.atSlot(&a.ix, n, slot); c > 0 {
-			return sched.Status{Code: sched.Unschedulable, Plugin: sched.InterPodAffinity, Reasons: reasonsExistingAntiAff}
+			return failsExistingAntiAffinity
 		}
 	}
-	return sched.Status{}
+	return passesFilter
 }
 
 // satisfiesAffinity is upstream's satisfyPodAffinity.

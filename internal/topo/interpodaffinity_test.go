@@ -184,6 +184,9 @@ func TestAffinityFilter(t *testing.T) {
 			// state's: their values are looked up by name.
 			other := snapshotOf(t, cluster.Input{Nodes: tt.nodes, Pods: tt.pods, Namespaces: tt.nss})
 			assert.Equal(t, tt.want, codes(other, a.Filter), "nodes of another snapshot")
+			for _, n := range append(cluster.NodesOf(snap), cluster.NodesOf(other)...) {
+				assert.Equal(t, a.Filter(n).Code, a.FilterCode(n), "FilterCode on %s", n.Name)
+			}
 		})
 	}
 }
