@@ -492,9 +492,11 @@ func (w *walker) countSets(sets []int32) (aff int64) {
 // termMemo returns a memo over the interned terms of ix for
 // existingMatches in which every term whose pod selector cannot match the
 // incoming pod's labels (cluster.LabelView.TermCandidates) is already a no,
-// and a candidate whose selector is its single anchor (so it matches the
-// pod's labels) is decided by its namespaces alone: the full match runs on
-// the other candidates only, on first use. It returns the candidates too.
+// and each candidate's namespace rule is decided once per rule: a
+// candidate whose rule rejects the pod's namespace is a no, one whose
+// selector is its single anchor (so it matches the pod's labels) a yes, and
+// the others are left with their selector to match, on first use
+// (namespaceMatches). It returns the candidates too.
 func (a *InterPodAffinity) termMemo(ix *interned) (memo, cands) { return a.termMemoIn(ix, nil) }
 
 // termMemoIn is termMemo with the memos taken from p.
@@ -511,10 +513,6 @@ func (a *InterPodAffinity) termMemoIn(ix *interned, p *passPool[int8]) (memo, ca
 	for _, l := range cs {
 		for _, id := range l {
 			t := &ix.view.TermMatchers[id]
-			if !t.SingleAnchor {
-				mm[id] = 0
-				continue
-			}
 			r := &rules[t.NamespaceRule]
 			if *r == 0 {
 				*r = 2
@@ -522,11 +520,22 @@ func (a *InterPodAffinity) termMemoIn(ix *interned, p *passPool[int8]) (memo, ca
 					*r = 1
 				}
 			}
-			mm[id] = *r
+			switch {
+			case *r == 2:
+				mm[id] = 2
+			case t.SingleAnchor:
+				mm[id] = 1
+			default:
+				mm[id] = namespaceMatches
+			}
 		}
 	}
 	return mm, cs
 }
+
+// namespaceMatches marks a term in a term memo whose namespace rule
+// accepts the incoming pod: only its label selector is left to match.
+const namespaceMatches = 3
 
 // all adds every node's contribution, as node(i, 1) for each node slot
 // would, but through the snapshot's cluster.Occurrences: each distinct
@@ -575,13 +584,17 @@ func (w *walker) all() {
 // term against the incoming pod, with the incoming pod's namespace labels,
 // memoized per term ID.
 func (a *InterPodAffinity) existingMatches(id int32, t *cluster.TermMatcher, mm memo) bool {
+	var ok bool
 	switch mm[id] {
 	case 1:
 		return true
 	case 2:
 		return false
+	case namespaceMatches:
+		ok = t.Selector.Matches(a.pod.Labels)
+	default:
+		ok = t.Matches(a.pod.Namespace, a.pod.Labels, a.nsLabels)
 	}
-	ok := t.Matches(a.pod.Namespace, a.pod.Labels, a.nsLabels)
 	if ok {
 		mm[id] = 1
 	} else {
