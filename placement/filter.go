@@ -74,7 +74,7 @@ func (c *Compiled) filterWhy(n *cluster.NodeInfo) (sched.Code, failure) {
 // filterWhyOf is filterWhy for a part of c.active (Filter plugins by
 // position, in the order they run), on a node the PreFilters passed.
 func (c *Compiled) filterWhyOf(n *cluster.NodeInfo, fs []int8) (sched.Code, failure) {
-	for _, i := range fs {
+	for k, i := range fs {
 		p := int(i)
 		if c.noState[i] {
 			return sched.Error, newFailure(p, failNoState)
@@ -93,12 +93,8 @@ func (c *Compiled) filterWhyOf(n *cluster.NodeInfo, fs []int8) (sched.Code, fail
 				}
 			}
 		default:
-			lc, ok := c.localCode(p, n)
-			if !ok {
-				return c.scalarShortCode(n), newFailure(p, failScalar)
-			}
-			if lc != 0 {
-				return localStatusCode(p, lc), newFailure(p, lc)
+			if code, f := c.localWhyOf(n, fs[k:k+1]); !code.Passes() {
+				return code, f
 			}
 		}
 	}

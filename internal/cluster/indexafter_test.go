@@ -24,30 +24,8 @@ func TestIndexNodeAfterEqualsIndexNode(t *testing.T) {
 		cur.Labels()
 		var bound []string
 		for step := range rapid.IntRange(1, 12).Draw(t, "steps") {
-			if len(bound) > 0 && rapid.IntRange(0, 3).Draw(t, "remove") == 0 {
-				cur = cur.WithoutPods(rapid.SampledFrom(bound).Draw(t, "victim"))
-			} else {
-				// Two nodes, so that a node sees several changes in a chain.
-				n := nodes[rapid.IntRange(0, 1).Draw(t, "node")]
-				p := labelledPod(rapid.SampledFrom([]string{"default", "ns-1"}).Draw(t, "ns"), fmt.Sprintf("bound-%d", step), n.Name,
-					map[string]string{"app": fmt.Sprintf("app-%d", step)})
-				if rapid.Bool().Draw(t, "affinity") {
-					p.Spec.Affinity = genAffinity(t)
-				}
-				if rapid.IntRange(0, 4).Draw(t, "deleting") == 0 {
-					now := metav1.Now()
-					p.DeletionTimestamp = &now
-				}
-				if rapid.Bool().Draw(t, "reusing") {
-					pi, err := NewPodInfo(p)
-					require.NoError(t, err)
-					cur, err = cur.WithPodInfoReusing(pi, nil)
-				} else {
-					cur, err = cur.WithPod(p)
-				}
-				require.NoError(t, err)
-				bound = append(bound, p.Namespace+"/"+p.Name)
-			}
+			// Two nodes, so that a node sees several changes in a chain.
+			cur = chainStep(t, cur, nodes[:2], step, &bound)
 			if rapid.IntRange(0, 2).Draw(t, "skip labels") == 0 {
 				// Not indexed: the next view's nodes are indexed from
 				// older ones than their parents.
@@ -63,4 +41,37 @@ func TestIndexNodeAfterEqualsIndexNode(t *testing.T) {
 			}
 		}
 	})
+}
+
+// chainStep returns a view of cur that removes one of the pods bound so
+// far (bound, keys) or binds a new one to one of nodes, with or without
+// affinity terms, sometimes being deleted, through WithPod or
+// WithPodInfoReusing.
+func chainStep(t *rapid.T, cur *Snapshot, nodes []*NodeInfo, step int, bound *[]string) *Snapshot {
+	if len(*bound) > 0 && rapid.IntRange(0, 3).Draw(t, "remove") == 0 {
+		return cur.WithoutPods(rapid.SampledFrom(*bound).Draw(t, "victim"))
+	}
+	n := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "node")]
+	p := labelledPod(rapid.SampledFrom([]string{"default", "ns-1"}).Draw(t, "ns"), fmt.Sprintf("bound-%d", step), n.Name,
+		map[string]string{"app": fmt.Sprintf("app-%d", step)})
+	if rapid.Bool().Draw(t, "affinity") {
+		p.Spec.Affinity = genAffinity(t)
+	}
+	if rapid.IntRange(0, 4).Draw(t, "deleting") == 0 {
+		now := metav1.Now()
+		p.DeletionTimestamp = &now
+	}
+	var next *Snapshot
+	var err error
+	if rapid.Bool().Draw(t, "reusing") {
+		pi, err := NewPodInfo(p)
+		require.NoError(t, err)
+		next, err = cur.WithPodInfoReusing(pi, nil)
+		require.NoError(t, err)
+	} else {
+		next, err = cur.WithPod(p)
+		require.NoError(t, err)
+	}
+	*bound = append(*bound, p.Namespace+"/"+p.Name)
+	return next
 }

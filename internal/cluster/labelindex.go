@@ -543,7 +543,7 @@ func (x *LabelIndex) indexNodeAfter(ni, prev *NodeInfo, prevNL *NodeLabels) *Nod
 		return x.indexNode(ni)
 	}
 	var nl *NodeLabels
-	if samePods(prev.PodsWithAffinity, ni.PodsWithAffinity) && samePods(prev.PodsWithRequiredAntiAffinity, ni.PodsWithRequiredAntiAffinity) {
+	if slices.Equal(prev.PodsWithAffinity, ni.PodsWithAffinity) && slices.Equal(prev.PodsWithRequiredAntiAffinity, ni.PodsWithRequiredAntiAffinity) {
 		nl = &NodeLabels{RequiredAffinity: prevNL.RequiredAffinity, PreferredAffinity: prevNL.PreferredAffinity,
 			PreferredAntiAffinity: prevNL.PreferredAntiAffinity, RequiredAntiAffinity: prevNL.RequiredAntiAffinity}
 	} else {
@@ -572,19 +572,6 @@ func insertedAt(before, after []*PodInfo) (int, bool) {
 		}
 	}
 	return j, true
-}
-
-// samePods reports whether a and b hold the same PodInfos in order.
-func samePods(a, b []*PodInfo) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // indexNode interns one node's pods and terms; x.mu is held.

@@ -267,15 +267,7 @@ func TestOccurrencesChangedAlongChains(t *testing.T) {
 		cur.Occurrences()
 		var bound []string
 		for step := range rapid.IntRange(1, 40).Draw(t, "steps") {
-			if len(bound) > 0 && rapid.IntRange(0, 3).Draw(t, "remove") == 0 {
-				cur = cur.WithoutPods(rapid.SampledFrom(bound).Draw(t, "victim"))
-			} else {
-				n := nodes[rapid.IntRange(0, 5).Draw(t, "node")]
-				p := labelledPod("default", fmt.Sprintf("bound-%d", step), n.Name, map[string]string{"app": "a"})
-				cur, err = cur.WithPod(p)
-				require.NoError(t, err)
-				bound = append(bound, p.Namespace+"/"+p.Name)
-			}
+			cur = chainStep(t, cur, nodes[:6], step, &bound)
 			if rapid.IntRange(0, 2).Draw(t, "skip") == 0 {
 				continue
 			}

@@ -294,17 +294,7 @@ func (x *interned) eachMatchingUse(occ *cluster.Occurrences, kind cluster.TermKi
 			}
 		}
 	}
-	if cs != nil {
-		for _, l := range cs {
-			for _, id := range l {
-				visit(id)
-			}
-		}
-	} else {
-		for id := range int32(min(t.NumTerms(), len(x.view.Terms))) {
-			visit(id)
-		}
-	}
+	x.eachCandidateTerm(t, cs, visit)
 	x.view.EachNode(occ.Changed(), func(i int32, nl *cluster.NodeLabels) {
 		for _, r := range kind.Refs(nl) {
 			if match(r.Term) {
@@ -312,6 +302,23 @@ func (x *interned) eachMatchingUse(occ *cluster.Occurrences, kind cluster.TermKi
 			}
 		}
 	})
+}
+
+// eachCandidateTerm calls visit with each term ID among the candidates cs,
+// or, when cs is nil, with each term t has uses of within the view's
+// tables.
+func (x *interned) eachCandidateTerm(t *cluster.TermOccurrences, cs cands, visit func(id int32)) {
+	if cs != nil {
+		for _, l := range cs {
+			for _, id := range l {
+				visit(id)
+			}
+		}
+		return
+	}
+	for id := range int32(min(t.NumTerms(), len(x.view.Terms))) {
+		visit(id)
+	}
 }
 
 // countAt is countSpread on node n read from counts (spreadCounts of the

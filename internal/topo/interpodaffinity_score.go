@@ -193,17 +193,7 @@ func (a *InterPodAffinity) addExisting(topo *topoCounts, keys termKeys, mm memo,
 			}
 		}
 	}
-	if cs != nil {
-		for _, l := range cs {
-			for _, id := range l {
-				visit(id)
-			}
-		}
-	} else {
-		for id := range int32(min(t.NumTerms(), len(ix.view.Terms))) {
-			visit(id)
-		}
-	}
+	ix.eachCandidateTerm(t, cs, visit)
 	ix.view.EachNode(occ.Changed(), func(i int32, nl *cluster.NodeLabels) {
 		for _, r := range kind.Refs(nl) {
 			if a.existingMatches(r.Term, &ix.view.TermMatchers[r.Term], mm) {
