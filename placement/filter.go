@@ -101,10 +101,10 @@ func (c *Compiled) filterWhyOf(n *cluster.NodeInfo, fs []int8) (sched.Code, fail
 	return sched.Success, 0
 }
 
-// localWhyOf is filterWhyOf for node-local filters fs of a pod none of
-// whose filters runs without its PreFilter's state (the default profile:
-// pipelines): the same codes and failures, without the checks each node
-// would repeat.
+// localWhyOf is filterWhyOf for node-local filters fs that all have their
+// PreFilter's state (none is noState, as in every profile that pipelines):
+// the same codes and failures, without the checks only the topology
+// filters and a missing state need.
 func (c *Compiled) localWhyOf(n *cluster.NodeInfo, fs []int8) (sched.Code, failure) {
 	for _, i := range fs {
 		p := int(i)

@@ -22,12 +22,14 @@ var pipelineMinNodes = 2 * minChunk
 
 // pipelines reports whether compileDecide overlaps p's PreFilters with the
 // rest of the decision on snap: with helpers to share the work, the
-// default profile, at least pipelineMinNodes nodes, and no node-local
-// Filter that runs after a topology Filter (NodeDeclaredFeatures with
-// requirements: its verdict would come after theirs).
+// default profile (every Filter with its PreFilter's state, which the
+// node-local pass, localWhyOf, takes for granted), at least
+// pipelineMinNodes nodes, and no node-local Filter that runs after a
+// topology Filter (NodeDeclaredFeatures with requirements: its verdict
+// would come after theirs).
 func (p *Prepared) pipelines(snap *cluster.Snapshot, w *Workers) bool {
 	c := p.c
-	return snap != nil && p.err == nil && w != nil && c.opts.Parallelism > 1 && c.opts.Plugins == nil &&
+	return snap != nil && p.err == nil && w != nil && c.opts.Parallelism > 1 && c.opts.Plugins == nil && !c.anyNoState() &&
 		c.gated == nil && !c.noTopology && len(c.features) == 0 && len(cluster.NodesOf(snap)) >= pipelineMinNodes
 }
 
@@ -93,7 +95,6 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 		}
 	}
 	localFilters := v.active[:front:front]
-	noState := v.anyNoState() // never in the default profile: localWhyOf's case
 	v.taintVerdicts = bufs.taintMemo().indexTaints(&v)
 
 	nodes := cluster.NodesOf(snap)
@@ -171,11 +172,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 				codes[i], why[i] = v.absent.Code, 0
 				continue
 			}
-			if noState {
-				codes[i], why[i] = v.filterWhyOf(n, localFilters)
-			} else {
-				codes[i], why[i] = v.localWhyOf(n, localFilters)
-			}
+			codes[i], why[i] = v.localWhyOf(n, localFilters)
 		}
 		ahead.filtered[j].Store(true)
 	})

@@ -376,22 +376,33 @@ func (x *LabelIndex) patch(vn viewNodes, s *Snapshot, changed []int32) viewNodes
 	if n := len(vn.patched) + len(changed); n > 0 {
 		out.patched, out.patch = make([]int32, 0, n), make([]*NodeLabels, 0, n)
 	}
-	i, j := 0, 0
-	for i < len(vn.patched) || j < len(changed) {
-		switch {
-		case j == len(changed) || (i < len(vn.patched) && vn.patched[i] < changed[j]):
+	mergeSlots(vn.patched, changed,
+		func(i int) {
 			out.patched, out.patch = append(out.patched, vn.patched[i]), append(out.patch, vn.patch[i])
-			i++
-		default:
-			if i < len(vn.patched) && vn.patched[i] == changed[j] {
-				i++
-			}
-			k := changed[j]
+		},
+		func(k int32) {
 			out.patched, out.patch = append(out.patched, k), append(out.patch, x.lookup(int(k), SlotsOf(s)[k]))
-			j++
-		}
-	}
+		})
 	return out
+}
+
+// mergeSlots walks two ascending lists of slots in order: keep(i) for
+// old[i] when changed does not hold it, add(k) for each slot k of changed
+// (which replaces an equal slot of old).
+func mergeSlots(old, changed []int32, keep func(i int), add func(k int32)) {
+	i, j := 0, 0
+	for i < len(old) || j < len(changed) {
+		if j == len(changed) || (i < len(old) && old[i] < changed[j]) {
+			keep(i)
+			i++
+			continue
+		}
+		if i < len(old) && old[i] == changed[j] {
+			i++
+		}
+		add(changed[j])
+		j++
+	}
 }
 
 // nodesOf returns the interned nodes of s: the base list patched where s's
@@ -405,7 +416,7 @@ func (x *LabelIndex) nodesOf(s *Snapshot) viewNodes {
 		// binding) is that snapshot's nodes patched at the slots it
 		// changed: no pass over every slot.
 		if direct, ok := ChangedFromOf(s, x.lastSnap); ok && sameSlice(x.last.nodes, x.baseNodes) &&
-			len(x.last.patched)+len(direct) <= limit && slices.IsSorted(direct) {
+			len(x.last.patched)+len(direct) <= limit {
 			return x.patch(x.last, s, direct)
 		}
 		var out viewNodes
@@ -535,7 +546,7 @@ func (x *LabelIndex) lookup(i int, ni *NodeInfo) *NodeLabels {
 // re-indexes its node: this costs the new pod instead of the node's pods.
 // x.mu is held.
 func (x *LabelIndex) indexNodeAfter(ni, prev *NodeInfo, prevNL *NodeLabels) *NodeLabels {
-	if prev == nil || prevNL == nil || len(prevNL.Sets) != len(prev.Pods) {
+	if prev == nil || prevNL == nil {
 		return x.indexNode(ni)
 	}
 	j, ok := insertedAt(prev.Pods, ni.Pods)

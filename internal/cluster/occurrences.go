@@ -117,7 +117,10 @@ func (o *Occurrences) Labelled(i int32) bool { return o.base.labelled[i] }
 func (s *Snapshot) Occurrences() *Occurrences {
 	x := s.labels
 	var base *occBase
-	var parent occCache // the cached Occurrences of s's parent on the base, if any
+	// The cached Occurrences of s's parent on the base, if any, and the
+	// slots s changed from it.
+	var parent *Occurrences
+	var direct []int32
 	if x != nil {
 		x.mu.Lock()
 		for _, c := range x.occ {
@@ -126,8 +129,8 @@ func (s *Snapshot) Occurrences() *Occurrences {
 				return c.occ
 			}
 			if c.occ != nil && c.occ.base == x.occBase {
-				if _, ok := ChangedFromOf(s, c.snap); ok {
-					parent = c
+				if d, ok := ChangedFromOf(s, c.snap); ok {
+					parent, direct = c.occ, d
 				}
 			}
 		}
@@ -138,16 +141,11 @@ func (s *Snapshot) Occurrences() *Occurrences {
 	occ := &Occurrences{base: base}
 	slots := SlotsOf(s)
 	if base != nil && len(base.nodes) == len(slots) {
-		var direct []int32
-		ok := false
-		if parent.occ != nil {
-			direct, ok = ChangedFromOf(s, parent.snap)
-		}
-		if ok && slices.IsSorted(direct) {
+		if parent != nil {
 			// A view made directly from a snapshot whose Occurrences are
 			// at hand (a queue's binding): its changed slots are the
 			// parent's and the view's own, no pass over every slot.
-			occ.changed = mergeChanged(parent.occ.changed, direct, slots, base.nodes)
+			occ.changed = mergeChanged(parent.changed, direct, slots, base.nodes)
 		} else {
 			for i, ni := range slots {
 				if ni != base.nodes[i] {
@@ -185,21 +183,13 @@ func (s *Snapshot) Occurrences() *Occurrences {
 // the direct slots whose node is the base's again.
 func mergeChanged(parent, direct []int32, slots, base []*NodeInfo) []int32 {
 	out := make([]int32, 0, len(parent)+len(direct))
-	i, j := 0, 0
-	for i < len(parent) || j < len(direct) {
-		if j == len(direct) || (i < len(parent) && parent[i] < direct[j]) {
-			out = append(out, parent[i])
-			i++
-			continue
-		}
-		if i < len(parent) && parent[i] == direct[j] {
-			i++
-		}
-		if k := direct[j]; slots[k] != base[k] {
-			out = append(out, k)
-		}
-		j++
-	}
+	mergeSlots(parent, direct,
+		func(i int) { out = append(out, parent[i]) },
+		func(k int32) {
+			if slots[k] != base[k] {
+				out = append(out, k)
+			}
+		})
 	return out
 }
 

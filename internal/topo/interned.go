@@ -50,6 +50,15 @@ func (x *interned) slotOf(n *cluster.NodeInfo) int32 {
 	return -1
 }
 
+// domainAt is domainOf(c, n) for n at slot (slotOf(n)): an array load for
+// a node x indexes, a lookup otherwise.
+func (x *interned) domainAt(c *cluster.Column, n *cluster.NodeInfo, slot int32) int32 {
+	if slot >= 0 && int(slot) < len(c.Of) {
+		return c.Of[slot]
+	}
+	return x.domainOf(c, n)
+}
+
 // memo caches a yes/no per label-set ID: 0 unknown, 1 yes, 2 no. A memo
 // made by memoCands starts with every verdict it can give without matching
 // labels (a namespace the rule rejects, a set lacking an anchor's label);

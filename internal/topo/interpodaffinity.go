@@ -222,12 +222,7 @@ func (k *keyCounts) at(ix *interned, n *cluster.NodeInfo) (int64, bool) {
 
 // atSlot is at with n's slot in ix (slotOf) already found.
 func (k *keyCounts) atSlot(ix *interned, n *cluster.NodeInfo, slot int32) (int64, bool) {
-	var d int32
-	if slot >= 0 && int(slot) < len(k.col.Of) {
-		d = k.col.Of[slot]
-	} else {
-		d = ix.domainOf(k.col, n)
-	}
+	d := ix.domainAt(k.col, n, slot)
 	if d < 0 {
 		return 0, d != noLabel
 	}

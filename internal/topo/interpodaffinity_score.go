@@ -134,21 +134,14 @@ func (a *InterPodAffinity) ScoreFeasible(feasible []*NodeInfo, sc *AffinityScrat
 	// node of the indexed snapshot (the common case) reads its value from
 	// the key's column, another through domainOf.
 	ix := &a.ix
-	sc.slots = reuseSlots(sc.slots, len(feasible))
+	sc.slots = grow(sc.slots, len(feasible))
 	slots := sc.slots
 	for fi, n := range feasible {
 		slots[fi] = ix.slotOf(n)
 	}
 	for _, k := range sc.counts.keys {
-		of := k.col.Of
 		for fi, slot := range slots {
-			var d int32
-			if slot >= 0 && int(slot) < len(of) {
-				d = of[slot]
-			} else {
-				d = ix.domainOf(k.col, feasible[fi])
-			}
-			if d >= 0 {
+			if d := ix.domainAt(k.col, feasible[fi], slot); d >= 0 {
 				raw[fi] += k.get(d)
 			}
 		}
@@ -236,13 +229,4 @@ func (a *InterPodAffinity) hasPreferredTerms() bool {
 	}
 	return (aff.PodAffinity != nil && len(aff.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
 		(aff.PodAntiAffinity != nil && len(aff.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0)
-}
-
-// reuseSlots returns buf with length n (contents unspecified), reusing its
-// array when it can.
-func reuseSlots(buf []int32, n int) []int32 {
-	if cap(buf) < n {
-		return make([]int32, n)
-	}
-	return buf[:n]
 }

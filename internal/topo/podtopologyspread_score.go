@@ -173,19 +173,11 @@ func (s *Spread) ScoreFeasible(feasible []*NodeInfo, sc *SpreadScratch) (raw, no
 	for fi, n := range feasible {
 		// A node of the indexed snapshot (the common case) is read by its
 		// slot from here on: domainOf's column load, countAt's count.
-		slot := int32(-1)
-		if s.ix.indexes(n) {
-			slot = int32(n.Index)
-		}
+		slot := s.ix.slotOf(n)
 		slots[fi] = slot
 		missing := false
 		for i, c := range cols {
-			var d int32
-			if slot >= 0 && int(slot) < len(c.Of) {
-				d = c.Of[slot]
-			} else {
-				d = s.ix.domainOf(c, n)
-			}
+			d := s.ix.domainAt(c, n, slot)
 			doms[i*nf+fi] = d
 			if d == noLabel {
 				missing = true
