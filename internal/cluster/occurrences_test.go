@@ -259,29 +259,17 @@ func TestOccurrencesStaleIsChanged(t *testing.T) {
 // parent's when the parent's Occurrences are at hand) are every slot whose
 // node differs from the base's, ascending.
 func TestOccurrencesChangedAlongChains(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s, _, err := New(prewarmWorld())
-		require.NoError(t, err)
-		nodes := NodesOf(s)
-		cur := s
-		cur.Occurrences()
-		var bound []string
-		for step := range rapid.IntRange(1, 40).Draw(t, "steps") {
-			cur = chainStep(t, cur, nodes[:6], step, &bound)
-			if rapid.IntRange(0, 2).Draw(t, "skip") == 0 {
-				continue
+	checkChains(t, 6, 40, func(t *rapid.T, cur *Snapshot, step int) {
+		occ := cur.Occurrences()
+		var want []int32
+		for i, ni := range SlotsOf(cur) {
+			if ni != occ.base.nodes[i] {
+				want = append(want, int32(i))
 			}
-			occ := cur.Occurrences()
-			var want []int32
-			for i, ni := range SlotsOf(cur) {
-				if ni != occ.base.nodes[i] {
-					want = append(want, int32(i))
-				}
-			}
-			require.Equal(t, want, occ.Changed(), "step %d", step)
-			for i := range SlotsOf(cur) {
-				require.Equal(t, slices.Contains(want, int32(i)), occ.Stale(int32(i)), "step %d slot %d", step, i)
-			}
+		}
+		require.Equal(t, want, occ.Changed(), "step %d", step)
+		for i := range SlotsOf(cur) {
+			require.Equal(t, slices.Contains(want, int32(i)), occ.Stale(int32(i)), "step %d slot %d", step, i)
 		}
 	})
 }
