@@ -101,8 +101,10 @@
 //     (fastrequests.go) that looks the three names up instead of iterating
 //     the lists, checked against the Quantity arithmetic by a property test.
 //   - PodInfos and keys are allocated per chunk of pods; a node's sums are
-//     accumulated in place; one map serves duplicate detection and the
-//     location index.
+//     accumulated in place; one table serves duplicate detection and the
+//     location index: the table of every named pod's input position
+//     becomes, slot by slot, the bound pods' positions by node, without
+//     hashing a key again (podIndexFrom).
 //
 // For a large input, New then prepares on two goroutines what the first
 // topology question would otherwise build alone (LabelIndex.prewarm): one
@@ -110,9 +112,7 @@
 // columns, interns the label sets and posts them; the other, after the
 // ordered pass and the nodes, interns every node's affinity terms and posts
 // them. The two touch disjoint parts of the index, which nobody else can
-// reach before New returns. The first then builds the pod location index
-// (a bound pod's node by key), which the node building does not read, and
-// New waits for it.
+// reach before New returns.
 //
 // What a small input's callers need is built on first use: Input.Workloads,
 // the index of Services and controllers behind PodTopologySpread's default

@@ -8,7 +8,7 @@ import (
 
 // keyTable is an open-addressing hash table of positions in a list of
 // keys (the list is the caller's): each slot holds a position plus one, 0
-// for a free slot. It probes linearly from the slot the key's hash maps to
+// for a free slot and removed for a position taken out. It probes linearly from the slot the key's hash maps to
 // (multiply-shift, so that the size need not be a power of two) and has
 // half again as many slots as positions, so that a lookup reads about two
 // slots when the key is there and five when not. It costs 6 bytes a
@@ -37,11 +37,15 @@ func (t keyTable) find(key string, keyAt func(pos int32) string) (pos int32, slo
 		if v == 0 {
 			return -1, i
 		}
-		if keyAt(v-1) == key {
+		if v > 0 && keyAt(v-1) == key {
 			return v - 1, i
 		}
 	}
 }
+
+// removed marks a slot whose position was taken out (podIndexFrom): find
+// goes on past it, as past another key's slot.
+const removed = -1
 
 // insert records pos at slot, a free slot find returned.
 func (t keyTable) insert(slot int, pos int32) { t[slot] = pos + 1 }
@@ -59,12 +63,25 @@ type podIndex struct {
 	keys  keyTable
 }
 
-// podIndexInput is what newPodIndex reads, handed by New's ordered pass
-// to the goroutine that builds the index.
-type podIndexInput struct {
-	pods  []*PodInfo
-	ends  []int32
-	names []string
+// podIndexFrom is newPodIndex for New, which has already found every
+// named pod's key in seen (a table of input positions): seen becomes the
+// index in place, each bound pod's slot holding its position in pods
+// (orderOf, by input position) and every other pod's slot removed. The
+// slots stay where the keys' hashes put them, so finding a key probes as
+// in a table built from the bound pods alone; seen must not be used
+// after.
+func podIndexFrom(seen keyTable, orderOf []int32, pods []*PodInfo, ends []int32, names []string) *podIndex {
+	for i, v := range seen {
+		if v <= 0 {
+			continue
+		}
+		if o := orderOf[v-1]; o >= 0 {
+			seen[i] = o + 1
+		} else {
+			seen[i] = removed
+		}
+	}
+	return &podIndex{pods: pods, ends: ends, names: names, keys: seen}
 }
 
 // newPodIndex indexes pods (keys unique), grouped by node as ends and names

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 )
 
 // TestPodIndex checks that the location index finds every indexed pod's
@@ -63,4 +64,59 @@ func TestKeyTable(t *testing.T) {
 		pos, _ := tab.find("absent", keyAt)
 		require.Equal(t, int32(-1), pos)
 	}
+}
+
+// TestPodIndexFromSeen checks that New's table of input positions, turned
+// into the location index (podIndexFrom), answers as an index built from
+// the bound pods alone: every bound pod's node, and no key of a pod left
+// out (unbound, terminal, on an unknown node) nor any other key.
+func TestPodIndexFromSeen(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 300).Draw(t, "pods")
+		nodes := rapid.IntRange(1, 12).Draw(t, "nodes")
+		keys := make([]string, n)
+		nodeOf := make([]int, n) // -1: left out
+		for i := range keys {
+			keys[i] = fmt.Sprintf("ns/p-%d", i)
+			nodeOf[i] = rapid.IntRange(-1, nodes-1).Draw(t, "node")
+		}
+		// seen as New fills it: every pod, in input order.
+		seen := newKeyTable(n)
+		for i, k := range keys {
+			pos, slot := seen.find(k, func(p int32) string { return keys[p] })
+			require.Equal(t, int32(-1), pos)
+			seen.insert(slot, int32(i))
+		}
+		// The bound pods grouped by node, in input order within a node.
+		var pods []*PodInfo
+		var ends []int32
+		var names []string
+		orderOf := make([]int32, n)
+		for i := range orderOf {
+			orderOf[i] = -1
+		}
+		for k := range nodes {
+			for i := range keys {
+				if nodeOf[i] == k {
+					orderOf[i] = int32(len(pods))
+					pods = append(pods, &PodInfo{Key: keys[i]})
+				}
+			}
+			ends, names = append(ends, int32(len(pods))), append(names, fmt.Sprintf("node-%d", k))
+		}
+		x := podIndexFrom(seen, orderOf, pods, ends, names)
+		for i, k := range keys {
+			got, ok := x.find(k)
+			if nodeOf[i] < 0 {
+				require.False(t, ok, "%s is left out", k)
+				continue
+			}
+			require.True(t, ok, k)
+			require.Equal(t, fmt.Sprintf("node-%d", nodeOf[i]), got, k)
+		}
+		for _, k := range []string{"", "ns/p-x", fmt.Sprintf("ns/p-%d", n)} {
+			_, ok := x.find(k)
+			require.False(t, ok, k)
+		}
+	})
 }

@@ -146,8 +146,8 @@ type Input struct {
 
 	// Parallelism is the number of goroutines New may use (0 or 1: the
 	// calling goroutine only; never more than GOMAXPROCS): from 2048 pods
-	// on, the pods are compiled in parallel, and the label index and the
-	// pod location index are built beside the nodes. Every goroutine exits
+	// on, the pods are compiled in parallel, and the label index is built
+	// beside the nodes. Every goroutine exits
 	// before New returns, and the snapshot does not depend on it. Views
 	// keep it.
 	Parallelism int
@@ -228,46 +228,31 @@ func New(in Input) (*Snapshot, []Warning, error) {
 	var images []map[string]ImageState
 	var imageNodes map[string]int
 	workloads := newWorkloadsCache(&in)
-	// A large input has a second goroutine (the indexer) beside this one.
-	// interned closes once its label work is done. It then builds the pod
-	// location index from the bound pods the ordered pass below sends on
-	// locate (none when New fails), while this goroutine interns the
-	// nodes' terms, and closes located. The node building does not read
-	// that index: measured at 5000 nodes / 50,000 pods, building it here
-	// was 8 to 11 ms of this goroutine's path, the longer one after the
-	// pod pass.
-	var interned, located chan struct{}
-	var locate chan podIndexInput
-	var loc *podIndex
+	// A large input has a second goroutine (the indexer) beside this one;
+	// interned closes once its label work is done.
+	var interned chan struct{}
 	if largeInput(par, len(in.Pods)) {
-		interned, located, locate = make(chan struct{}), make(chan struct{}), make(chan podIndexInput, 1)
+		interned = make(chan struct{})
 		go func() {
-			defer close(located)
-			func() {
-				defer close(interned)
-				// The workloads index too, which system default spreading
-				// asks for on a pod's first question.
-				workloads.get(&in)
-				images, imageNodes = imageStates(valid)
-				index.buildColumns(valid)
-				index.internPods(prep)
-				index.postSets()
-			}()
-			if li, ok := <-locate; ok {
-				loc = newPodIndex(li.pods, li.ends, li.names)
-			}
+			defer close(interned)
+			// The workloads index too, which system default spreading
+			// asks for on a pod's first question.
+			workloads.get(&in)
+			images, imageNodes = imageStates(valid)
+			index.buildColumns(valid)
+			index.internPods(prep)
+			index.postSets()
 		}()
 	}
 	// joinIndexer ends the indexer early, when New fails.
 	joinIndexer := func() {
 		if interned != nil {
-			close(locate)
-			<-located
+			<-interned
 		}
 	}
 	// seen finds duplicates in input order among the named pods, by
-	// input position; the location index is built from the bound pods
-	// below.
+	// input position; it becomes the location index of the bound pods
+	// below (podIndexFrom), without hashing their keys again.
 	seen := newKeyTable(len(in.Pods))
 	keyAt := func(pos int32) string { return prep[pos].key }
 	// bound lists the accepted pods' input positions; perNode counts them
@@ -342,20 +327,20 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		off += c
 		ends[i], names[i] = off, valid[i].Name
 	}
+	// orderOf is each bound pod's position in orders by input position
+	// (-1 for the others), which turns seen into the location index.
+	orderOf := make([]int32, len(prep))
+	for i := range orderOf {
+		orderOf[i] = -1
+	}
 	for _, i := range bound {
 		ni := prep[i].node
 		orders[next[ni]] = prep[i].pi
+		orderOf[i] = next[ni]
 		next[ni]++
 	}
 	copy(sorted, orders)
-	if interned != nil {
-		// Built by the other goroutine (see locate): it reads only the
-		// PodInfos' keys, which nothing writes once preparePods is done.
-		locate <- podIndexInput{orders, ends, names}
-		close(locate)
-	} else {
-		s.podLoc = newPodIndex(orders, ends, names)
-	}
+	s.podLoc = podIndexFrom(seen, orderOf, orders, ends, names)
 	infos := make([]NodeInfo, len(valid))
 	off = 0
 	for i, n := range valid {
@@ -387,10 +372,6 @@ func New(in Input) (*Snapshot, []Warning, error) {
 		ni.ImageStates = images[i]
 	}
 	s.imageNodes, s.imageMemo = imageNodes, &imageMemo{}
-	if located != nil {
-		<-located
-		s.podLoc = loc
-	}
 	return s, warnings, nil
 }
 
