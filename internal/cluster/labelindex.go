@@ -628,25 +628,51 @@ func (x *LabelIndex) podSet(pi *PodInfo) int32 {
 }
 
 // nodeTerms returns a node's interned affinity terms (Sets left nil). It
-// touches only the term fields of x (see prewarm).
+// touches only the term fields of x (see prewarm). The four lists are cut,
+// capacity capped, from one array sized by a first count: growing each by
+// appends was most of the allocations of New's prewarm.
 func (x *LabelIndex) nodeTerms(ni *NodeInfo) *NodeLabels {
-	nl := &NodeLabels{}
+	var nReq, nPref, nPrefAnti, nAnti int
 	for _, pi := range ni.PodsWithAffinity {
-		req, pref, prefAnti := pi.RequiredAffinityTerms(), pi.PreferredAffinityTerms(), pi.PreferredAntiAffinityTerms()
-		for i := range req {
-			nl.RequiredAffinity = append(nl.RequiredAffinity, TermRef{Term: x.internTerm(&req[i])})
+		e := pi.extras()
+		nReq, nPref, nPrefAnti = nReq+len(e.requiredAffinity), nPref+len(e.preferredAffinity), nPrefAnti+len(e.preferredAntiAffinity)
+	}
+	for _, pi := range ni.PodsWithRequiredAntiAffinity {
+		nAnti += len(pi.extras().requiredAntiAffinity)
+	}
+	nl := &NodeLabels{}
+	total := nReq + nPref + nPrefAnti + nAnti
+	if total == 0 {
+		return nl
+	}
+	refs := make([]TermRef, 0, total)
+	// cut returns the next n refs as an empty list of capacity n (nil when
+	// n is 0, as a list nothing was appended to).
+	cut := func(n int) []TermRef {
+		if n == 0 {
+			return nil
 		}
-		for i := range pref {
-			t := &pref[i]
+		out := refs[len(refs) : len(refs) : len(refs)+n]
+		refs = refs[:len(refs)+n]
+		return out
+	}
+	nl.RequiredAffinity, nl.PreferredAffinity, nl.PreferredAntiAffinity, nl.RequiredAntiAffinity = cut(nReq), cut(nPref), cut(nPrefAnti), cut(nAnti)
+	for _, pi := range ni.PodsWithAffinity {
+		e := pi.extras()
+		for i := range e.requiredAffinity {
+			nl.RequiredAffinity = append(nl.RequiredAffinity, TermRef{Term: x.internTerm(&e.requiredAffinity[i])})
+		}
+		for i := range e.preferredAffinity {
+			t := &e.preferredAffinity[i]
 			nl.PreferredAffinity = append(nl.PreferredAffinity, TermRef{Term: x.internTerm(&t.AffinityTerm), Weight: t.Weight})
 		}
-		for i := range prefAnti {
-			t := &prefAnti[i]
+		for i := range e.preferredAntiAffinity {
+			t := &e.preferredAntiAffinity[i]
 			nl.PreferredAntiAffinity = append(nl.PreferredAntiAffinity, TermRef{Term: x.internTerm(&t.AffinityTerm), Weight: t.Weight})
 		}
 	}
 	for _, pi := range ni.PodsWithRequiredAntiAffinity {
-		anti := pi.RequiredAntiAffinityTerms()
+		anti := pi.extras().requiredAntiAffinity
 		for i := range anti {
 			nl.RequiredAntiAffinity = append(nl.RequiredAntiAffinity, TermRef{Term: x.internTerm(&anti[i])})
 		}
