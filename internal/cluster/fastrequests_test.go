@@ -98,3 +98,100 @@ func TestFastPodResourcesMatchesGeneral(t *testing.T) {
 	})
 	require.Positive(t, fast, "the fast path was never taken")
 }
+
+// TestResourceChecksAgree: New's check of a pod's resources (after the
+// fast path only a pod with limits or pod-level resources is walked again
+// by podResourceProblem) finds a problem exactly when PodResourceErrors
+// reports one, over pods with requests, limits, overhead and pod-level
+// resources, some of them negative.
+func TestResourceChecksAgree(t *testing.T) {
+	caught := 0
+	rapid.Check(t, func(t *rapid.T) {
+		pod := &corev1.Pod{}
+		common := rapid.IntRange(shapeCommon, shapeNames).Draw(t, "shape")
+		// limits draws a limit list, negative in one name a third of the
+		// time (genList's negatives are rarer than this test needs).
+		limits := func(label string) corev1.ResourceList {
+			l := genList(t, label, shapeNames)
+			if rapid.IntRange(0, 2).Draw(t, label+"neg") == 0 {
+				l[rapid.SampledFrom([]corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, "example.com/gpu"}).Draw(t, label+"negname")] = resource.MustParse("-1")
+			}
+			return l
+		}
+		withLimits := func(c corev1.Container, label string) corev1.Container {
+			if rapid.IntRange(0, 3).Draw(t, label+"limits") == 0 {
+				c.Resources.Limits = limits(label + "l")
+			}
+			return c
+		}
+		for i := range rapid.IntRange(1, 3).Draw(t, "containers") {
+			pod.Spec.Containers = append(pod.Spec.Containers, withLimits(ctr("c"+strconv.Itoa(i), genList(t, "c", common)), "c"))
+		}
+		for i := range rapid.IntRange(0, 2).Draw(t, "inits") {
+			pod.Spec.InitContainers = append(pod.Spec.InitContainers, withLimits(ctr("i"+strconv.Itoa(i), genList(t, "i", common)), "i"))
+		}
+		if rapid.Bool().Draw(t, "overhead") {
+			pod.Spec.Overhead = genList(t, "o", common)
+		}
+		if rapid.IntRange(0, 3).Draw(t, "podLevel") == 0 {
+			pod.Spec.Resources = &corev1.ResourceRequirements{Limits: limits("pl")}
+			if rapid.Bool().Draw(t, "podLevelRequests") {
+				pod.Spec.Resources.Requests = genList(t, "pr", shapeNames)
+			}
+		}
+		_, _, fast := fastPodResources(pod)
+		got := (!fast || hasLimits(pod)) && podResourceProblem(pod)
+		want := PodResourceErrors(pod, field.NewPath("pod")) != nil
+		require.Equal(t, want, got, "fast path %v", fast)
+		require.Equal(t, want, podResourceProblem(pod))
+		if fast && want {
+			caught++
+		}
+	})
+	require.Positive(t, caught, "no negative limit was ever checked after the fast path")
+}
+
+// TestResourceChecksTable: each list New's resource check must read,
+// negative alone in an otherwise valid pod the fast path accepts.
+func TestResourceChecksTable(t *testing.T) {
+	one, neg := resource.MustParse("1"), resource.MustParse("-1")
+	valid := func() *corev1.Pod {
+		pod := &corev1.Pod{}
+		pod.Spec.Containers = []corev1.Container{ctr("c", corev1.ResourceList{corev1.ResourceCPU: one})}
+		pod.Spec.InitContainers = []corev1.Container{ctr("i", corev1.ResourceList{corev1.ResourceMemory: one})}
+		return pod
+	}
+	for name, tc := range map[string]struct {
+		edit    func(*corev1.Pod)
+		problem bool
+	}{
+		"valid": {func(*corev1.Pod) {}, false},
+		"valid limits": {func(p *corev1.Pod) {
+			p.Spec.Containers[0].Resources.Limits = corev1.ResourceList{corev1.ResourceCPU: one}
+		}, false},
+		"container limit": {func(p *corev1.Pod) {
+			p.Spec.Containers[0].Resources.Limits = corev1.ResourceList{corev1.ResourceCPU: neg}
+		}, true},
+		"init container limit": {func(p *corev1.Pod) {
+			p.Spec.InitContainers[0].Resources.Limits = corev1.ResourceList{"example.com/gpu": neg}
+		}, true},
+		"pod-level limit": {func(p *corev1.Pod) {
+			p.Spec.Resources = &corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: neg}}
+		}, true},
+		"pod-level limits, valid": {func(p *corev1.Pod) {
+			p.Spec.Resources = &corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: one}}
+		}, false},
+		"container request": {func(p *corev1.Pod) { p.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU] = neg }, true},
+		"overhead":          {func(p *corev1.Pod) { p.Spec.Overhead = corev1.ResourceList{corev1.ResourceCPU: neg} }, true},
+		"pod-level request, no fast": {func(p *corev1.Pod) {
+			p.Spec.Resources = &corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: neg}}
+		}, true},
+	} {
+		pod := valid()
+		tc.edit(pod)
+		_, _, fast := fastPodResources(pod)
+		got := (!fast || hasLimits(pod)) && podResourceProblem(pod)
+		require.Equal(t, tc.problem, got, name)
+		require.Equal(t, tc.problem, PodResourceErrors(pod, field.NewPath("pod")) != nil, name)
+	}
+}
