@@ -8,12 +8,12 @@ import (
 
 // keyTable is an open-addressing hash table of positions in a list of
 // keys (the list is the caller's): each slot holds a position plus one, 0
-// for a free slot and removed for a position taken out. It probes linearly from the slot the key's hash maps to
-// (multiply-shift, so that the size need not be a power of two) and has
-// half again as many slots as positions, so that a lookup reads about two
-// slots when the key is there and five when not. It costs 6 bytes a
-// position where a map[string]string costs about 50 bytes a key, and bound
-// pods take one entry each.
+// for a free slot, or removed for a position taken out. It probes linearly
+// from the slot the key's hash maps to (multiply-shift, so that the size
+// need not be a power of two) and has half again as many slots as
+// positions, so that a lookup reads about two slots when the key is there
+// and five when not. It costs 6 bytes a position where a map[string]string
+// costs about 50 bytes a key, and bound pods take one entry each.
 type keyTable []int32
 
 // keyTableSeed seeds every keyTable's hash (a table is never compared
@@ -67,9 +67,9 @@ type podIndex struct {
 // named pod's key in seen (a table of input positions): seen becomes the
 // index in place, each bound pod's slot holding its position in pods
 // (orderOf, by input position) and every other pod's slot removed. The
-// slots stay where the keys' hashes put them, so finding a key probes as
-// in a table built from the bound pods alone; seen must not be used
-// after.
+// slots stay where the keys' hashes put them, so find answers as a table
+// built from the bound pods alone would (a left-out pod's removed slot
+// only lengthens the probes that pass it); seen must not be used after.
 func podIndexFrom(seen keyTable, orderOf []int32, pods []*PodInfo, ends []int32, names []string) *podIndex {
 	for i, v := range seen {
 		if v <= 0 {

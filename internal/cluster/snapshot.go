@@ -147,9 +147,8 @@ type Input struct {
 	// Parallelism is the number of goroutines New may use (0 or 1: the
 	// calling goroutine only; never more than GOMAXPROCS): from 2048 pods
 	// on, the pods are compiled in parallel, and the label index is built
-	// beside the nodes. Every goroutine exits
-	// before New returns, and the snapshot does not depend on it. Views
-	// keep it.
+	// beside the nodes. Every goroutine exits before New returns, and the
+	// snapshot does not depend on it. Views keep it.
 	Parallelism int
 
 	// workloads is the lazily built Workloads index of a snapshot's Input
