@@ -99,11 +99,10 @@ func TestFastPodResourcesMatchesGeneral(t *testing.T) {
 	require.Positive(t, fast, "the fast path was never taken")
 }
 
-// TestResourceChecksAgree: New's check of a pod's resources (after the
-// fast path only a pod with limits or pod-level resources is walked again
-// by podResourceProblem) finds a problem exactly when PodResourceErrors
-// reports one, over pods with requests, limits, overhead and pod-level
-// resources, some of them negative.
+// TestResourceChecksAgree: New's check of a pod's resources
+// (resourceProblem, after the fast path) finds a problem exactly when
+// PodResourceErrors reports one, over pods with requests, limits, overhead
+// and pod-level resources, some of them negative.
 func TestResourceChecksAgree(t *testing.T) {
 	caught := 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -140,7 +139,7 @@ func TestResourceChecksAgree(t *testing.T) {
 			}
 		}
 		_, _, fast := fastPodResources(pod)
-		got := (!fast || hasLimits(pod)) && podResourceProblem(pod)
+		got := resourceProblem(pod, fast)
 		want := PodResourceErrors(pod, field.NewPath("pod")) != nil
 		require.Equal(t, want, got, "fast path %v", fast)
 		require.Equal(t, want, podResourceProblem(pod))
@@ -190,7 +189,7 @@ func TestResourceChecksTable(t *testing.T) {
 		pod := valid()
 		tc.edit(pod)
 		_, _, fast := fastPodResources(pod)
-		got := (!fast || hasLimits(pod)) && podResourceProblem(pod)
+		got := resourceProblem(pod, fast)
 		require.Equal(t, tc.problem, got, name)
 		require.Equal(t, tc.problem, PodResourceErrors(pod, field.NewPath("pod")) != nil, name)
 	}

@@ -87,8 +87,8 @@ func TestPrewarmAgreesWithLazyIndex(t *testing.T) {
 
 	require.Greater(t, requireSameIndex(t, warm, lazy, []string{"zone", "host", "rack", "rare", "absent"}), parallelPods)
 
-	// The pod location index, which a parallel New builds on a goroutine
-	// of its own, finds every bound pod on the node a serial New does.
+	// The pod location index of a parallel New finds every bound pod on
+	// the node a serial New does.
 	located := 0
 	for _, p := range prewarmWorld().Pods {
 		key := p.Namespace + "/" + p.Name

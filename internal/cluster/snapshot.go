@@ -594,13 +594,10 @@ func (w *prepWorker) prepareChunk(pods []*corev1.Pod, out []podPrep, lo, hi int,
 		ph := pod.Status.Phase
 		pp.unbound, pp.terminal = pod.Spec.NodeName == "", ph == corev1.PodSucceeded || ph == corev1.PodFailed
 		p := func() *field.Path { return podsPath.Index(i) }
-		// A pod the int64 fast path accepts has no negative request
-		// (it checks every list PodResourceErrors does), so only the
-		// others, and pods with limits, are walked again.
 		var res [2]Resource
 		var fast bool
 		res[0], res[1], fast = fastPodResources(pod)
-		if (!fast || hasLimits(pod)) && podResourceProblem(pod) {
+		if resourceProblem(pod, fast) {
 			pp.errs = PodResourceErrors(pod, p())
 			continue
 		}
@@ -681,6 +678,15 @@ func negativeQuantities(rl corev1.ResourceList, path func() *field.Path) field.E
 		}
 	}
 	return errs
+}
+
+// resourceProblem reports whether PodResourceErrors has anything to say
+// about pod, given whether fastPodResources accepted it. A pod the int64
+// fast path accepts has no negative request or overhead (it checks every
+// such list PodResourceErrors does), so only a pod with limits or
+// pod-level resources is walked again; the others are walked in full.
+func resourceProblem(pod *corev1.Pod, fast bool) bool {
+	return (!fast || hasLimits(pod)) && podResourceProblem(pod)
 }
 
 // hasLimits reports whether any of the pod's containers, init containers
