@@ -683,26 +683,54 @@ func negativeQuantities(rl corev1.ResourceList, path func() *field.Path) field.E
 // resourceProblem reports whether PodResourceErrors has anything to say
 // about pod, given whether fastPodResources accepted it. A pod the int64
 // fast path accepts has no negative request or overhead (it checks every
-// such list PodResourceErrors does), so only a pod with limits or
-// pod-level resources is walked again; the others are walked in full.
+// such list PodResourceErrors does), so only its containers' limits are
+// read again, unless it has pod-level resources; a pod the fast path
+// refused is walked in full.
 func resourceProblem(pod *corev1.Pod, fast bool) bool {
-	return (!fast || hasLimits(pod)) && podResourceProblem(pod)
-}
-
-// hasLimits reports whether any of the pod's containers, init containers
-// or pod-level resources sets a limit.
-func hasLimits(pod *corev1.Pod) bool {
+	if !fast || pod.Spec.Resources != nil {
+		return podResourceProblem(pod)
+	}
 	for i := range pod.Spec.Containers {
-		if len(pod.Spec.Containers[i].Resources.Limits) > 0 {
+		if negativeLimit(pod.Spec.Containers[i].Resources.Limits) {
 			return true
 		}
 	}
 	for i := range pod.Spec.InitContainers {
-		if len(pod.Spec.InitContainers[i].Resources.Limits) > 0 {
+		if negativeLimit(pod.Spec.InitContainers[i].Resources.Limits) {
 			return true
 		}
 	}
-	return pod.Spec.Resources != nil
+	return false
+}
+
+// negativeLimit reports whether a limit list has a negative quantity. A
+// list naming only cpu and memory (the common one) is read by two lookups,
+// which cost less than starting an iteration (see exactVec).
+func negativeLimit(rl corev1.ResourceList) bool {
+	n := len(rl)
+	if n == 0 {
+		return false
+	}
+	if n <= 2 {
+		found := 0
+		for _, name := range [2]corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+			if q, ok := rl[name]; ok {
+				if q.Sign() < 0 {
+					return true
+				}
+				found++
+			}
+		}
+		if found == n {
+			return false
+		}
+	}
+	for _, q := range rl {
+		if q.Sign() < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // prefixErrors turns a field.ErrorList aggregate about one object into errors
