@@ -151,26 +151,38 @@ func (c *Compiled) setMemo(m *memo) *Compiled {
 		return c
 	}
 	c.memo = m
-	if shortPass(c.snap) {
-		// Its node-local verdicts and scores are memo lookups, and on a
-		// small snapshot its topology filters and scores are short too:
+	if snap := c.snap; snap != nil && len(cluster.NodesOf(snap)) <= maxSerialMemoNodes {
+		// Its node-local verdicts and scores are memo lookups, and on so
+		// few nodes its topology filters and scores are short too:
 		// handing a share of the nodes to another core costs more than it
-		// takes over (maxShortPassNodes).
+		// takes over.
 		c.opts.Parallelism, c.opts.Workers = 1, nil
 	}
 	return c
 }
 
-// maxShortPassNodes is the most nodes on which a memoized pod is compiled
-// and decided, and a pod without a required topology term of its own is
-// compiled, on the calling goroutine alone: their per-node work is a few
+// maxSerialMemoNodes is the most nodes on which a memoized pod is decided
+// on the calling goroutine alone: below 2*minChunk nodes forChunks does
+// not split a pass anyway, and forking the decision's few tasks would cost
+// more than they take. On more nodes the decision shares its work as the
+// options say. Measured on 2 cores at 1000 nodes, against deciding every
+// memoized pod serially up to 2048 nodes (whole queues of scheduler_perf
+// shapes, 6 to 12 alternated pairs each; best times): spread 0.070 ->
+// 0.062 s, preferred-affinity 0.084 -> 0.073, anti-affinity 0.133 ->
+// 0.122, preferred-anti-affinity 0.086 -> 0.078, basic and mixed
+// unchanged, preemption 0.214 -> 0.229 (its median within 2 %). Serial
+// decisions won before idle helpers stopped yielding at every look for
+// work (internal/par spinChecks): a fork's hand-over then cost more.
+const maxSerialMemoNodes = 2*minChunk - 1
+
+// maxShortPassNodes is the most nodes on which a memoized pod, and a pod
+// without a required topology term of its own, is compiled (its PreFilters
+// run) on the calling goroutine alone: their per-node work is a few
 // nanoseconds, and a fork-join's hand-over costs microseconds. Measured on
-// 2 cores (whole queues of scheduler_perf shapes, best of 10 or more): at
-// 1000 nodes basic 0.067 -> 0.045 s, node-affinity 0.057 -> 0.054,
-// preferred-spread 0.060 -> 0.054, preemption 0.166 -> 0.157, affinity
-// 0.090 -> 0.070, anti-affinity 0.175 -> 0.155, spread 0.053 -> 0.051; at
-// 5000 nodes the shares pay (preferred-spread 0.107 -> 0.110,
-// preferred-anti-affinity 0.124 -> 0.132 serially).
+// 2 cores (whole queues of scheduler_perf shapes): at 1000 nodes,
+// compiling them with the options' parallelism instead is no faster
+// (median ratios over 6 alternated pairs: spread 1.02, preferred-affinity
+// 1.02, anti-affinity 1.03); at 5000 nodes the shares pay.
 const maxShortPassNodes = 2048
 
 // shortPass reports whether snap is small enough for maxShortPassNodes.

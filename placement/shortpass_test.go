@@ -39,9 +39,11 @@ func TestCompileSerialKeepsDecisionOptions(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidPod)
 }
 
-// A memoized pod is decided on the calling goroutine when the snapshot is
-// small, topology filters or not; on a large one its options stay.
-func TestSetMemoShortPass(t *testing.T) {
+// A memoized pod is decided on the calling goroutine when the snapshot has
+// at most maxSerialMemoNodes nodes, topology filters or not; on a larger
+// one (also one whose PreFilters compileSerial runs serially) its options
+// stay.
+func TestSetMemoSerialOnFewNodes(t *testing.T) {
 	spreadPod := func() *corev1.Pod {
 		p := mkPod("p", requests("cpu", "100m"))
 		p.Namespace = "default"
@@ -60,6 +62,9 @@ func TestSetMemoShortPass(t *testing.T) {
 	}{
 		{"small, no topology filter", 8, mkPod("p", requests("cpu", "100m")), 1},
 		{"small, spread filter", 8, spreadPod(), 1},
+		{"at the bound", maxSerialMemoNodes, mkPod("p", requests("cpu", "100m")), 1},
+		{"past the bound", maxSerialMemoNodes + 1, mkPod("p", requests("cpu", "100m")), 2},
+		{"short pass, spread filter", maxShortPassNodes, spreadPod(), 2},
 		{"large, spread filter", maxShortPassNodes + 1, spreadPod(), 2},
 		{"large, no topology filter", maxShortPassNodes + 1, mkPod("p", requests("cpu", "100m")), 2},
 	}

@@ -542,8 +542,8 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, carried)
 		default:
 			// Short PreFilters run on this goroutine alone (placement
-			// decides which); a memoized pod's decision does too
-			// (fastpath.WithMemo below).
+			// decides which); so does a memoized pod's decision on few
+			// nodes (fastpath.WithMemo below).
 			cc, err = fastpath.CompileSerial(prepared[pos], cur, workers, memoized)
 		}
 		if cc != nil {
