@@ -185,8 +185,11 @@ func (c *Compiled) conclude(d Decision, nodes []*cluster.NodeInfo, why []failure
 		scr.feasible = feasible[:0]
 	}
 	d.Feasible = len(feasible)
-	if c.memo != nil && cap(feasible) > cap(c.memo.feasible) {
-		c.memo.feasible = feasible[:0]
+	if c.memo != nil {
+		if cap(feasible) > cap(c.memo.feasible) {
+			c.memo.feasible = feasible[:0]
+		}
+		c.memo.fitNowhere = len(feasible) == 0
 	}
 	if len(feasible) == 0 || hasErr {
 		// A memo's loop reads a pod's statuses before it decides the next

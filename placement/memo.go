@@ -73,6 +73,9 @@ type memo struct {
 	// selectMemo's per-node raw TaintToleration and NodeAffinity scores
 	// and weighted sums of the other node-local plugins.
 	taintRaw, affinityRaw, localSum []int64
+	// fitNowhere records that the class's last pod fit on no node (see
+	// setMemo).
+	fitNowhere bool
 }
 
 const (
@@ -151,11 +154,16 @@ func (c *Compiled) setMemo(m *memo) *Compiled {
 		return c
 	}
 	c.memo = m
-	if snap := c.snap; snap != nil && len(cluster.NodesOf(snap)) <= maxSerialMemoNodes {
+	if snap := c.snap; m.fitNowhere || (snap != nil && len(cluster.NodesOf(snap)) <= maxSerialMemoNodes) {
 		// Its node-local verdicts and scores are memo lookups, and on so
 		// few nodes its topology filters and scores are short too:
 		// handing a share of the nodes to another core costs more than it
-		// takes over.
+		// takes over. A class whose last pod fit nowhere is decided here
+		// too: its pods' decisions are mostly memo lookups, and a queue
+		// follows each with a serial preemption dry run, through which
+		// helpers woken for the decision would keep spinning on the core
+		// the collector's idle worker would otherwise have (measured on
+		// the preemption shape, where every pod preempts).
 		c.opts.Parallelism, c.opts.Workers = 1, nil
 	}
 	return c

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedkit/schedkit/internal/cluster"
@@ -122,5 +123,51 @@ func TestMemoFilterCodes(t *testing.T) {
 		got := c.setMemo(m).Decide()
 		require.Equal(t, want.Codes, got.Codes, "round %d", round)
 		require.Equal(t, want.Node, got.Node, "round %d", round)
+	}
+}
+
+// A class whose last pod fit on no node has its next pod decided on the
+// calling goroutine, on any number of nodes; once a pod of the class fits,
+// the next one shares its work again. The pods are of one class (one
+// spec); they fit nowhere on nodes of 32 cpus and everywhere on nodes of
+// 64. The decisions are the ones made without a memo either way.
+func TestSetMemoSerialAfterFitNowhere(t *testing.T) {
+	n := maxSerialMemoNodes + 1
+	small := bigCluster(t, n, 0)
+	in := bigInput(n, 0)
+	for _, node := range in.Nodes {
+		node.Status.Allocatable[corev1.ResourceCPU] = resource.MustParse("64")
+	}
+	large, _, err := newTestSnapshot(in)
+	require.NoError(t, err)
+	pod := func() *corev1.Pod {
+		p := mkPod("p", requests("cpu", "48"))
+		p.Namespace = "default"
+		return p
+	}
+	m := newMemo(cluster.NodesOf(internalOf(small)))
+	steps := []struct {
+		snap    *Snapshot
+		wantPar int
+		fits    bool
+	}{
+		{small, 2, false}, // the class's first pod: nothing recorded yet
+		{small, 1, false}, // its last pod fit nowhere
+		{large, 1, true},
+		{large, 2, true}, // its last pod fit
+		{small, 2, false},
+	}
+	for i, st := range steps {
+		c, err := Compile(st.snap, pod(), Options{Parallelism: 2})
+		require.NoError(t, err)
+		plain, err := Compile(st.snap, pod(), Options{Parallelism: 2})
+		require.NoError(t, err)
+		mc := c.setMemo(m)
+		require.Equal(t, st.wantPar, mc.opts.Parallelism, "step %d", i)
+		got, want := mc.Decide(), plain.Decide()
+		require.Equal(t, want.Node, got.Node, "step %d", i)
+		require.Equal(t, want.Feasible, got.Feasible, "step %d", i)
+		require.Equal(t, st.fits, got.Feasible > 0, "step %d", i)
+		require.Equal(t, !st.fits, m.fitNowhere, "step %d", i)
 	}
 }
