@@ -247,3 +247,27 @@ func TestHeapReserve(t *testing.T) {
 	assert.Equal(t, 1600<<20, heapReserve(config{in: big}))
 	assert.Equal(t, 3200<<20, heapReserve(config{in: big, moreIn: []string{big, "no-such-file"}}))
 }
+
+// The evaluation's GOGC with huge pages: 400 % of a heap of 128 MiB or
+// more, enough for windowHeadroom of growth below that, at most 5000 %,
+// and 400 % when the live heap is unknown.
+func TestHugePageWindowGC(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		live uint64
+		want int
+	}{
+		{0, 400},
+		{1 * mib, 5000},
+		{10 * mib, 5000},
+		{26 * mib, 1969},
+		{128 * mib, 400},
+		{300 * mib, 400},
+	} {
+		require.Equal(t, tc.want, hugePageWindowGC(tc.live), "live %d MiB", tc.live/mib)
+	}
+	keep := make([]byte, 4<<20)
+	runtime.GC()
+	require.GreaterOrEqual(t, liveHeap(), uint64(len(keep)), "the runtime reports the live heap")
+	runtime.KeepAlive(keep)
+}
