@@ -178,9 +178,10 @@ func (c *Compiled) setMemo(m *memo) *Compiled {
 // shapes, 6 to 12 alternated pairs each; best times): spread 0.070 ->
 // 0.062 s, preferred-affinity 0.084 -> 0.073, anti-affinity 0.133 ->
 // 0.122, preferred-anti-affinity 0.086 -> 0.078, basic and mixed
-// unchanged, preemption 0.214 -> 0.229 (its median within 2 %). Serial
-// decisions won before idle helpers stopped yielding at every look for
-// work (internal/par spinChecks): a fork's hand-over then cost more.
+// unchanged; preemption 0.214 -> 0.229, which the fitNowhere rule in
+// setMemo takes back. Serial decisions won before idle helpers stopped
+// yielding at every look for work (internal/par spinChecks): a fork's
+// hand-over then cost more.
 const maxSerialMemoNodes = 2*minChunk - 1
 
 // maxShortPassNodes is the most nodes on which a memoized pod, and a pod

@@ -536,8 +536,6 @@ func applyProfile(in *input, prof *schedconfig.Profile, base string) {
 	in.pending = kept
 }
 
-// buildSnapshot indexes the normalized cluster and appends the snapshot's
-// warnings (pods left out) to in.warnings.
 // windowHeadroom is how far a small heap may grow during the evaluation
 // before it is collected, with huge pages advised. A queue of preemptors
 // allocates about 100 MB per thousand pods (views and victim lists of
@@ -569,6 +567,8 @@ func liveHeap() uint64 {
 	return sample[0].Value.Uint64()
 }
 
+// buildSnapshot indexes the normalized cluster and appends the snapshot's
+// warnings (pods left out) to in.warnings.
 func buildSnapshot(in *input) (*placement.Snapshot, error) {
 	sc := in.scenario
 	ci := sc.ClusterInput(!in.opts.Version.UsesPodLevelResizeStatus())

@@ -266,8 +266,8 @@ func (g *Group) take() *job {
 
 // helper runs the group's tasks until Close: it claims tasks while there
 // are any, looks for more for spinFor (yielding its processor every
-// spinChecks looks, so that other goroutines are not held up), then parks until a
-// caller finds no helper spinning and wakes it, or Close does.
+// spinChecks looks, so that other goroutines are not held up), then parks
+// until a caller finds no helper spinning and wakes it, or Close does.
 func (g *Group) helper() {
 	defer g.done.Done()
 	for !g.stop.Load() {
