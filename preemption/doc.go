@@ -122,8 +122,11 @@
 // (a placement.Workers, unless Placement.Workers lends one), so that each
 // pod's short fork-joins find them awake; they exit before the call
 // returns. On snapshots of up to about 2000 nodes, a pod of a memoized class
-// (several pods with equal specs) is compiled and decided on the calling
-// goroutine: that work is shorter than a fork-join's hand-over. Any other
+// (several pods with equal specs) is compiled on the calling goroutine:
+// that work is shorter than a fork-join's hand-over. It is decided there
+// too on fewer than 256 nodes, or when the class's last pod fit nowhere (a
+// preemption dry run follows, during which helpers would only spin); on
+// more nodes its decision shares the nodes with the helpers. Any other
 // pod (of the default profile, on 256 nodes or more) is compiled and
 // decided in one step whose first fork-join runs the two topology
 // PreFilters, with their PreScore counts (which read every node, not the

@@ -18,7 +18,7 @@
 // which on small VMs (100 us and more) exceeds the work it would take over.
 // A Group's helpers are started by its first Run and stay until Close: they
 // keep looking for work for spinFor after their last task (yielding their
-// processor at every look), then park until a Run wakes them; the caller
+// processor every spinChecks looks), then park until a Run wakes them; the caller
 // claims whatever nobody has claimed yet, so it never waits for a core to
 // wake up. The owner of a Group (a call that creates and closes it, or a
 // caller holding placement.Workers) decides how long it lives; Close
