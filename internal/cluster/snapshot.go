@@ -434,14 +434,7 @@ func identityError(p func() *field.Path, kind string, isNil bool, name string, t
 // hasNegativeQuantity reports whether a node has a negative allocatable or
 // capacity quantity (validateNodes with quantities then rejects it).
 func hasNegativeQuantity(n *corev1.Node) bool {
-	for _, rl := range [2]corev1.ResourceList{n.Status.Allocatable, n.Status.Capacity} {
-		for _, q := range rl {
-			if q.Sign() < 0 {
-				return true
-			}
-		}
-	}
-	return false
+	return hasNegative(n.Status.Allocatable) || hasNegative(n.Status.Capacity)
 }
 
 // podPrep is one input pod compiled ahead of New's ordered pass: its key,
@@ -691,22 +684,22 @@ func resourceProblem(pod *corev1.Pod, fast bool) bool {
 		return podResourceProblem(pod)
 	}
 	for i := range pod.Spec.Containers {
-		if negativeLimit(pod.Spec.Containers[i].Resources.Limits) {
+		if hasNegative(pod.Spec.Containers[i].Resources.Limits) {
 			return true
 		}
 	}
 	for i := range pod.Spec.InitContainers {
-		if negativeLimit(pod.Spec.InitContainers[i].Resources.Limits) {
+		if hasNegative(pod.Spec.InitContainers[i].Resources.Limits) {
 			return true
 		}
 	}
 	return false
 }
 
-// negativeLimit reports whether a limit list has a negative quantity. A
+// hasNegative reports whether a resource list has a negative quantity. A
 // list naming only cpu and memory (the common one) is read by two lookups,
 // which cost less than starting an iteration (see exactVec).
-func negativeLimit(rl corev1.ResourceList) bool {
+func hasNegative(rl corev1.ResourceList) bool {
 	n := len(rl)
 	if n == 0 {
 		return false

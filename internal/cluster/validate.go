@@ -80,17 +80,7 @@ func resourceRequirementErrors(errs field.ErrorList, r *corev1.ResourceRequireme
 // hasResourceProblem reports whether resourceRequirementErrors has anything
 // to say about r.
 func hasResourceProblem(r *corev1.ResourceRequirements) bool {
-	for _, q := range r.Limits {
-		if q.Sign() < 0 {
-			return true
-		}
-	}
-	for _, q := range r.Requests {
-		if q.Sign() < 0 {
-			return true
-		}
-	}
-	return false
+	return hasNegative(r.Limits) || hasNegative(r.Requests)
 }
 
 func sortedNames(rl corev1.ResourceList) []corev1.ResourceName {
@@ -121,10 +111,5 @@ func podResourceProblem(pod *corev1.Pod) bool {
 	if pod.Spec.Resources != nil && hasResourceProblem(pod.Spec.Resources) {
 		return true
 	}
-	for _, q := range pod.Spec.Overhead {
-		if q.Sign() < 0 {
-			return true
-		}
-	}
-	return false
+	return hasNegative(pod.Spec.Overhead)
 }
