@@ -199,18 +199,8 @@ func (g *Group) Run(par, n int, fn func(i int)) {
 	// blocks may have its thread put to sleep, which costs a wake-up as
 	// long as the ones avoided here: look again (yielding every
 	// spinChecks looks) for spinFor, and only then block.
-	deadline := time.Now().Add(spinFor)
-	for j.pending.Load() != 0 {
-		if time.Now().After(deadline) {
-			<-j.wake
-			return
-		}
-		for range spinChecks {
-			if j.pending.Load() == 0 {
-				return
-			}
-		}
-		runtime.Gosched()
+	if !spinUntil(func() bool { return j.pending.Load() == 0 }) {
+		<-j.wake
 	}
 	// The helper that finished the last task sent a token nobody waits
 	// for: the channel is j's own and is dropped with it.
@@ -276,16 +266,7 @@ func (g *Group) helper() {
 			continue
 		}
 		g.spinning.Add(1)
-		deadline := time.Now().Add(spinFor)
-	spin:
-		for !g.stop.Load() && time.Now().Before(deadline) {
-			for range spinChecks {
-				if g.open.Load() != 0 {
-					break spin
-				}
-			}
-			runtime.Gosched()
-		}
+		spinUntil(func() bool { return g.open.Load() != 0 || g.stop.Load() })
 		g.spinning.Add(-1)
 		// A caller sends a wake-up only when it sees no helper spinning
 		// and one parked, after publishing its job; this helper counts
@@ -300,5 +281,23 @@ func (g *Group) helper() {
 		}
 		<-g.wakeup
 		g.parked.Add(-1)
+	}
+}
+
+// spinUntil looks at done until it reports true, yielding the processor
+// every spinChecks looks, for at most spinFor; it reports whether done
+// did.
+func spinUntil(done func() bool) bool {
+	deadline := time.Now().Add(spinFor)
+	for {
+		for range spinChecks {
+			if done() {
+				return true
+			}
+		}
+		if !time.Now().Before(deadline) {
+			return false
+		}
+		runtime.Gosched()
 	}
 }
