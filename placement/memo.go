@@ -154,7 +154,7 @@ func (c *Compiled) setMemo(m *memo) *Compiled {
 		return c
 	}
 	c.memo = m
-	if snap := c.snap; m.fitNowhere || (snap != nil && len(cluster.NodesOf(snap)) <= maxSerialMemoNodes) {
+	if m.fitNowhere || atMostNodes(c.snap, maxSerialMemoNodes) {
 		// Its node-local verdicts and scores are memo lookups, and on so
 		// few nodes its topology filters and scores are short too:
 		// handing a share of the nodes to another core costs more than it
@@ -194,9 +194,9 @@ const maxSerialMemoNodes = 2*minChunk - 1
 // 1.02, anti-affinity 1.03); at 5000 nodes the shares pay.
 const maxShortPassNodes = 2048
 
-// shortPass reports whether snap is small enough for maxShortPassNodes.
-func shortPass(snap *cluster.Snapshot) bool {
-	return snap != nil && len(cluster.NodesOf(snap)) <= maxShortPassNodes
+// atMostNodes reports whether snap has at most n nodes (false for none).
+func atMostNodes(snap *cluster.Snapshot, n int) bool {
+	return snap != nil && len(cluster.NodesOf(snap)) <= n
 }
 
 // memoSlot returns n's slot in c.memo, or -1 when n has none (a node the
@@ -608,12 +608,12 @@ func (p *Prepared) compileAfter(snap *cluster.Snapshot, w *Workers, prev *Compil
 
 // compileSerial is CompileWith(snap, w) with the PreFilters run on the
 // calling goroutine alone when they are short: on a small snapshot
-// (shortPass), for a pod of a memo class or one without a required
+// (maxShortPassNodes), for a pod of a memo class or one without a required
 // topology term of its own (ownTopologyFilter), they take less than a
 // fork-join's hand-over. Its decision shares its work as the options say,
 // unless a memo makes it serial (setMemo).
 func (p *Prepared) compileSerial(snap *cluster.Snapshot, w *Workers, memoized bool) (*Compiled, error) {
-	if snap == nil || p.err != nil || !shortPass(snap) || (!memoized && p.c.ownTopologyFilter()) {
+	if snap == nil || p.err != nil || !atMostNodes(snap, maxShortPassNodes) || (!memoized && p.c.ownTopologyFilter()) {
 		return p.compileWith(snap, w)
 	}
 	c := *p.c

@@ -33,7 +33,7 @@ func TestCompileSerialKeepsDecisionOptions(t *testing.T) {
 			require.Equal(t, 2, got.opts.Parallelism, "%d nodes", nodes)
 			require.Same(t, w, got.opts.Workers, "%d nodes", nodes)
 			require.Equal(t, want.Decide(), got.Decide(), "%d nodes", nodes)
-			require.Equal(t, nodes <= maxShortPassNodes, shortPass(internalOf(snap)))
+			require.Equal(t, nodes <= maxShortPassNodes, atMostNodes(internalOf(snap), maxShortPassNodes))
 		}
 	}
 	_, err := Prepare(mkPod("p"), Options{}).compileSerial(nil, nil, false)
