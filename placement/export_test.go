@@ -94,6 +94,14 @@ func CheckNodeAffinityIndex(t require.TestingT, snap *Snapshot, pod *corev1.Pod,
 // stride-th passing node ahead whatever the goroutines' timing
 // (aheadStride).
 func CheckCompileDecide(t require.TestingT, s *Snapshot, pod *corev1.Pod, opts Options, prev *Compiled, stride int) {
+	CheckCompileDecideAhead(t, s, nil, pod, opts, prev, stride, nil)
+}
+
+// CheckCompileDecideAhead is CheckCompileDecide with the pod's lookahead
+// started on look (s or a snapshot s is a view of) when look is not nil:
+// its ranges are all run, then the ones keep rejects are marked not done
+// (as if no helper had reached them), before compileDecide takes it.
+func CheckCompileDecideAhead(t require.TestingT, s, look *Snapshot, pod *corev1.Pod, opts Options, prev *Compiled, stride int, keep func(j int) bool) {
 	defer func(n, st int) { pipelineMinNodes, aheadStride = n, st }(pipelineMinNodes, aheadStride)
 	pipelineMinNodes, aheadStride = 0, stride
 	w := NewWorkers()
@@ -107,7 +115,20 @@ func CheckCompileDecide(t require.TestingT, s *Snapshot, pod *corev1.Pod, opts O
 		want, wantErr = p.compileSerial(internalOf(s), w, false)
 	}
 	var got Decision
-	c, err := p.compileDecide(internalOf(s), w, &decisionBuffers{}, prev, &got)
+	bufs := &decisionBuffers{}
+	defer bufs.endLookaheads()
+	var la *lookahead
+	if look != nil {
+		if la = bufs.startLookahead(p, internalOf(look), w); la != nil {
+			la.job.Wait()
+			for j := range la.done {
+				if keep != nil && !keep(j) {
+					la.done[j].Store(false)
+				}
+			}
+		}
+	}
+	c, err := p.compileDecide(internalOf(s), w, bufs, prev, la, &got)
 	if wantErr != nil {
 		require.EqualError(t, err, wantErr.Error())
 		return

@@ -555,6 +555,13 @@ func TestCompileDecideMatchesSerial(t *testing.T) {
 		view, err := snap.WithPod(extra)
 		require.NoError(t, err)
 		placement.CheckCompileDecide(t, view, pod, opts, prev, stride)
+		// A scheduling queue's lookahead: the pod's node-local work done
+		// on the snapshot before the last binding, some of its ranges
+		// missing; the decision on the view is the same.
+		done := rapid.SliceOfN(rapid.Bool(), 16, 16).Draw(t, "lookahead ranges done")
+		keep := func(j int) bool { return done[j%len(done)] }
+		placement.CheckCompileDecideAhead(t, view, snap, pod, opts, prev, stride, keep)
+		placement.CheckCompileDecideAhead(t, snap, snap, pod, opts, nil, stride, keep)
 	})
 }
 

@@ -112,6 +112,10 @@ type decisionBuffers struct {
 	codes    []sched.Code
 	statuses []sched.Status
 	taints   taintMemo
+	// The lookaheads of the pod being decided and of the next one
+	// (startLookahead alternates between them).
+	looks    [2]lookahead
+	nextLook int
 }
 
 // taintMemo returns b's taint verdicts memo (nil for a nil b).
@@ -680,14 +684,23 @@ func init() {
 		}
 		return c, nil
 	}
-	fastpath.CompileDecide = func(p any, snap *cluster.Snapshot, w, bufs, prev, d any) (any, error) {
+	fastpath.CompileDecide = func(p any, snap *cluster.Snapshot, w, bufs, prev, la, d any) (any, error) {
 		pc, _ := prev.(*Compiled) // nil when prev is nil
-		c, err := p.(*Prepared).compileDecide(snap, w.(*Workers), bufs.(*decisionBuffers), pc, d.(*Decision))
+		pl, _ := la.(*lookahead)  // likewise
+		c, err := p.(*Prepared).compileDecide(snap, w.(*Workers), bufs.(*decisionBuffers), pc, pl, d.(*Decision))
 		if err != nil {
 			return nil, err
 		}
 		return c, nil
 	}
+	fastpath.StartLookahead = func(p any, snap *cluster.Snapshot, w, bufs any) any {
+		if la := bufs.(*decisionBuffers).startLookahead(p.(*Prepared), snap, w.(*Workers)); la != nil {
+			return la
+		}
+		return nil
+	}
+	fastpath.CancelLookahead = func(la any) { la.(*lookahead).cancel() }
+	fastpath.EndLookaheads = func(bufs any) { bufs.(*decisionBuffers).endLookaheads() }
 	fastpath.SetPipelineMinNodes = func(n int) int {
 		old := pipelineMinNodes
 		pipelineMinNodes = n

@@ -45,6 +45,17 @@ func (w *Workers) Run(parallelism, n int, fn func(i int)) {
 	g.Run(parallelism, n, fn)
 }
 
+// runReserving is Run whose first reserved calls only the calling
+// goroutine makes (par.Group.RunReserving): the helpers, once the others
+// are taken, turn to other work.
+func (w *Workers) runReserving(parallelism, n, reserved int, fn func(i int)) {
+	if w == nil {
+		par.Run(parallelism, n, fn)
+		return
+	}
+	w.g.RunReserving(parallelism, n, reserved, fn)
+}
+
 // runner is the parallelism of a call and the helpers it uses.
 type runner struct {
 	n int

@@ -509,7 +509,18 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		}
 		return nil
 	}
+	// The next pod's node-local work, started on idle helpers while this
+	// one is decided (fastpath.StartLookahead); ended by its decision, or
+	// dropped.
+	var ahead any
+	defer fastpath.EndLookaheads(bufs)
 	for pos, pod := range order {
+		la := ahead
+		ahead = nil
+		if la != nil && !q.decidesPipelined(pos, workers) {
+			fastpath.CancelLookahead(la)
+			la = nil
+		}
 		if opts.StopAtUnplaced && pos > 0 {
 			if o := res.Results[pos-1].Outcome; o != Scheduled && o != PreemptionNominated {
 				break
@@ -534,10 +545,14 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		}
 		// Without a memo, the pod is compiled and decided in one step that
 		// overlaps its PreFilters with the decision's node-local work.
-		decided := !memoized && !q.noBuffers && workers != nil
+		decided := q.decidesPipelined(pos, workers)
 		switch {
 		case decided:
-			cc, err = fastpath.CompileDecide(prepared[pos], cur, workers, bufs, carried, decision)
+			if next := pos + 1; next < len(order) && q.decidesPipelined(next, workers) {
+				ahead = fastpath.StartLookahead(prepared[next], cur, workers, bufs)
+			}
+			cc, err = fastpath.CompileDecide(prepared[pos], cur, workers, bufs, carried, la, decision)
+			la = nil
 		case carried != nil:
 			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, carried)
 		default:
@@ -669,6 +684,14 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 	}
 	res.Final = publicSnapshot(cur)
 	return res, nil
+}
+
+// decidesPipelined reports whether Schedule decides the pod at pos in one
+// step with fastpath.CompileDecide (as the pods of no memo class are, when
+// there are helpers), which is also when a lookahead serves it.
+func (q *Queue) decidesPipelined(pos int, workers *placement.Workers) bool {
+	memoized := !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass
+	return !memoized && !q.noBuffers && workers != nil && q.prepared[pos].Gated() == nil
 }
 
 // cycleError reports a scheduling cycle that ended in an Error status: a

@@ -62,7 +62,24 @@ var (
 	// the decision written to d (a *placement.Decision): the same
 	// Compiled, Decision and error, with the topology PreFilters and the
 	// node-local filters overlapped. w must not be nil.
-	CompileDecide func(p any, snap *cluster.Snapshot, w, bufs, prev, d any) (any, error)
+	CompileDecide func(p any, snap *cluster.Snapshot, w, bufs, prev, la, d any) (any, error)
+	// StartLookahead starts, on w's idle helpers, the node-local work of
+	// the *placement.Prepared p on snap (its filter verdicts and raw
+	// scores on every node), for the CompileDecide of p (la) on a later
+	// snapshot of the same nodes, made with the same bufs: it takes the
+	// answers of the nodes the two snapshots share. It returns nil when
+	// CompileDecide would not take them. A started lookahead must be
+	// given to that CompileDecide or to CancelLookahead, and
+	// EndLookaheads(bufs) must follow the last. The decisions are the same
+	// with or without it.
+	StartLookahead func(p any, snap *cluster.Snapshot, w, bufs any) any
+	// CancelLookahead ends a lookahead StartLookahead returned without
+	// its results; nothing of it runs once it returns.
+	CancelLookahead func(la any)
+	// EndLookaheads ends every lookahead started with bufs (the ones
+	// CompileDecide took leave work behind them): a queue calls it before
+	// it returns, so that no helper works for it afterwards.
+	EndLookaheads func(bufs any)
 	// SetPipelineMinNodes sets the fewest nodes on which CompileDecide
 	// overlaps the PreFilters with the decision (the tests lower it to
 	// reach small snapshots), and returns the previous value.

@@ -24,6 +24,14 @@
 // caller holding placement.Workers) decides how long it lives; Close
 // returns once every helper has exited.
 //
-// In both, the results cannot depend on who ran which task because tasks
-// must not share the memory they write.
+// A Group also takes background work (Start): tasks its helpers run only
+// when no Run has a task left for them, one at a time so that a Run
+// published meanwhile waits for at most one, and which nobody waits for
+// until the owner asks for them (Wait runs what no helper took; Drop and
+// Cancel give up what no helper started). A scheduling queue does the next
+// pod's node-local work so, while the calling goroutine runs the current
+// pod's topology PreFilters, which RunReserving keeps on it.
+//
+// In all of them, the results cannot depend on who ran which task because
+// tasks must not share the memory they write.
 package par

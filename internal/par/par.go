@@ -33,6 +33,12 @@ type job struct {
 	ends    atomic.Uint64 // the unclaimed tasks [front, back): front in the low half
 	pending atomic.Int32  // tasks not finished
 	wake    chan struct{} // receives a token when a helper finishes the last task
+	// floor is the first task helpers may claim: the ones below it are the
+	// caller's alone (RunReserving).
+	floor uint32
+	// background marks a Start job: helpers take its tasks one at a time,
+	// and only when no Run has a task left for them.
+	background bool
 }
 
 func newJob(n int, fn func(i int)) *job {
@@ -52,6 +58,9 @@ func (j *job) claim(back bool) (int, bool) {
 			return 0, false
 		}
 		var i int
+		if back && end <= j.floor {
+			return 0, false
+		}
 		if back {
 			end--
 			i = int(end)
@@ -96,10 +105,43 @@ func (j *job) finish() {
 	}
 }
 
-// left reports whether j has tasks to claim.
+// left reports whether j has tasks a helper may claim.
 func (j *job) left() bool {
 	e := j.ends.Load()
-	return uint32(e) < uint32(e>>32)
+	front, end := uint32(e), uint32(e>>32)
+	return front < end && end > j.floor
+}
+
+// helpOne is a helper's share of a background job: one task from the back,
+// waking the caller if it was the last to finish.
+func (j *job) helpOne() {
+	i, ok := j.claim(true)
+	if !ok {
+		return
+	}
+	j.fn(i)
+	if j.pending.Add(-1) == 0 {
+		j.wake <- struct{}{}
+	}
+}
+
+// join is the end of a call on j by its caller, once it claimed every
+// task it could: j leaves the board and, unless last (the caller finished
+// the last task), the caller waits for the tasks helpers are still running.
+func (g *Group) join(j *job, last bool) {
+	g.withdraw(j)
+	if last || j.pending.Load() == 0 {
+		return
+	}
+	// A helper is finishing a task. Tasks are short, and a goroutine that
+	// blocks may have its thread put to sleep, which costs a wake-up as
+	// long as the ones avoided here: look again (yielding every
+	// spinChecks looks) for spinFor, and only then block.
+	if !spinUntil(func() bool { return j.pending.Load() == 0 }) {
+		<-j.wake
+	}
+	// The helper that finished the last task sent a token nobody waits
+	// for: the channel is j's own and is dropped with it.
 }
 
 // helpersFor is the number of helpers a call with par goroutines and n
@@ -156,25 +198,40 @@ func NewGroup() *Group {
 // Run is the package-level Run, served by g's helpers (started on demand,
 // never more than GOMAXPROCS-1); after Close, or on a nil g, it is the
 // package-level Run.
-func (g *Group) Run(par, n int, fn func(i int)) {
+func (g *Group) Run(par, n int, fn func(i int)) { g.RunReserving(par, n, 0, fn) }
+
+// RunReserving is Run whose first reserved tasks only the caller runs (in
+// order, before any other it claims): helpers take the others, from the
+// back, and once those are claimed turn to other work instead of waiting
+// for the caller's. The caller still claims the others' leftovers.
+func (g *Group) RunReserving(par, n, reserved int, fn func(i int)) {
 	if g == nil {
 		Run(par, n, fn)
 		return
 	}
-	want := helpersFor(par, n)
-	if want == 0 {
+	if helpersFor(par, n-reserved) == 0 {
 		for i := range n {
 			fn(i)
 		}
 		return
 	}
-	want = min(par, runtime.GOMAXPROCS(0)) - 1
 	j := newJob(n, fn)
-	g.mu.Lock()
-	if g.closed {
-		g.mu.Unlock()
+	j.floor = uint32(max(reserved, 0))
+	if !g.publish(j, par) {
 		Run(par, n, fn)
 		return
+	}
+	g.join(j, j.claimAll(false))
+}
+
+// publish puts j on the board for up to par-1 helpers, starting or waking
+// them; it reports false once g is closed.
+func (g *Group) publish(j *job, par int) bool {
+	want := min(par, runtime.GOMAXPROCS(0)) - 1
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return false
 	}
 	g.jobs = append(g.jobs, j)
 	g.open.Add(1)
@@ -189,21 +246,64 @@ func (g *Group) Run(par, n int, fn func(i int)) {
 		default:
 		}
 	}
-	g.mu.Unlock()
-	last := j.claimAll(false)
-	g.withdraw(j)
-	if last || j.pending.Load() == 0 {
-		return
+	return true
+}
+
+// Pending is a background job started with Group.Start: work a caller
+// will need later, which helpers run while no Run has a task for them.
+// Its owner must end it with Wait or Cancel, from one goroutine.
+type Pending struct {
+	g *Group // nil: nothing published, Wait runs every task
+	j *job
+	// dropped: Drop took the last unfinished task, so no helper finishes
+	// it and none sends a token.
+	dropped bool
+}
+
+// Start publishes n tasks for g's helpers (up to par-1 of them) and
+// returns without running any: a helper with no Run task to claim takes
+// them one at a time, from the back, and goes back to Run tasks as soon
+// as one appears. On a nil or closed g, or with par <= 1, nothing runs
+// until Wait. Calls for different i must not write to the same memory.
+func (g *Group) Start(par, n int, fn func(i int)) *Pending {
+	j := newJob(n, fn)
+	j.background = true
+	if g == nil || n == 0 || helpersFor(par, n) == 0 || !g.publish(j, par) {
+		return &Pending{j: j}
 	}
-	// A helper is finishing a task. Tasks are short, and a goroutine that
-	// blocks may have its thread put to sleep, which costs a wake-up as
-	// long as the ones avoided here: look again (yielding every
-	// spinChecks looks) for spinFor, and only then block.
-	if !spinUntil(func() bool { return j.pending.Load() == 0 }) {
-		<-j.wake
+	return &Pending{g: g, j: j}
+}
+
+// Wait runs on the calling goroutine every task no helper has claimed
+// (helpers may still take some) and returns when all have returned.
+func (p *Pending) Wait() {
+	last := p.j.claimAll(false)
+	if p.g != nil {
+		p.g.join(p.j, last)
 	}
-	// The helper that finished the last task sent a token nobody waits
-	// for: the channel is j's own and is dropped with it.
+}
+
+// Drop drops the tasks no helper has claimed, without waiting for the
+// ones helpers are running: afterwards no task of p starts. Cancel must
+// still follow before the tasks' memory is reused.
+func (p *Pending) Drop() {
+	for {
+		if _, ok := p.j.claim(false); !ok {
+			break
+		}
+		if p.j.pending.Add(-1) == 0 {
+			p.dropped = true // nothing runs: no helper will send a token
+		}
+	}
+}
+
+// Cancel is Drop, then waits for the tasks helpers are running: once it
+// returns, no task of p runs, and which ones ran is unknown.
+func (p *Pending) Cancel() {
+	p.Drop()
+	if p.g != nil {
+		p.g.join(p.j, p.dropped)
+	}
 }
 
 // Close stops g's helpers and returns when every one has exited. Runs in
@@ -239,19 +339,36 @@ func (g *Group) withdraw(j *job) {
 	g.mu.Unlock()
 }
 
-// take returns a job on the board with tasks left to claim, or nil.
+// take returns a job on the board with tasks left for a helper, a Run's
+// before a background one, or nil. A job with none left never has any
+// again (its range only shrinks): take drops it from the board, so that
+// spinning helpers do not keep finding it (a caller running its reserved
+// tasks, or a background job nobody has waited for yet).
 func (g *Group) take() *job {
 	if g.open.Load() == 0 {
 		return nil
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	var bg *job
+	kept := g.jobs[:0]
 	for _, j := range g.jobs {
-		if j.left() {
-			return j
+		if !j.left() {
+			continue
+		}
+		kept = append(kept, j)
+		if !j.background {
+			if bg == nil || bg.background {
+				bg = j
+			}
+		} else if bg == nil {
+			bg = j
 		}
 	}
-	return nil
+	clear(g.jobs[len(kept):])
+	g.jobs = kept
+	g.open.Store(int32(len(kept)))
+	return bg
 }
 
 // helper runs the group's tasks until Close: it claims tasks while there
@@ -262,7 +379,11 @@ func (g *Group) helper() {
 	defer g.done.Done()
 	for !g.stop.Load() {
 		if j := g.take(); j != nil {
-			j.helpAll()
+			if j.background {
+				j.helpOne()
+			} else {
+				j.helpAll()
+			}
 			continue
 		}
 		g.spinning.Add(1)

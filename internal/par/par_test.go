@@ -165,3 +165,122 @@ func requireNoGrowth(t *testing.T, before int) {
 	}
 	require.LessOrEqual(t, runtime.NumGoroutine(), before)
 }
+
+// A background job's tasks each run once when it is waited for, whether
+// helpers took some or none; after Cancel (or Drop then Cancel) no task
+// runs any more, and none ran twice. Run calls made meanwhile are served
+// as usual.
+func TestStartWaitCancel(t *testing.T) {
+	g := NewGroup()
+	defer g.Close()
+	rapid.Check(t, func(t *rapid.T) {
+		par := rapid.IntRange(-1, 4).Draw(t, "par")
+		n := rapid.IntRange(0, 40).Draw(t, "n")
+		end := rapid.SampledFrom([]string{"wait", "cancel", "drop-cancel"}).Draw(t, "end")
+		runs := rapid.IntRange(0, 3).Draw(t, "runs")
+		calls := make([]atomic.Int32, n)
+		p := g.Start(par, n, func(i int) {
+			calls[i].Add(1)
+			time.Sleep(time.Duration(i%3) * time.Microsecond)
+		})
+		for range runs {
+			var sum atomic.Int32
+			g.Run(par, 5, func(int) { sum.Add(1) })
+			if sum.Load() != 5 {
+				t.Fatalf("a Run beside the job ran %d of 5 tasks", sum.Load())
+			}
+		}
+		switch end {
+		case "wait":
+			p.Wait()
+		case "cancel":
+			p.Cancel()
+		default:
+			p.Drop()
+			p.Cancel()
+		}
+		snapshot := make([]int32, n)
+		for i := range calls {
+			snapshot[i] = calls[i].Load()
+			if snapshot[i] > 1 || (end == "wait" && snapshot[i] != 1) {
+				t.Fatalf("%s: task %d ran %d times", end, i, snapshot[i])
+			}
+		}
+		time.Sleep(20 * time.Microsecond)
+		for i := range calls {
+			if calls[i].Load() != snapshot[i] {
+				t.Fatalf("%s: task %d ran after the job ended", end, i)
+			}
+		}
+	})
+}
+
+// A helper with nothing else to do runs a background job without anyone
+// waiting for it; on a nil Group nothing runs before Wait.
+func TestStartRunsOnIdleHelpers(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs two processors")
+	}
+	g := NewGroup()
+	defer g.Close()
+	var done atomic.Int32
+	p := g.Start(2, 8, func(int) { done.Add(1) })
+	deadline := time.Now().Add(5 * time.Second)
+	for done.Load() < 8 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	require.Equal(t, int32(8), done.Load(), "no helper ran the background job")
+	p.Wait()
+
+	var nilGroup *Group
+	ran := 0
+	q := nilGroup.Start(2, 3, func(int) { ran++ })
+	require.Equal(t, 0, ran)
+	q.Wait()
+	require.Equal(t, 3, ran)
+}
+
+// RunReserving's first tasks run on the caller, in order, whatever the
+// helpers do; every task runs once.
+func TestRunReservingKeepsTasksOnCaller(t *testing.T) {
+	g := NewGroup()
+	defer g.Close()
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 24).Draw(t, "n")
+		reserved := rapid.IntRange(0, n).Draw(t, "reserved")
+		calls := make([]atomic.Int32, n)
+		ranOn := make([]int64, n)
+		caller := goid()
+		g.RunReserving(2, n, reserved, func(i int) {
+			calls[i].Add(1)
+			ranOn[i] = goid()
+			if i == 0 {
+				// Time for a helper to reach the other reserved tasks,
+				// were they not reserved.
+				time.Sleep(50 * time.Microsecond)
+			}
+		})
+		for i := range calls {
+			if calls[i].Load() != 1 {
+				t.Fatalf("task %d ran %d times", i, calls[i].Load())
+			}
+			if i < reserved && ranOn[i] != caller {
+				t.Fatalf("reserved task %d ran on a helper", i)
+			}
+		}
+	})
+}
+
+// goid returns the calling goroutine's ID (from its stack trace's header).
+func goid() int64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	var id int64
+	for _, c := range b[len("goroutine "):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = id*10 + int64(c-'0')
+	}
+	return id
+}
