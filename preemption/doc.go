@@ -135,7 +135,13 @@
 // nodes it passed with the node-local Score plugins ahead. The topology
 // Filters and scoring follow. Run one after the other, the PreFilters
 // would leave the other cores idle; the decision is the same (a property
-// test compares the two).
+// test compares the two). Meanwhile the helpers, once they have nothing
+// else to do, work out the next such pod's node-local filter verdicts and
+// scores on the snapshot at hand (a lookahead): binding the current pod
+// changes one node (preempting, the victims' nodes too), so the next
+// decision takes the answers of every other node and works out only
+// those. What the helpers have not reached is dropped, never waited for;
+// another property test compares the decisions with and without it.
 // Preempt starts its helpers per call, or uses Options.Workers.
 //
 // # Deliberate differences from upstream
