@@ -154,7 +154,7 @@ func (la *lookahead) setup() {
 	if la.scores {
 		la.lc = v.newLocalScorer()
 	}
-	la.size = (n + lookaheadRanges - 1) / lookaheadRanges
+	la.size = max(1, (n+lookaheadRanges-1)/lookaheadRanges)
 	la.ready = true
 }
 
