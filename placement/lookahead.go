@@ -86,8 +86,15 @@ func (b *decisionBuffers) startLookahead(p *Prepared, snap *cluster.Snapshot, w 
 	return la
 }
 
+// lookaheadRangeHook, when set, runs at the start of every lookahead
+// range (the tests hold a range in flight with it).
+var lookaheadRangeHook func()
+
 // run is range j of la.
 func (la *lookahead) run(j int) {
+	if lookaheadRangeHook != nil {
+		lookaheadRangeHook()
+	}
 	la.once.Do(la.setup)
 	if !la.ready {
 		return
@@ -159,8 +166,7 @@ func (la *lookahead) setup() {
 }
 
 // drop drops the ranges no helper has started; a range a helper is
-// running ends on its own (done), and cancel waits for it before la's
-// arrays are reused.
+// running ends on its own (done), and cancel waits for it.
 func (la *lookahead) drop() {
 	if la.job != nil {
 		la.job.Drop()

@@ -56,8 +56,12 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	if la != nil {
 		// Dropped before anything else: the helpers turn to this pod's
 		// fork-join, and the ranges of la they did not run are this
-		// decision's.
+		// decision's. A range a helper is still running ends long before
+		// the decision does; the decision waits for it all the same, so
+		// that no helper reads la's snapshot once the queue moves on (it
+		// may retire the snapshot and reuse its node list).
 		la.drop()
+		defer la.cancel()
 	}
 	if !p.pipelines(snap, w) {
 		var c *Compiled
