@@ -40,7 +40,7 @@ type lookahead struct {
 	ready  bool
 	v      Compiled            // p compiled on snap, node-local PreFilters only
 	nodes  []*cluster.NodeInfo // snap's nodes by position, a copy (a view's list may be reused)
-	local  []int8              // the node-local Filters, in order
+	local  []int8              // the node-local Filters, in order (in v.active)
 	want   [numLocalScores]bool
 	scores bool // some node-local score is wanted
 	codes  []sched.Code
@@ -65,7 +65,7 @@ const lookaheadRanges = 16
 // lookaheads (the other may be the one of the pod about to be decided),
 // and returns it, or nil when compileDecide would not take it (p does not
 // pipeline on snap). The caller must end it: compileDecide with it, or
-// cancel.
+// endLookaheads.
 func (b *decisionBuffers) startLookahead(p *Prepared, snap *cluster.Snapshot, w *Workers) *lookahead {
 	if w == nil || !p.pipelines(snap, w) {
 		return nil
@@ -130,20 +130,11 @@ func (la *lookahead) setup() {
 	if v.opts.Version.checkSnapshot(la.snap) != nil {
 		return
 	}
-	v.naIndex = v.indexNodeAffinity()
-	if !v.preFilterNodeLocal() || v.restricted {
+	local, ok := v.localPass(&la.taints)
+	if !ok || v.restricted {
 		return
 	}
-	v.skip[fPodTopologySpread], v.skip[fInterPodAffinity] = false, false
-	v.settleFilters()
-	la.local = la.local[:0]
-	for _, f := range v.active {
-		if !isLocal(int(f)) {
-			break
-		}
-		la.local = append(la.local, f)
-	}
-	v.taintVerdicts = la.taints.indexTaints(v)
+	la.local = local
 	nodes := cluster.NodesOf(la.snap)
 	n := len(nodes)
 	la.nodes = append(la.nodes[:0], nodes...)
@@ -151,12 +142,7 @@ func (la *lookahead) setup() {
 	la.why = reuse(la.why, n)
 	la.have = reuse(la.have, n)
 	la.raw = reuse(la.raw, n)
-	la.scores = false
-	for k, sp := range localScores {
-		if la.want[k] = !v.scoreSkipped(sp, v.opts.weight(scoreNames[sp])); la.want[k] {
-			la.scores = true
-		}
-	}
+	la.want, la.scores = v.localScoresWanted()
 	la.lc = nil
 	if la.scores {
 		la.lc = v.newLocalScorer()

@@ -86,26 +86,12 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	if err := v.opts.Version.checkSnapshot(snap); err != nil {
 		return nil, err
 	}
-	v.naIndex = v.indexNodeAffinity()
-	if !v.preFilterNodeLocal() {
+	localFilters, ok := v.localPass(bufs.taintMemo())
+	if !ok {
 		// NodeAffinity's PreFilter rejects the pod: nothing to overlap.
-		v.taintVerdicts = bufs.taintMemo().indexTaints(&v)
 		*d = v.withBuffers(bufs).Decide()
 		return &v, nil
 	}
-	// The active list with both topology Filters in it: the node-local
-	// ones before them are the pass's.
-	v.skip[fPodTopologySpread], v.skip[fInterPodAffinity] = false, false
-	v.settleFilters()
-	front := len(v.active)
-	for k, f := range v.active {
-		if !isLocal(int(f)) {
-			front = k
-			break
-		}
-	}
-	localFilters := v.active[:front:front]
-	v.taintVerdicts = bufs.taintMemo().indexTaints(&v)
 
 	nodes := cluster.NodesOf(snap)
 	bufs.codes = reuse(bufs.codes, len(nodes)) // every node's code is written below
@@ -148,7 +134,10 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 		// binding left alone are la's: the node ranges are short, and
 		// the helpers, done with them, go back to the next pod's
 		// lookahead rather than take a topology task (two at once were
-		// measured each 1.5 times slower than one after the other).
+		// measured each 1.5 times slower than one after the other: they
+		// meet on the label index's lock, whose loser parks; and even
+		// without that, the lookahead is what the helper's time buys
+		// most).
 		reserved = 2
 		if ahead.on && la.lc != nil {
 			ahead.lc = la.lc
@@ -221,7 +210,7 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	}
 	v.settleFilters()
 	c := v.withBuffers(bufs)
-	if rest := c.active[front:]; len(rest) > 0 {
+	if rest := c.active[len(localFilters):]; len(rest) > 0 {
 		forChunks(len(nodes), c.opts.runner(), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if codes[i].Passes() {
@@ -235,6 +224,42 @@ func (p *Prepared) compileDecide(snap *cluster.Snapshot, w *Workers, bufs *decis
 	*d = c.conclude(Decision{PreFilter: c.preFilter, Codes: codes}, nodes, why, inResult, scr, false, &pre)
 	d.PreFilter = d.PreFilter.Clone()
 	return c, nil
+}
+
+// localPass runs c's node-local PreFilters (c is compiled on its
+// snapshot) and readies c for compileDecide's node-local pass: both
+// topology Filters active, the taint verdicts taken from taints. It
+// returns the node-local Filters, which come before the topology ones in
+// the active list, or false when NodeAffinity's PreFilter rejects the
+// pod (c.preFilter says why).
+func (c *Compiled) localPass(taints *taintMemo) (local []int8, ok bool) {
+	c.naIndex = c.indexNodeAffinity()
+	ok = c.preFilterNodeLocal()
+	c.taintVerdicts = taints.indexTaints(c)
+	if !ok {
+		return nil, false
+	}
+	c.skip[fPodTopologySpread], c.skip[fInterPodAffinity] = false, false
+	c.settleFilters()
+	front := len(c.active)
+	for k, f := range c.active {
+		if !isLocal(int(f)) {
+			front = k
+			break
+		}
+	}
+	return c.active[:front:front], true
+}
+
+// localScoresWanted returns which node-local Score plugins run for c
+// (localScores order), and whether any does.
+func (c *Compiled) localScoresWanted() (want [numLocalScores]bool, any bool) {
+	for k, p := range localScores {
+		if want[k] = !c.scoreSkipped(p, c.opts.weight(scoreNames[p])); want[k] {
+			any = true
+		}
+	}
+	return want, any
 }
 
 // aheadScores are node-local raw scores (localScores order) that
@@ -283,13 +308,7 @@ func (a *aheadScores) start(c *Compiled, n, ranges int) {
 		a.filtered[i].Store(false)
 	}
 	a.topology.Store(2)
-	a.on = false
-	for k, p := range localScores {
-		if a.want[k] = !c.scoreSkipped(p, c.opts.weight(scoreNames[p])); a.want[k] {
-			a.on = true
-		}
-	}
-	if !a.on {
+	if a.want, a.on = c.localScoresWanted(); !a.on {
 		return
 	}
 	a.have = reuse(a.have, n)
