@@ -350,24 +350,26 @@ func (g *Group) take() *job {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	var bg *job
+	var run, bg *job
 	kept := g.jobs[:0]
 	for _, j := range g.jobs {
 		if !j.left() {
 			continue
 		}
 		kept = append(kept, j)
-		if !j.background {
-			if bg == nil || bg.background {
-				bg = j
-			}
-		} else if bg == nil {
+		switch {
+		case j.background && bg == nil:
 			bg = j
+		case !j.background && run == nil:
+			run = j
 		}
 	}
 	clear(g.jobs[len(kept):])
 	g.jobs = kept
 	g.open.Store(int32(len(kept)))
+	if run != nil {
+		return run
+	}
 	return bg
 }
 
