@@ -699,7 +699,6 @@ func init() {
 		}
 		return nil
 	}
-	fastpath.CancelLookahead = func(la any) { la.(*lookahead).cancel() }
 	fastpath.EndLookaheads = func(bufs any) { bufs.(*decisionBuffers).endLookaheads() }
 	fastpath.SetPipelineMinNodes = func(n int) int {
 		old := pipelineMinNodes

@@ -510,17 +510,12 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		return nil
 	}
 	// The next pod's node-local work, started on idle helpers while this
-	// one is decided (fastpath.StartLookahead); ended by its decision, or
-	// dropped.
+	// one is decided (fastpath.StartLookahead) when the next one is
+	// decided in one step too, whose decision ends it; EndLookaheads ends
+	// the one a queue stopped early leaves.
 	var ahead any
 	defer fastpath.EndLookaheads(bufs)
 	for pos, pod := range order {
-		la := ahead
-		ahead = nil
-		if la != nil && !q.decidesPipelined(pos, workers) {
-			fastpath.CancelLookahead(la)
-			la = nil
-		}
 		if opts.StopAtUnplaced && pos > 0 {
 			if o := res.Results[pos-1].Outcome; o != Scheduled && o != PreemptionNominated {
 				break
@@ -535,7 +530,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		}
 		var c *placement.Compiled
 		var err error
-		memoized := !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass
+		memoized := q.memoized(pos)
 		var cc any
 		// A state is carried over a few bindings only: past them, deriving
 		// it from every changed node costs what building it does.
@@ -548,11 +543,12 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 		decided := q.decidesPipelined(pos, workers)
 		switch {
 		case decided:
+			la := ahead // this pod's, when the one before started it
+			ahead = nil
 			if next := pos + 1; next < len(order) && q.decidesPipelined(next, workers) {
 				ahead = fastpath.StartLookahead(prepared[next], cur, workers, bufs)
 			}
 			cc, err = fastpath.CompileDecide(prepared[pos], cur, workers, bufs, carried, la, decision)
-			la = nil
 		case carried != nil:
 			cc, err = fastpath.CompileAfter(prepared[pos], cur, workers, carried)
 		default:
@@ -637,7 +633,7 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 			continue
 		}
 		var dm *dryRunMemo
-		if !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass {
+		if q.memoized(pos) {
 			if dryRunMemos[q.class[pos]] == nil {
 				dryRunMemos[q.class[pos]] = &dryRunMemo{}
 			}
@@ -690,8 +686,13 @@ func (q *Queue) Schedule(snap *placement.Snapshot) (*QueueResult, error) {
 // step with fastpath.CompileDecide (as the pods of no memo class are, when
 // there are helpers), which is also when a lookahead serves it.
 func (q *Queue) decidesPipelined(pos int, workers *placement.Workers) bool {
-	memoized := !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass
-	return !memoized && !q.noBuffers && workers != nil && q.prepared[pos].Gated() == nil
+	return !q.memoized(pos) && !q.noBuffers && workers != nil && q.prepared[pos].Gated() == nil
+}
+
+// memoized reports whether the pod at pos belongs to a class big enough
+// for a memo (its decision's and its dry run's).
+func (q *Queue) memoized(pos int) bool {
+	return !q.noMemo && q.classSize[q.class[pos]] >= minMemoClass
 }
 
 // cycleError reports a scheduling cycle that ended in an Error status: a

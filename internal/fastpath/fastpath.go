@@ -69,15 +69,11 @@ var (
 	// snapshot of the same nodes, made with the same bufs: it takes the
 	// answers of the nodes the two snapshots share. It returns nil when
 	// CompileDecide would not take them. A started lookahead must be
-	// given to that CompileDecide or to CancelLookahead, before snap's
-	// node list may be reused (cluster.Retire): either ends it, waiting
-	// for what a helper still runs of it. EndLookaheads(bufs) ends the
-	// ones a caller stopping early leaves. The decisions are the same
-	// with or without it.
+	// given to that CompileDecide, which ends it (waiting for what a
+	// helper still runs of it), before snap's node list may be reused
+	// (cluster.Retire); EndLookaheads(bufs) ends one a caller stopping
+	// early leaves. The decisions are the same with or without it.
 	StartLookahead func(p any, snap *cluster.Snapshot, w, bufs any) any
-	// CancelLookahead ends a lookahead StartLookahead returned without
-	// its results; nothing of it runs once it returns.
-	CancelLookahead func(la any)
 	// EndLookaheads ends every lookahead started with bufs: a queue
 	// calls it before it returns, so that no helper works for it
 	// afterwards.
