@@ -630,7 +630,12 @@ func (c *Compiled) spreadPreFilter() (*topo.Spread, error) {
 	if c.spread != nil {
 		return c.spread.On(c.snap)
 	}
-	return topo.NewSpreadPrepared(c.pi, c.snap, topo.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints}, c.spreadPrep)
+	return topo.NewSpreadPrepared(c.pi, c.snap, c.spreadOptions(), c.spreadPrep)
+}
+
+// spreadOptions returns PodTopologySpread's options under c's.
+func (c *Compiled) spreadOptions() topo.SpreadOptions {
+	return topo.SpreadOptions{DefaultConstraints: c.opts.DefaultSpreadConstraints}
 }
 
 // affinityPreFilter is InterPodAffinity's PreFilter state (derived from

@@ -116,6 +116,13 @@ func (la *lookahead) run(j int) {
 		}
 	}
 	la.done[j].Store(true)
+	if j == len(la.done)-1 && v.spreadPrep != nil {
+		// After the last range: the pod's default spread constraints
+		// (their DefaultSelector walks the Services and controllers)
+		// are the same on the view of its turn, and its PreFilter,
+		// on the calling goroutine, then copies them.
+		v.spreadPrep.Warm(la.snap, v.spreadOptions())
+	}
 }
 
 // setup compiles la's pod on its snapshot as compileDecide does up to its

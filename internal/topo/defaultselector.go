@@ -6,6 +6,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/schedkit/schedkit/internal/cluster"
 )
 
 var (
@@ -32,11 +34,19 @@ var (
 // order, and it keeps the first controller of each namespace and name, so
 // the answer is the one a scan of every object in input order would give.
 func DefaultSelector(pod *corev1.Pod, in *SnapshotInput) labels.Selector {
+	if in == nil {
+		return defaultSelectorIn(pod, nil)
+	}
+	return defaultSelectorIn(pod, in.Workloads())
+}
+
+// defaultSelectorIn is DefaultSelector over an Input's Workloads index
+// (nil: no objects).
+func defaultSelectorIn(pod *corev1.Pod, w *cluster.Workloads) labels.Selector {
 	set := labels.Set{}
-	if in == nil || pod == nil {
+	if w == nil || pod == nil {
 		return set.AsSelector()
 	}
-	w := in.Workloads()
 	for _, svc := range w.ServicesSelecting(pod.Namespace, pod.Labels) {
 		set = labels.Merge(set, svc.Spec.Selector)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -217,6 +219,20 @@ type PodSpread struct {
 	affinity   requiredNodeAffinity
 	hard, soft []constraint // the pod's own constraints (none: the defaults apply)
 	err        error        // what compiling the own constraints reported
+	// The default constraints last compiled for the pod (it has none of
+	// its own), for one Workloads index and one list of defaults: every
+	// view of a snapshot shares its Input's index, so a pod decided on a
+	// view of the snapshot it was warmed on (Warm) finds them here.
+	defaults atomic.Pointer[defaultConstraints]
+}
+
+// defaultConstraints is spreadConstraints' answer for a pod without
+// constraints of its own, for both actions.
+type defaultConstraints struct {
+	w                *cluster.Workloads
+	defaults         []corev1.TopologySpreadConstraint
+	hard, soft       []constraint
+	hardErr, softErr error
 }
 
 // PrepareSpread returns the pod-only part of NewSpread for pod.
@@ -235,7 +251,11 @@ func PrepareSpread(pod *corev1.Pod) *PodSpread {
 // IDs), else the defaults compiled against snap.
 func (ps *PodSpread) constraints(snap *cluster.Snapshot, defaults []corev1.TopologySpreadConstraint, action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
 	if len(ps.pod.Spec.TopologySpreadConstraints) == 0 {
-		return spreadConstraints(ps.pod, snap, defaults, action)
+		d := ps.defaultsOn(snap, defaults)
+		if action == corev1.DoNotSchedule {
+			return slices.Clone(d.hard), d.hardErr
+		}
+		return slices.Clone(d.soft), d.softErr
 	}
 	if ps.err != nil {
 		return nil, ps.err
@@ -246,6 +266,45 @@ func (ps *PodSpread) constraints(snap *cluster.Snapshot, defaults []corev1.Topol
 	return slices.Clone(ps.soft), nil
 }
 
+// Warm compiles ahead the default constraints (with their DefaultSelector)
+// of a pod without constraints of its own, for snap's Workloads index and
+// opts' defaults: a NewSpreadPrepared of ps on snap or on any view of it
+// then only copies them. A scheduling queue warms the next pod on a
+// goroutine that would otherwise wait. Safe for concurrent use.
+func (ps *PodSpread) Warm(snap *cluster.Snapshot, opts SpreadOptions) {
+	if len(ps.pod.Spec.TopologySpreadConstraints) == 0 {
+		ps.defaultsOn(snap, defaultsOf(opts))
+	}
+}
+
+// defaultsOf returns the default constraints that apply under opts.
+func defaultsOf(opts SpreadOptions) []corev1.TopologySpreadConstraint {
+	if opts.DefaultConstraints != nil {
+		return opts.DefaultConstraints
+	}
+	return systemDefaultConstraints
+}
+
+// defaultsOn returns the pod's default constraints for snap's Workloads
+// index and defaults, compiling them unless the last ones compiled are
+// for the same index and the same list (the same backing array: options
+// are not modified once given).
+func (ps *PodSpread) defaultsOn(snap *cluster.Snapshot, defaults []corev1.TopologySpreadConstraint) *defaultConstraints {
+	var w *cluster.Workloads
+	if snap != nil {
+		w = cluster.InputOf(snap).Workloads()
+	}
+	if d := ps.defaults.Load(); d != nil && d.w == w && len(d.defaults) == len(defaults) &&
+		unsafe.SliceData(d.defaults) == unsafe.SliceData(defaults) {
+		return d
+	}
+	d := &defaultConstraints{w: w, defaults: defaults}
+	d.hard, d.hardErr = defaultConstraintsIn(ps.pod, w, defaults, corev1.DoNotSchedule)
+	d.soft, d.softErr = defaultConstraintsIn(ps.pod, w, defaults, corev1.ScheduleAnyway)
+	ps.defaults.Store(d)
+	return d
+}
+
 // spreadConstraints returns the pod's constraints for one action, as
 // PodTopologySpread's getConstraints / initPreScoreState choose them: the
 // pod's own when it has any, else the default constraints with the
@@ -254,6 +313,16 @@ func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
 		return ownConstraints(pod, action)
 	}
+	var w *cluster.Workloads
+	if snap != nil {
+		w = cluster.InputOf(snap).Workloads()
+	}
+	return defaultConstraintsIn(pod, w, defaults, action)
+}
+
+// defaultConstraintsIn is spreadConstraints for a pod without constraints
+// of its own, over a Workloads index (nil: no objects).
+func defaultConstraintsIn(pod *corev1.Pod, w *cluster.Workloads, defaults []corev1.TopologySpreadConstraint, action corev1.UnsatisfiableConstraintAction) ([]constraint, error) {
 	cs, err := compileDefaults(defaults, pod, action)
 	if err != nil || len(cs) == 0 {
 		if err != nil {
@@ -261,11 +330,7 @@ func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev
 		}
 		return nil, err
 	}
-	var in *cluster.Input
-	if snap != nil {
-		in = cluster.InputOf(snap)
-	}
-	sel := DefaultSelector(pod, in)
+	sel := defaultSelectorIn(pod, w)
 	if sel.Empty() {
 		return nil, nil
 	}
@@ -522,11 +587,8 @@ func NewSpreadPrepared(pod *PodInfo, snap *Snapshot, opts SpreadOptions, prep *P
 	if prep == nil || prep.pod != p {
 		prep = PrepareSpread(p)
 	}
-	defaults := systemDefaultConstraints
-	systemDefaulted := true
-	if opts.DefaultConstraints != nil {
-		defaults, systemDefaulted = opts.DefaultConstraints, false
-	}
+	defaults := defaultsOf(opts)
+	systemDefaulted := opts.DefaultConstraints == nil
 	s := &Spread{
 		pi:         pod,
 		opts:       opts,

@@ -348,6 +348,64 @@ func TestPreparedSpreadEqualsFresh(t *testing.T) {
 	})
 }
 
+// TestSpreadDefaultsFollowWorkloads: a PodSpread of a pod without
+// constraints of its own, used (and warmed, or not) on snapshots whose
+// Services differ and under different default constraints, in any order,
+// gives on each what a fresh NewSpread gives: the default constraints it
+// keeps are those of the snapshot's Workloads index and of the options'
+// defaults, never the last ones it compiled. Keying them on nothing, or on
+// the index alone, fails it.
+func TestSpreadDefaultsFollowWorkloads(t *testing.T) {
+	custom := []corev1.TopologySpreadConstraint{
+		{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.DoNotSchedule},
+		{MaxSkew: 1, TopologyKey: corev1.LabelHostname, WhenUnsatisfiable: corev1.ScheduleAnyway},
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		w := genWorld(t)
+		pod := genIncoming(t)
+		pod.Spec.TopologySpreadConstraints = nil
+		genNodeAffinity(t, pod)
+		plain, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
+		require.NoError(t, err)
+		svc := service(pod.Namespace, "svc", "app", rapid.SampledFrom(apps).Draw(t, "svcApp"))
+		served, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods, Services: []*corev1.Service{svc}})
+		require.NoError(t, err)
+		view := served
+		if len(w.pods) > 0 {
+			p := w.pods[rapid.IntRange(0, len(w.pods)-1).Draw(t, "removed")]
+			view = served.WithoutPods(p.Namespace + "/" + p.Name)
+		}
+		pi, err := cluster.NewPodInfo(pod)
+		require.NoError(t, err)
+		prep := PrepareSpread(pod)
+		snaps := []*cluster.Snapshot{plain, served, view}
+		for step := range rapid.IntRange(1, 6).Draw(t, "steps") {
+			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, fmt.Sprintf("snap%d", step))]
+			opts := SpreadOptions{}
+			if rapid.Bool().Draw(t, fmt.Sprintf("custom%d", step)) {
+				opts.DefaultConstraints = custom
+			}
+			if rapid.Bool().Draw(t, fmt.Sprintf("warm%d", step)) {
+				prep.Warm(s, opts)
+			}
+			fresh, ferr := NewSpread(pi, s, opts)
+			got, gerr := NewSpreadPrepared(pi, s, opts, prep)
+			if ferr != nil {
+				require.EqualError(t, gerr, ferr.Error())
+				continue
+			}
+			require.NoError(t, gerr)
+			require.Equal(t, fresh.FilterSkipped(), got.FilterSkipped())
+			for _, n := range cluster.NodesOf(s) {
+				require.Equal(t, fresh.Filter(n), got.Filter(n), "spread on %s", n.Name)
+			}
+			r1, n1, k1 := fresh.Score(cluster.NodesOf(s))
+			r2, n2, k2 := got.Score(cluster.NodesOf(s))
+			require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
+		}
+	})
+}
+
 // scores are one plugin's Score results.
 type scores struct {
 	raw, normalized []int64
