@@ -348,38 +348,52 @@ func TestPreparedSpreadEqualsFresh(t *testing.T) {
 	})
 }
 
-// TestSpreadDefaultsFollowWorkloads: a PodSpread of a pod without
-// constraints of its own, used (and warmed, or not) on snapshots whose
-// Services differ and under different default constraints, in any order,
-// gives on each what a fresh NewSpread gives: the default constraints it
-// keeps are those of the snapshot's Workloads index and of the options'
-// defaults, never the last ones it compiled. Keying them on nothing, or on
-// the index alone, fails it.
-func TestSpreadDefaultsFollowWorkloads(t *testing.T) {
+// TestPreparedSpreadFollowsSnapshots: one PodSpread, used (and warmed, or
+// not) in any order on snapshots with other Services, other label indexes,
+// views that removed pods and views that replaced a node's taints, under
+// the system or a custom list of default constraints, gives on each what a
+// fresh NewSpread gives. The default constraints it keeps between uses are
+// for the snapshot's Workloads index and for the options' list of
+// defaults, never the last ones it compiled: keying them on less fails it.
+func TestPreparedSpreadFollowsSnapshots(t *testing.T) {
+	honor := corev1.NodeInclusionPolicyHonor
 	custom := []corev1.TopologySpreadConstraint{
-		{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.DoNotSchedule},
+		{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.DoNotSchedule, NodeTaintsPolicy: &honor},
 		{MaxSkew: 1, TopologyKey: corev1.LabelHostname, WhenUnsatisfiable: corev1.ScheduleAnyway},
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
 		pod := genIncoming(t)
-		pod.Spec.TopologySpreadConstraints = nil
+		if rapid.Bool().Draw(t, "defaults") {
+			pod.Spec.TopologySpreadConstraints = nil
+		}
 		genNodeAffinity(t, pod)
 		plain, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods})
 		require.NoError(t, err)
-		svc := service(pod.Namespace, "svc", "app", rapid.SampledFrom(apps).Draw(t, "svcApp"))
+		// The Service selects the pod: its default constraints then count.
+		svc := service(pod.Namespace, "svc", "app", pod.Labels["app"])
 		served, _, err := cluster.New(cluster.Input{Nodes: w.nodes, Pods: w.pods, Services: []*corev1.Service{svc}})
 		require.NoError(t, err)
-		view := served
+		snaps := []*cluster.Snapshot{plain, served}
 		if len(w.pods) > 0 {
 			p := w.pods[rapid.IntRange(0, len(w.pods)-1).Draw(t, "removed")]
-			view = served.WithoutPods(p.Namespace + "/" + p.Name)
+			snaps = append(snaps, served.WithoutPods(p.Namespace+"/"+p.Name))
 		}
+		// A node whose taints change keeps its slot and the label index.
+		n := w.nodes[rapid.IntRange(0, len(w.nodes)-1).Draw(t, "retainted")].DeepCopy()
+		if len(n.Spec.Taints) > 0 {
+			n.Spec.Taints = nil
+		} else {
+			tainted(n, "dedicated")
+		}
+		retainted, err := served.WithNode(n)
+		require.NoError(t, err)
+		require.True(t, served.SharesIndex(retainted))
+		snaps = append(snaps, retainted)
 		pi, err := cluster.NewPodInfo(pod)
 		require.NoError(t, err)
 		prep := PrepareSpread(pod)
-		snaps := []*cluster.Snapshot{plain, served, view}
-		for step := range rapid.IntRange(1, 6).Draw(t, "steps") {
+		for step := range rapid.IntRange(1, 8).Draw(t, "steps") {
 			s := snaps[rapid.IntRange(0, len(snaps)-1).Draw(t, fmt.Sprintf("snap%d", step))]
 			opts := SpreadOptions{}
 			if rapid.Bool().Draw(t, fmt.Sprintf("custom%d", step)) {
