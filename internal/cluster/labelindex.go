@@ -4,12 +4,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/schedkit/schedkit/internal/labelmatch"
+	"github.com/schedkit/schedkit/internal/par"
 )
 
 // LabelIndex interns what the topology plugins match against, so that a
@@ -57,7 +57,7 @@ type LabelIndex struct {
 // indexed NodeInfo's interned pods. mu guards it and every LabelIndex
 // sharing it.
 type labelTables struct {
-	mu        sync.Mutex
+	mu        par.Mutex        // see par.Mutex: the queue's goroutines meet here
 	setByKey  map[string]int32 // keyBuf.appendLabelSet -> set ID
 	kb        keyBuf           // internSet's key buffer
 	sets      []LabelSet
