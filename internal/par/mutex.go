@@ -12,7 +12,8 @@ import "sync"
 // thread after a few tries, and on a virtual machine waking it again
 // costs more than most of the critical sections it waited for. Measured
 // on the mixed 1000-node queue, with the next pod's lookahead on the
-// helper: the decisions' median fell 6 % (60 alternated pairs).
+// helper: median ratios 0.92 to 0.99 of the decisions' time with a
+// sync.Mutex, in three runs of 40 to 50 alternated pairs.
 type Mutex struct{ m sync.Mutex }
 
 // Lock locks m.
