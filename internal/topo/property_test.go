@@ -328,21 +328,11 @@ func TestPreparedSpreadEqualsFresh(t *testing.T) {
 		}
 		for _, s := range []*cluster.Snapshot{snap, view, snap} {
 			for _, pr := range []*PodSpread{prep, PrepareSpread(other), nil} {
-				fresh, ferr := NewSpread(pi, s, SpreadOptions{})
-				got, gerr := NewSpreadPrepared(pi, s, SpreadOptions{}, pr)
-				if ferr != nil {
-					require.EqualError(t, gerr, ferr.Error())
-					continue
+				if got := requireSpreadAsFresh(t, pi, s, SpreadOptions{}, pr); got != nil {
+					for _, n := range cluster.NodesOf(s) {
+						require.Equal(t, refSpreadFilter(s, pod, n.Node), got.Filter(n).Code.String(), "reference on %s", n.Name)
+					}
 				}
-				require.NoError(t, gerr)
-				require.Equal(t, fresh.FilterSkipped(), got.FilterSkipped())
-				for _, n := range cluster.NodesOf(s) {
-					require.Equal(t, fresh.Filter(n), got.Filter(n), "spread on %s", n.Name)
-					require.Equal(t, refSpreadFilter(s, pod, n.Node), got.Filter(n).Code.String(), "reference on %s", n.Name)
-				}
-				r1, n1, k1 := fresh.Score(cluster.NodesOf(s))
-				r2, n2, k2 := got.Score(cluster.NodesOf(s))
-				require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
 			}
 		}
 	})
@@ -402,22 +392,31 @@ func TestPreparedSpreadFollowsSnapshots(t *testing.T) {
 			if rapid.Bool().Draw(t, fmt.Sprintf("warm%d", step)) {
 				prep.Warm(s, opts)
 			}
-			fresh, ferr := NewSpread(pi, s, opts)
-			got, gerr := NewSpreadPrepared(pi, s, opts, prep)
-			if ferr != nil {
-				require.EqualError(t, gerr, ferr.Error())
-				continue
-			}
-			require.NoError(t, gerr)
-			require.Equal(t, fresh.FilterSkipped(), got.FilterSkipped())
-			for _, n := range cluster.NodesOf(s) {
-				require.Equal(t, fresh.Filter(n), got.Filter(n), "spread on %s", n.Name)
-			}
-			r1, n1, k1 := fresh.Score(cluster.NodesOf(s))
-			r2, n2, k2 := got.Score(cluster.NodesOf(s))
-			require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
+			requireSpreadAsFresh(t, pi, s, opts, prep)
 		}
 	})
+}
+
+// requireSpreadAsFresh checks that NewSpreadPrepared of pi with prep on s
+// under opts gives what a fresh NewSpread gives: the same error, or the
+// same Filter on every node and the same scores. It returns the prepared
+// Spread (nil on an error).
+func requireSpreadAsFresh(t *rapid.T, pi *cluster.PodInfo, s *cluster.Snapshot, opts SpreadOptions, prep *PodSpread) *Spread {
+	fresh, ferr := NewSpread(pi, s, opts)
+	got, gerr := NewSpreadPrepared(pi, s, opts, prep)
+	if ferr != nil {
+		require.EqualError(t, gerr, ferr.Error())
+		return nil
+	}
+	require.NoError(t, gerr)
+	require.Equal(t, fresh.FilterSkipped(), got.FilterSkipped())
+	for _, n := range cluster.NodesOf(s) {
+		require.Equal(t, fresh.Filter(n), got.Filter(n), "spread on %s", n.Name)
+	}
+	r1, n1, k1 := fresh.Score(cluster.NodesOf(s))
+	r2, n2, k2 := got.Score(cluster.NodesOf(s))
+	require.Equal(t, []any{r1, n1, k1}, []any{r2, n2, k2})
+	return got
 }
 
 // scores are one plugin's Score results.
