@@ -17,7 +17,9 @@ import (
 // that pass them. Binding that pod changes one node (preempting changes
 // the victims' nodes too): compileDecide then takes the verdicts and
 // scores of every node whose NodeInfo is the same object, and works out
-// only the others.
+// only the others. After its last range it also compiles the pod's
+// default spread constraints (topo.PodSpread.Warm), which its PreFilter
+// on the calling goroutine then copies.
 //
 // Both are functions of the pod and the node alone (localWhyOf, and
 // localScorer.raw, whose image scores depend on the nodes' images, which
