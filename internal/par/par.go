@@ -74,17 +74,23 @@ func (j *job) claim(back bool) (int, bool) {
 	}
 }
 
+// runOne claims one task of j and runs it: ran reports whether there was
+// one, last whether it was the last of j to finish.
+func (j *job) runOne(back bool) (ran, last bool) {
+	i, ok := j.claim(back)
+	if !ok {
+		return false, false
+	}
+	j.fn(i)
+	return true, j.pending.Add(-1) == 0
+}
+
 // claimAll runs tasks of j until none is left to claim, and reports
 // whether it ran the last one to finish.
 func (j *job) claimAll(back bool) (last bool) {
 	for {
-		i, ok := j.claim(back)
-		if !ok {
-			return false
-		}
-		j.fn(i)
-		if j.pending.Add(-1) == 0 {
-			return true
+		if ran, last := j.runOne(back); !ran || last {
+			return last
 		}
 	}
 }
@@ -115,12 +121,7 @@ func (j *job) left() bool {
 // helpOne is a helper's share of a background job: one task from the back,
 // waking the caller if it was the last to finish.
 func (j *job) helpOne() {
-	i, ok := j.claim(true)
-	if !ok {
-		return
-	}
-	j.fn(i)
-	if j.pending.Add(-1) == 0 {
+	if _, last := j.runOne(true); last {
 		j.wake <- struct{}{}
 	}
 }
