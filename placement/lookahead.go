@@ -17,9 +17,9 @@ import (
 // that pass them. Binding that pod changes one node (preempting changes
 // the victims' nodes too): compileDecide then takes the verdicts and
 // scores of every node whose NodeInfo is the same object, and works out
-// only the others. After its last range it also compiles the pod's
-// default spread constraints (topo.PodSpread.Warm), which its PreFilter
-// on the calling goroutine then copies.
+// only the others. Its setup also compiles the pod's default spread
+// constraints (topo.PodSpread.Warm), which its PreFilter on the calling
+// goroutine then copies.
 //
 // Both are functions of the pod and the node alone (localWhyOf, and
 // localScorer.raw, whose image scores depend on the nodes' images, which
@@ -118,13 +118,6 @@ func (la *lookahead) run(j int) {
 		}
 	}
 	la.done[j].Store(true)
-	if j == len(la.done)-1 && v.spreadPrep != nil {
-		// After the last range: the pod's default spread constraints
-		// (their DefaultSelector walks the Services and controllers)
-		// are the same on the view of its turn, and its PreFilter,
-		// on the calling goroutine, then copies them.
-		v.spreadPrep.Warm(la.snap, v.spreadOptions())
-	}
 }
 
 // setup compiles la's pod on its snapshot as compileDecide does up to its
@@ -158,6 +151,13 @@ func (la *lookahead) setup() {
 	}
 	la.size = max(1, (n+lookaheadRanges-1)/lookaheadRanges)
 	la.ready = true
+	if v.spreadPrep != nil {
+		// The pod's default spread constraints (their DefaultSelector
+		// walks the Services and controllers) are the same on the view
+		// of its turn: its PreFilter, on the calling goroutine, then
+		// copies them.
+		v.spreadPrep.Warm(la.snap, v.spreadOptions())
+	}
 }
 
 // drop drops the ranges no helper has started; a range a helper is
