@@ -290,10 +290,7 @@ func defaultsOf(opts SpreadOptions) []corev1.TopologySpreadConstraint {
 // for the same index and the same list (the same backing array: options
 // are not modified once given).
 func (ps *PodSpread) defaultsOn(snap *cluster.Snapshot, defaults []corev1.TopologySpreadConstraint) *defaultConstraints {
-	var w *cluster.Workloads
-	if snap != nil {
-		w = cluster.InputOf(snap).Workloads()
-	}
+	w := workloadsOf(snap)
 	if d := ps.defaults.Load(); d != nil && d.w == w && len(d.defaults) == len(defaults) &&
 		unsafe.SliceData(d.defaults) == unsafe.SliceData(defaults) {
 		return d
@@ -313,11 +310,16 @@ func spreadConstraints(pod *corev1.Pod, snap *cluster.Snapshot, defaults []corev
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
 		return ownConstraints(pod, action)
 	}
-	var w *cluster.Workloads
-	if snap != nil {
-		w = cluster.InputOf(snap).Workloads()
+	return defaultConstraintsIn(pod, workloadsOf(snap), defaults, action)
+}
+
+// workloadsOf returns the Workloads index of snap's Input (nil for no
+// snapshot: no objects).
+func workloadsOf(snap *cluster.Snapshot) *cluster.Workloads {
+	if snap == nil {
+		return nil
 	}
-	return defaultConstraintsIn(pod, w, defaults, action)
+	return cluster.InputOf(snap).Workloads()
 }
 
 // defaultConstraintsIn is spreadConstraints for a pod without constraints
