@@ -89,13 +89,14 @@ func (b *decisionBuffers) startLookahead(p *Prepared, snap *cluster.Snapshot, w 
 }
 
 // lookaheadRangeHook, when set, runs at the start of every lookahead
-// range (the tests hold a range in flight with it).
-var lookaheadRangeHook func()
+// range (the tests hold a range in flight with it). Atomic: a test sets
+// and clears it while helpers run ranges.
+var lookaheadRangeHook atomic.Pointer[func()]
 
 // run is range j of la.
 func (la *lookahead) run(j int) {
-	if lookaheadRangeHook != nil {
-		lookaheadRangeHook()
+	if hook := lookaheadRangeHook.Load(); hook != nil {
+		(*hook)()
 	}
 	la.once.Do(la.setup)
 	if !la.ready {

@@ -21,7 +21,7 @@ func TestCompileDecideEndsItsLookahead(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("needs two processors")
 	}
-	defer func(n int) { pipelineMinNodes, lookaheadRangeHook = n, nil }(pipelineMinNodes)
+	defer func(n int) { pipelineMinNodes = n; lookaheadRangeHook.Store(nil) }(pipelineMinNodes)
 	pipelineMinNodes = 0
 	var nodes []*corev1.Node
 	for i := range 32 {
@@ -35,12 +35,13 @@ func TestCompileDecideEndsItsLookahead(t *testing.T) {
 
 	var running atomic.Int32
 	started := make(chan struct{}, lookaheadRanges)
-	lookaheadRangeHook = func() {
+	hold := func() {
 		running.Add(1)
 		started <- struct{}{}
 		time.Sleep(20 * time.Millisecond)
 		running.Add(-1)
 	}
+	lookaheadRangeHook.Store(&hold)
 	bufs := &decisionBuffers{}
 	defer bufs.endLookaheads()
 	la := bufs.startLookahead(p, internalOf(snap), w)
@@ -50,7 +51,7 @@ func TestCompileDecideEndsItsLookahead(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no helper started the lookahead")
 	}
-	lookaheadRangeHook = nil // the decision's own work is not held up
+	lookaheadRangeHook.Store(nil) // the decision's own work is not held up
 	var d Decision
 	_, err = p.compileDecide(internalOf(snap), w, bufs, nil, la, &d)
 	require.NoError(t, err)
